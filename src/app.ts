@@ -1,0 +1,52 @@
+/**
+ * The application: every route on one screen. createApp never listens; index.ts does, tests call it.
+ */
+import { Elysia } from "elysia";
+import type { CatalogStore } from "./catalog/store";
+import type { Config } from "./config";
+import { errorBody, HttpError } from "./http/errors";
+import { rateLimit } from "./http/limit";
+import { feedRoutes } from "./routes/feed";
+import { marketRoutes } from "./routes/market";
+import { pluginRoutes } from "./routes/plugins";
+
+export type Log = (event: string, fields: Record<string, unknown>) => void;
+
+export interface AppDeps {
+  store: CatalogStore;
+  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy">;
+  log?: Log;
+}
+
+const ERROR_TYPE = "application/json; charset=utf-8";
+
+function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}): Response {
+  const path = new URL(request.url).pathname;
+  return new Response(errorBody(path, status, message), {
+    status,
+    headers: { "Content-Type": ERROR_TYPE, "Cache-Control": "no-store", ...headers },
+  });
+}
+
+export function createApp({ store, config, log = () => {} }: AppDeps) {
+  return new Elysia()
+    .onError(({ error, code, request, set }) => {
+      const limitHeaders = Object.fromEntries(
+        Object.entries(set.headers).filter(([k]) => k.startsWith("RateLimit-")).map(([k, v]) => [k, String(v)]),
+      );
+      if (error instanceof HttpError) return errorResponse(request, error.status, error.message, { ...limitHeaders, ...error.headers });
+      if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${new URL(request.url).pathname}.`);
+      if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
+        return errorResponse(request, 400, "The request could not be read.");
+      }
+      log("request.error", { path: new URL(request.url).pathname, error: String(error) });
+      return errorResponse(request, 500, "Internal error.");
+    })
+    .use(rateLimit(config))
+    .use(pluginRoutes(store))
+    .use(feedRoutes(store, config.baseUrl))
+    .use(marketRoutes(store, config.baseUrl))
+    .get("/healthz", () => ({ status: "ok" }));
+}
+
+export type App = ReturnType<typeof createApp>;

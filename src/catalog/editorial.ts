@@ -1,0 +1,42 @@
+/**
+ * The data in db/: the editors' category rules, curated list and overrides, and the embedded
+ * default snapshot's repository facts. Read and checked here, so a bad edit fails loudly.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FALLBACK_CATEGORY } from "./classify";
+import type { Category, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
+
+/** The repository's db/ folder. */
+export const DB_DIR = join(import.meta.dir, "..", "..", "db");
+
+function readJson<T>(path: string): T {
+  return JSON.parse(readFileSync(path, "utf8")) as T;
+}
+
+/** Loads and checks categories.json, curated.json and overrides.json. */
+export function loadEditorial(dir = DB_DIR): Editorial {
+  const { categories } = readJson<{ categories: Category[] }>(join(dir, "categories.json"));
+  const { plugins: curated } = readJson<{ plugins: CuratedEntry[] }>(join(dir, "curated.json"));
+  const { overrides } = readJson<{ overrides: Record<string, Override> }>(join(dir, "overrides.json"));
+  const ids = new Set(categories.map((c) => c.id));
+  if (!ids.has(FALLBACK_CATEGORY)) throw new Error(`categories.json lacks the fallback category "${FALLBACK_CATEGORY}"`);
+  for (const [id, o] of Object.entries(overrides)) {
+    if (o.category !== undefined && !ids.has(o.category)) throw new Error(`overrides.json: ${id} names unknown category ${o.category}`);
+  }
+  for (const c of curated) {
+    if (!c.description_zh?.trim()) throw new Error(`curated.json: ${c.id} lacks description_zh`);
+  }
+  return { categories, curated, overrides };
+}
+
+export interface DefaultData {
+  snapshotAt: string;
+  facts: RepoFacts[];
+}
+
+/** The embedded default snapshot's facts (db/plugins.json). */
+export function loadDefaultData(dir = DB_DIR): DefaultData {
+  const data = readJson<{ snapshot_at: string; plugins: RepoFacts[] }>(join(dir, "plugins.json"));
+  return { snapshotAt: data.snapshot_at, facts: data.plugins };
+}

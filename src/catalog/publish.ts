@@ -1,0 +1,44 @@
+/**
+ * Publishing: a snapshot is built in a temporary file beside the target and renamed over it,
+ * so readers see the old file or the new one, never a part of either.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { buildSnapshot } from "./build";
+import { toRecords } from "./classify";
+import { loadDefaultData, loadEditorial, DB_DIR } from "./editorial";
+import type { SnapshotInput, SnapshotStats } from "./types";
+
+/** A unique temporary path beside `path`, on the same file system so rename is atomic. */
+export function temporaryPath(path: string): string {
+  return `${path}.tmp-${process.pid}-${Date.now().toString(36)}`;
+}
+
+/** Builds `input` into a temporary file, lets `check` refuse it, then renames it over `path`. */
+export function publishSnapshot(path: string, input: SnapshotInput, check?: (tmp: string) => void): SnapshotStats {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = temporaryPath(path);
+  try {
+    const stats = buildSnapshot(tmp, input);
+    check?.(tmp);
+    renameSync(tmp, path);
+    return stats;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** The embedded default snapshot: db/plugins.json classified with the editors' data. */
+export function defaultSnapshotInput(dir = DB_DIR): SnapshotInput {
+  const editorial = loadEditorial(dir);
+  const { snapshotAt, facts } = loadDefaultData(dir);
+  const plugins = toRecords(facts, editorial, () => ({ firstSeenAt: snapshotAt }));
+  return { snapshotAt, plugins, categoryIds: editorial.categories.map((c) => c.id) };
+}
+
+/** Creates the database from the embedded default when the file is missing; true when it did. */
+export function ensureDatabase(path: string): boolean {
+  if (existsSync(path)) return false;
+  publishSnapshot(path, defaultSnapshotInput());
+  return true;
+}

@@ -1,0 +1,112 @@
+/**
+ * The serving side of the snapshot swap. The store holds the current snapshot and notices when a
+ * new file has been renamed over the database path (by the refresher or by hand): the next
+ * request opens it and drops every cached response with the old snapshot. Handlers are synchronous,
+ * so a request never sees two snapshots; the old one is closed once no request can still hold it.
+ */
+import { statSync, watch, type FSWatcher } from "node:fs";
+import { basename, dirname } from "node:path";
+import { ResponseCache } from "../http/cache";
+import { Snapshot } from "./snapshot";
+
+export interface StoreOptions {
+  /** Byte budget of the per-snapshot response cache. */
+  cacheBytes: number;
+  /** How often, at most, a request stats the file when no change event arrived. */
+  checkIntervalMs?: number;
+  log?: (event: string, fields: Record<string, unknown>) => void;
+}
+
+interface FileId {
+  ino: number;
+  mtimeMs: number;
+  size: number;
+}
+
+function fileId(path: string): FileId | null {
+  try {
+    const s = statSync(path);
+    return { ino: s.ino, mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return null;
+  }
+}
+
+function sameFile(a: FileId | null, b: FileId | null): boolean {
+  return a !== null && b !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.size === b.size;
+}
+
+export class CatalogStore {
+  private snapshot: Snapshot | null = null;
+  private cache: ResponseCache;
+  private loadedFile: FileId | null = null;
+  private lastCheck = 0;
+  private dirty = true;
+  private watcher: FSWatcher | null = null;
+  private readonly checkIntervalMs: number;
+  private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
+
+  constructor(readonly path: string, private readonly options: StoreOptions) {
+    this.checkIntervalMs = options.checkIntervalMs ?? 1000;
+    this.cache = new ResponseCache(options.cacheBytes);
+    try {
+      this.watcher = watch(dirname(path), (_event, name) => {
+        if (name === null || name === basename(path)) this.dirty = true;
+      });
+      this.watcher.unref?.();
+    } catch {
+      this.watcher = null;
+    }
+  }
+
+  /** The snapshot to serve now, or null when none could be opened yet. */
+  current(): Snapshot | null {
+    const now = performance.now();
+    if (this.dirty || now - this.lastCheck >= this.checkIntervalMs) {
+      this.lastCheck = now;
+      this.dirty = false;
+      this.reloadIfChanged();
+    }
+    return this.snapshot;
+  }
+
+  /** The response cache of the current snapshot. */
+  responses(): ResponseCache {
+    return this.cache;
+  }
+
+  /** Called with each newly published snapshot after it replaced the old one. */
+  onSwap(listener: (snapshot: Snapshot) => void): () => void {
+    this.swapListeners.add(listener);
+    return () => this.swapListeners.delete(listener);
+  }
+
+  /** Opens the file at the path if it is not the one being served; keeps the old one on failure. */
+  reloadIfChanged(): boolean {
+    const id = fileId(this.path);
+    if (id === null || sameFile(id, this.loadedFile)) return false;
+    let next: Snapshot;
+    try {
+      next = Snapshot.open(this.path);
+    } catch (error) {
+      this.options.log?.("snapshot.open_failed", { path: this.path, error: (error as Error).message });
+      this.loadedFile = id;
+      return false;
+    }
+    const previous = this.snapshot;
+    this.snapshot = next;
+    this.loadedFile = id;
+    this.cache = new ResponseCache(this.options.cacheBytes);
+    this.options.log?.("snapshot.loaded", { snapshotAt: next.snapshotAt, total: next.stats.total });
+    for (const listener of this.swapListeners) listener(next);
+    // Handlers never hold a snapshot across an await; closing on the next tick is safe.
+    if (previous) setTimeout(() => previous.close(), 0);
+    return true;
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.snapshot?.close();
+    this.snapshot = null;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Configuration: read once from the environment into one frozen, typed object.
+ * A bad value throws a ConfigError naming the variable, so the process stops at boot.
+ */
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  readonly databasePath: string;
+  readonly githubToken: string | undefined;
+  readonly githubApiUrl: string;
+  readonly refreshCron: string | null;
+  readonly rateLimitWindowMs: number;
+  readonly trustProxy: boolean;
+  readonly responseCacheBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(name, `expected true or false, got "${env[name]}"`);
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(name, `expected an absolute http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+/** Five or six space-separated cron fields; `off` disables the in-process refresh. */
+function cronPattern(env: Env, name: string, fallback: string): string | null {
+  const raw = env[name]?.trim() || fallback;
+  if (raw.toLowerCase() === "off") return null;
+  const fields = raw.split(/\s+/);
+  if (fields.length < 5 || fields.length > 6 || !fields.every((f) => /^[\d*/,\-A-Za-z?LW#]+$/.test(f))) {
+    throw new ConfigError(name, `expected a cron pattern of 5 or 6 fields or "off", got "${raw}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates every variable; throws ConfigError on the first bad one. */
+export function loadConfig(env: Env = Bun.env): Config {
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const host = env.HOST?.trim() || "0.0.0.0";
+  const token = env.GITHUB_TOKEN?.trim();
+  return Object.freeze({
+    port,
+    host,
+    baseUrl: httpUrl(env, "BASE_URL", `http://localhost:${port}`),
+    databasePath: env.DATABASE_PATH?.trim() || "db/catalog.sqlite",
+    githubToken: token ? token : undefined,
+    githubApiUrl: httpUrl(env, "GITHUB_API_URL", "https://api.github.com"),
+    refreshCron: cronPattern(env, "REFRESH_CRON", "0 */6 * * *"),
+    rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
+    trustProxy: boolean(env, "TRUST_PROXY", false),
+    responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 32 * 1024 * 1024, 0, 4 * 1024 ** 3),
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * One error shape, one place. Handlers throw these; the app's onError renders them:
+ * `{code, message, data: null}` under /api/v1, `{code, message}` elsewhere (decisions.md).
+ */
+
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export function badRequest(param: string, allowed: string): HttpError {
+  return new HttpError(400, `Invalid parameter "${param}": ${allowed}.`);
+}
+
+export function notFound(what: string): HttpError {
+  return new HttpError(404, `${what} not found.`);
+}
+
+export function unavailable(): HttpError {
+  return new HttpError(503, "No catalog snapshot is available yet.");
+}
+
+/** The body of an error response for a request path. */
+export function errorBody(path: string, status: number, message: string): string {
+  return JSON.stringify(path.startsWith("/api/") ? { code: status, message, data: null } : { code: status, message });
+}

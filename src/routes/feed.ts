@@ -1,0 +1,48 @@
+/** GET /plugins/feed.xml (contract 4.3): RSS 2.0 of the 50 newest plugins, rendered once per snapshot. */
+import { Elysia } from "elysia";
+import { Feed } from "feed";
+import type { Snapshot } from "../catalog/snapshot";
+import type { CatalogStore } from "../catalog/store";
+import { render, respond, type Rendered } from "../http/cache";
+import { currentSnapshot } from "./snapshot";
+
+export const FEED_LENGTH = 50;
+export const FEED_TTL_MINUTES = 60;
+const FEED_TYPE = "application/rss+xml; charset=utf-8";
+const FEED_CACHE_CONTROL = "public, max-age=3600";
+
+/** The feed document: a pure function of the snapshot and the base address. */
+export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
+  const feed = new Feed({
+    title: "Plugin Catalog: newest plugins",
+    description: "Plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, skills, hooks), newest first.",
+    id: baseUrl,
+    link: baseUrl,
+    feedLinks: { rss: `${baseUrl}/plugins/feed.xml` },
+    updated: new Date(snapshot.snapshotAt),
+    ttl: FEED_TTL_MINUTES,
+    language: "en",
+    generator: "plugin-catalog",
+    copyright: "Repository facts from the hosting platform; descriptions belong to their authors.",
+  });
+  for (const row of snapshot.newest(FEED_LENGTH)) {
+    feed.addItem({
+      title: row.full_name,
+      id: row.url,
+      guid: row.url,
+      link: row.url,
+      description: row.description,
+      date: new Date(row.first_seen_at),
+      category: (JSON.parse(row.categories) as string[]).map((name) => ({ name })),
+    });
+  }
+  return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);
+}
+
+export function feedRoutes(store: CatalogStore, baseUrl: string) {
+  return new Elysia({ name: "routes.feed" }).get("/plugins/feed.xml", ({ request }) => {
+    const snapshot = currentSnapshot(store);
+    const { rendered } = store.responses().get("feed", () => renderFeed(snapshot, baseUrl));
+    return respond(rendered, request);
+  });
+}

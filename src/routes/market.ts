@@ -1,0 +1,60 @@
+/** GET /market/manifest.json and GET /market/v1/plugins (contract 4.4, 4.5): bare JSON, no envelope. */
+import { Elysia } from "elysia";
+import type { Snapshot } from "../catalog/snapshot";
+import type { CatalogStore } from "../catalog/store";
+import { JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
+import { pageJson, rawQuery } from "../http/envelope";
+import { parsePaging } from "../http/params";
+import { currentSnapshot } from "./snapshot";
+
+export const SOURCE_ID = "plugin-catalog";
+
+/** The source manifest of contract 2.4. */
+export interface Manifest {
+  name: string;
+  id: string;
+  apiVersion: "v1";
+  description: string;
+  baseUrl: string;
+  stats: { total: number; curated: number; categories: number; totalStars: number };
+  snapshotAt: string;
+  endpoints: Array<{ id: "manifest" | "plugins"; method: "GET"; url: string; description: string }>;
+}
+
+export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
+  const { total, curated, categories, totalStars } = snapshot.stats;
+  return {
+    name: "Plugin Catalog",
+    id: SOURCE_ID,
+    apiVersion: "v1",
+    description: "A public, read-only catalog of plugins for coding-agent harnesses: MCP servers, CLIs, agent workflows, skills and hooks.",
+    baseUrl,
+    stats: { total, curated, categories, totalStars },
+    snapshotAt: snapshot.snapshotAt,
+    endpoints: [
+      { id: "manifest", method: "GET", url: `${baseUrl}/market/manifest.json`, description: "This manifest: the source, its statistics and endpoints." },
+      { id: "plugins", method: "GET", url: `${baseUrl}/market/v1/plugins`, description: "Every plugin in short form by stars descending; page with page and pageSize (1 to 100, default 50)." },
+    ],
+  };
+}
+
+export function marketRoutes(store: CatalogStore, baseUrl: string) {
+  return new Elysia({ name: "routes.market" })
+    .get("/market/manifest.json", ({ request }) => {
+      const snapshot = currentSnapshot(store);
+      const { rendered } = store.responses().get("manifest", () =>
+        render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL),
+      );
+      return respond(rendered, request);
+    })
+    .get("/market/v1/plugins", ({ request }) => {
+      const snapshot = currentSnapshot(store);
+      const query = rawQuery(request.url);
+      const { rendered } = store.responses().get(`sync?${query}`, () => {
+        const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
+        const items = snapshot.byStars((page - 1) * pageSize, pageSize);
+        return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
+      });
+      return respond(rendered, request);
+    });
+}

@@ -1,0 +1,39 @@
+/** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
+import { Elysia } from "elysia";
+import type { CatalogStore } from "../catalog/store";
+import { JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
+import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
+import { notFound } from "../http/errors";
+import { parseListParams } from "../http/params";
+import { currentSnapshot } from "./snapshot";
+
+export function pluginRoutes(store: CatalogStore) {
+  return new Elysia({ name: "routes.plugins" })
+    .get("/api/v1/plugins", ({ request }) => {
+      const snapshot = currentSnapshot(store);
+      const query = rawQuery(request.url);
+      const { rendered } = store.responses().get(`list?${query}`, () => {
+        const p = parseListParams(new URLSearchParams(query), snapshot.categoryIds);
+        const page = snapshot.list({
+          q: p.q,
+          category: p.category,
+          curated: p.curated,
+          sort: p.sort,
+          offset: (p.page - 1) * p.pageSize,
+          limit: p.pageSize,
+        });
+        return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
+      });
+      return respond(rendered, request);
+    })
+    .get("/api/v1/plugins/:owner/:repo", ({ request, params }) => {
+      const snapshot = currentSnapshot(store);
+      const id = `${params.owner}/${params.repo}`;
+      const { rendered } = store.responses().get(`plugin:${id}`, () => {
+        const plugin = snapshot.plugin(id);
+        if (plugin === null) throw notFound(`Plugin ${id}`);
+        return render(okEnvelope(`{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`), JSON_TYPE, JSON_CACHE_CONTROL);
+      });
+      return respond(rendered, request);
+    });
+}

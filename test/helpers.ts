@@ -1,0 +1,116 @@
+/** Test builders: plugin records, snapshot files in temp dirs, and the real app on an ephemeral port. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../src/app";
+import { publishSnapshot } from "../src/catalog/publish";
+import { CatalogStore } from "../src/catalog/store";
+import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
+
+export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "commands", "hooks", "ide", "templates", "observability", "guides", "other"];
+export const SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
+
+/** A plugin record with sensible defaults; `id` decides name, full_name and url. */
+export function plugin(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
+  const [owner, name] = id.split("/") as [string, string];
+  return {
+    id,
+    name,
+    full_name: id,
+    url: `https://github.com/${owner}/${name}`,
+    homepage: null,
+    description: "",
+    description_zh: null,
+    category: fields.categories?.[0] ?? "other",
+    categories: ["other"],
+    stars: 0,
+    forks: 0,
+    language: "",
+    license: "",
+    archived: false,
+    created_at: "2025-01-01T00:00:00Z",
+    pushed_at: "2026-08-01T00:00:00Z",
+    topics: [],
+    curated: false,
+    first_seen_at: SNAPSHOT_AT,
+    etag: null,
+    ...fields,
+  };
+}
+
+/** A temp dir removed by the returned cleanup. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "catalog-test-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function snapshotInput(plugins: PluginRecord[], snapshotAt = SNAPSHOT_AT): SnapshotInput {
+  return { snapshotAt, plugins, categoryIds: CATEGORY_IDS };
+}
+
+export interface TestServer {
+  url: string;
+  path: string;
+  dir: string;
+  store: CatalogStore;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  json<T = any>(path: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  rateLimitWindowMs?: number;
+  trustProxy?: boolean;
+  baseUrl?: string;
+  cacheBytes?: number;
+}
+
+/** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
+export function startServer(input: SnapshotInput | null, options: ServerOptions = {}): TestServer {
+  const { dir, cleanup } = tempDir();
+  const path = join(dir, "catalog.sqlite");
+  if (input) publishSnapshot(path, input);
+  const store = new CatalogStore(path, { cacheBytes: options.cacheBytes ?? 8 * 1024 * 1024, checkIntervalMs: 50 });
+  const app = createApp({
+    store,
+    config: {
+      baseUrl: options.baseUrl ?? "http://catalog.test",
+      rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
+      trustProxy: options.trustProxy ?? false,
+    },
+  }).listen({ port: 0, hostname: "127.0.0.1" });
+  const url = `http://127.0.0.1:${app.server!.port}`;
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(url + p, { headers });
+  return {
+    url,
+    path,
+    dir,
+    store,
+    get,
+    async json(p) {
+      const res = await get(p);
+      if (res.status !== 200) throw new Error(`GET ${p} → ${res.status}: ${await res.text()}`);
+      return res.json();
+    },
+    async stop() {
+      await app.stop(true);
+      store.close();
+      cleanup();
+    },
+  };
+}
+
+/** Every item of a list endpoint, paging until `total` is reached. */
+export async function collectAll(server: TestServer, path: string, pageSize: number): Promise<{ ids: string[]; totals: number[] }> {
+  const ids: string[] = [];
+  const totals: number[] = [];
+  const sep = path.includes("?") ? "&" : "?";
+  for (let page = 1; page < 1000; page++) {
+    const body = await server.json(`${path}${sep}page=${page}&pageSize=${pageSize}`);
+    const data = body.data ?? body;
+    totals.push(data.total);
+    if (data.items.length === 0) break;
+    ids.push(...data.items.map((p: { id: string }) => p.id));
+  }
+  return { ids, totals };
+}

@@ -66,7 +66,7 @@ describe("search with q", () => {
     expect(await search("said:hello")).toEqual(["eps/quoted"]);
     expect(await search("description:hello")).toEqual([]);
     expect(await search("NEAR(hello world)")).toEqual([]);
-    expect(await search("^git")).toEqual(["acme/mcp-server-git"]);
+    expect(await search("^git")).toEqual(["acme/github-helper", "acme/mcp-server-git"]);
   });
 
   test("an SQL-injection string is only text and the data is untouched", async () => {

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+
+const ENDPOINTS = ["/api/v1/plugins", "/api/v1/plugins/acme/one", "/plugins/feed.xml", "/market/manifest.json", "/market/v1/plugins"];
+const input = snapshotInput([plugin("acme/one", { stars: 1 })]);
+
+describe("rate limit: one request per window per IP per endpoint", () => {
+  let server: TestServer;
+  beforeAll(() => {
+    server = startServer(input, { rateLimitWindowMs: 60_000 });
+  });
+  afterAll(() => server.stop());
+
+  for (const path of ENDPOINTS) {
+    test(`${path}: the second request in the window gets 429 with Retry-After`, async () => {
+      const first = await server.get(path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("ratelimit-limit")).toBe("1");
+      expect(first.headers.get("ratelimit-remaining")).toBe("0");
+      expect(Number(first.headers.get("ratelimit-reset"))).toBe(60);
+      const second = await server.get(path);
+      expect(second.status).toBe(429);
+      const retryAfter = Number(second.headers.get("retry-after"));
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(59);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      const body = await second.json();
+      expect(body.code).toBe(429);
+      expect(typeof body.message).toBe("string");
+      if (path.startsWith("/api/")) expect(body.data).toBeNull();
+      else expect("data" in body).toBe(false);
+    });
+  }
+
+  test("the endpoint is the route pattern, not the URL", async () => {
+    expect((await server.get("/api/v1/plugins/acme/two")).status).toBe(429);
+  });
+
+  test("health checks are not limited", async () => {
+    expect((await server.get("/healthz")).status).toBe(200);
+    expect((await server.get("/healthz")).status).toBe(200);
+  });
+
+  test("a 304 counts too", async () => {
+    const other = startServer(input, { rateLimitWindowMs: 60_000 });
+    try {
+      const first = await other.get("/market/manifest.json");
+      const etag = first.headers.get("etag")!;
+      expect((await other.get("/market/manifest.json", { "If-None-Match": etag })).status).toBe(429);
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+describe("rate limit window", () => {
+  test("a request after the window passes again", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 300 });
+    try {
+      expect((await server.get("/market/manifest.json")).status).toBe(200);
+      const limited = await server.get("/market/manifest.json");
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("1");
+      await Bun.sleep(350);
+      expect((await server.get("/market/manifest.json")).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("RATE_LIMIT_WINDOW_MS=0 disables the limit", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 0 });
+    try {
+      for (let i = 0; i < 5; i++) expect((await server.get("/api/v1/plugins")).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("client address", () => {
+  test("X-Forwarded-For is ignored unless TRUST_PROXY is on", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 60_000 });
+    try {
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1" })).status).toBe(200);
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "2.2.2.2" })).status).toBe(429);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("with TRUST_PROXY the left-most X-Forwarded-For address is the client", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: true });
+    try {
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1, 10.0.0.1" })).status).toBe(200);
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "2.2.2.2, 10.0.0.1" })).status).toBe(200);
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1" })).status).toBe(429);
+    } finally {
+      await server.stop();
+    }
+  });
+});

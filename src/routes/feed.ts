@@ -28,8 +28,7 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   for (const row of snapshot.newest(FEED_LENGTH)) {
     feed.addItem({
       title: row.full_name,
-      id: row.url,
-      guid: row.url,
+      // With neither guid nor id, the library writes guid = link with isPermaLink="true".
       link: row.url,
       description: row.description,
       date: new Date(row.first_seen_at),

@@ -90,7 +90,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
     async json(p) {
       const res = await get(p);
       if (res.status !== 200) throw new Error(`GET ${p} → ${res.status}: ${await res.text()}`);
-      return res.json();
+      return (await res.json()) as any;
     },
     async stop() {
       await app.stop(true);

@@ -11,7 +11,7 @@ async function expectError(path: string, status: number, mentions: string, envel
   const res = await server.get(path);
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toContain("application/json");
-  const body = await res.json();
+  const body = (await res.json()) as any;
   expect(body.code).toBe(status);
   expect(typeof body.message).toBe("string");
   expect(body.message).toContain(mentions);
@@ -43,9 +43,9 @@ describe("400 for malformed parameters, naming the parameter", () => {
   }
 
   test("the message says what is allowed", async () => {
-    const body = await (await server.get("/api/v1/plugins?sort=x")).json();
+    const body = (await (await server.get("/api/v1/plugins?sort=x")).json()) as any;
     expect(body.message).toContain("default, name, stars, forks, updated, heat");
-    const cat = await (await server.get("/api/v1/plugins?category=x")).json();
+    const cat = (await (await server.get("/api/v1/plugins?category=x")).json()) as any;
     expect(cat.message).toContain("mcp");
   });
 

@@ -24,7 +24,7 @@ describe("rate limit: one request per window per IP per endpoint", () => {
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThanOrEqual(59);
       expect(retryAfter).toBeLessThanOrEqual(60);
-      const body = await second.json();
+      const body = (await second.json()) as any;
       expect(body.code).toBe(429);
       expect(typeof body.message).toBe("string");
       if (path.startsWith("/api/")) expect(body.data).toBeNull();

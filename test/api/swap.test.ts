@@ -22,7 +22,7 @@ describe("a snapshot published while the server runs", () => {
     const before = await server.get("/api/v1/plugins");
     const beforeEtag = before.headers.get("etag");
     const beforeFeed = await (await server.get("/plugins/feed.xml")).text();
-    expect((await before.json()).data.generatedAt).toBe("2026-08-22T00:00:00.000Z");
+    expect(((await before.json()) as any).data.generatedAt).toBe("2026-08-22T00:00:00.000Z");
 
     publishSnapshot(server.path, snapshotInput([plugin("acme/new", { stars: 5 }), plugin("acme/old", { stars: 2 })], "2026-09-01T12:00:00.000Z"));
 
@@ -52,7 +52,7 @@ describe("a snapshot published while the server runs", () => {
     await Bun.sleep(120);
     const res = await server.get("/market/manifest.json");
     expect(res.status).toBe(200);
-    expect((await res.json()).snapshotAt).toBe(current);
+    expect(((await res.json()) as any).snapshotAt).toBe(current);
   });
 });
 

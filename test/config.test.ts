@@ -1,0 +1,70 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "../src/config";
+
+const ROOT = join(import.meta.dir, "..");
+
+/** Variable names the README's configuration table lists. */
+function documented(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  return [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!);
+}
+
+/** Variable names src/config.ts reads from the environment. */
+function read(): string[] {
+  const source = readFileSync(join(ROOT, "src", "config.ts"), "utf8");
+  const names = [...source.matchAll(/env(?:\.|, ")([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
+  return [...new Set(names)];
+}
+
+describe("configuration", () => {
+  test("the README's table lists exactly the variables config.ts reads", () => {
+    expect(read().length).toBeGreaterThanOrEqual(9);
+    expect(documented().sort()).toEqual(read().sort());
+  });
+
+  test("defaults follow decisions.md", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      baseUrl: "http://localhost:3000",
+      databasePath: "db/catalog.sqlite",
+      githubToken: undefined,
+      githubApiUrl: "https://api.github.com",
+      refreshCron: "0 */6 * * *",
+      rateLimitWindowMs: 2000,
+      trustProxy: false,
+    });
+    expect(loadConfig({ PORT: "8080" }).baseUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ REFRESH_CRON: "off" }).refreshCron).toBeNull();
+    expect(loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" })).toMatchObject({ trustProxy: true, rateLimitWindowMs: 0 });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  const bad: Array<[string, string]> = [
+    ["PORT", "eighty"],
+    ["PORT", "70000"],
+    ["BASE_URL", "not a url"],
+    ["BASE_URL", "ftp://example.com"],
+    ["GITHUB_API_URL", "::"],
+    ["REFRESH_CRON", "every six hours"],
+    ["RATE_LIMIT_WINDOW_MS", "-1"],
+    ["RATE_LIMIT_WINDOW_MS", "2s"],
+    ["TRUST_PROXY", "maybe"],
+  ];
+  for (const [name, value] of bad) {
+    test(`${name}=${value} stops start-up with an error naming ${name}`, () => {
+      let error: unknown;
+      try {
+        loadConfig({ [name]: value });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variable).toBe(name);
+      expect((error as Error).message).toContain(name);
+    });
+  }
+});

@@ -5,8 +5,11 @@ import { Elysia } from "elysia";
 import type { CatalogStore } from "./catalog/store";
 import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
+import { requestGuards } from "./http/guard";
 import { rateLimit } from "./http/limit";
+import { noteStatus, requestLog } from "./http/requestlog";
 import { feedRoutes } from "./routes/feed";
+import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
 import { pluginRoutes } from "./routes/plugins";
 
@@ -14,7 +17,7 @@ export type Log = (event: string, fields: Record<string, unknown>) => void;
 
 export interface AppDeps {
   store: CatalogStore;
-  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy">;
+  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> & Partial<Pick<Config, "readyMaxAgeS" | "logClientIp">>;
   log?: Log;
 }
 
@@ -22,6 +25,7 @@ const ERROR_TYPE = "application/json; charset=utf-8";
 
 function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}): Response {
   const path = new URL(request.url).pathname;
+  noteStatus(request, status);
   return new Response(errorBody(path, status, message), {
     status,
     headers: { "Content-Type": ERROR_TYPE, "Cache-Control": "no-store", ...headers },
@@ -30,6 +34,7 @@ function errorResponse(request: Request, status: number, message: string, header
 
 export function createApp({ store, config, log = () => {} }: AppDeps) {
   return new Elysia()
+    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))
     .onError(({ error, code, request, set }) => {
       const limitHeaders = Object.fromEntries(
         Object.entries(set.headers).filter(([k]) => k.startsWith("RateLimit-")).map(([k, v]) => [k, String(v)]),
@@ -42,11 +47,12 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
       log("request.error", { path: new URL(request.url).pathname, error: String(error) });
       return errorResponse(request, 500, "Internal error.");
     })
+    .use(requestGuards())
     .use(rateLimit(config))
     .use(pluginRoutes(store))
     .use(feedRoutes(store, config.baseUrl))
     .use(marketRoutes(store, config.baseUrl))
-    .get("/healthz", () => ({ status: "ok" }));
+    .use(healthRoutes(store, config.readyMaxAgeS ?? 0));
 }
 
 export type App = ReturnType<typeof createApp>;

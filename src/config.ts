@@ -14,6 +14,10 @@ export interface Config {
   readonly rateLimitWindowMs: number;
   readonly trustProxy: boolean;
   readonly responseCacheBytes: number;
+  /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
+  readonly readyMaxAgeS: number;
+  /** Whether the request log records the client IP (personal data: off unless asked for). */
+  readonly logClientIp: boolean;
 }
 
 export class ConfigError extends Error {
@@ -83,5 +87,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
     trustProxy: boolean(env, "TRUST_PROXY", false),
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 32 * 1024 * 1024, 0, 4 * 1024 ** 3),
+    readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),
+    logClientIp: boolean(env, "LOG_CLIENT_IP", false),
   });
 }

@@ -4,6 +4,7 @@ import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import { render, respond, type Rendered } from "../http/cache";
+import { noteCacheHit } from "../http/requestlog";
 import { currentSnapshot } from "./snapshot";
 
 export const FEED_LENGTH = 50;
@@ -41,7 +42,8 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
 export function feedRoutes(store: CatalogStore, baseUrl: string) {
   return new Elysia({ name: "routes.feed" }).get("/plugins/feed.xml", ({ request }) => {
     const snapshot = currentSnapshot(store);
-    const { rendered } = store.responses().get("feed", () => renderFeed(snapshot, baseUrl));
+    const { rendered, hit } = store.responses().get("feed", () => renderFeed(snapshot, baseUrl));
+    noteCacheHit(request, hit);
     return respond(rendered, request);
   });
 }

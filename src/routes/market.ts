@@ -5,6 +5,7 @@ import type { CatalogStore } from "../catalog/store";
 import { JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
 import { parsePaging } from "../http/params";
+import { noteCacheHit } from "../http/requestlog";
 import { currentSnapshot } from "./snapshot";
 
 export const SOURCE_ID = "plugin-catalog";
@@ -42,19 +43,21 @@ export function marketRoutes(store: CatalogStore, baseUrl: string) {
   return new Elysia({ name: "routes.market" })
     .get("/market/manifest.json", ({ request }) => {
       const snapshot = currentSnapshot(store);
-      const { rendered } = store.responses().get("manifest", () =>
+      const { rendered, hit } = store.responses().get("manifest", () =>
         render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL),
       );
+      noteCacheHit(request, hit);
       return respond(rendered, request);
     })
     .get("/market/v1/plugins", ({ request }) => {
       const snapshot = currentSnapshot(store);
       const query = rawQuery(request.url);
-      const { rendered } = store.responses().get(`sync?${query}`, () => {
+      const { rendered, hit } = store.responses().get(`sync?${query}`, () => {
         const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
         const items = snapshot.byStars((page - 1) * pageSize, pageSize);
         return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
       });
+      noteCacheHit(request, hit);
       return respond(rendered, request);
     });
 }

@@ -5,6 +5,7 @@ import { JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { parseListParams } from "../http/params";
+import { noteCacheHit } from "../http/requestlog";
 import { currentSnapshot } from "./snapshot";
 
 export function pluginRoutes(store: CatalogStore) {
@@ -12,7 +13,7 @@ export function pluginRoutes(store: CatalogStore) {
     .get("/api/v1/plugins", ({ request }) => {
       const snapshot = currentSnapshot(store);
       const query = rawQuery(request.url);
-      const { rendered } = store.responses().get(`list?${query}`, () => {
+      const { rendered, hit } = store.responses().get(`list?${query}`, () => {
         const p = parseListParams(new URLSearchParams(query), snapshot.categoryIds);
         const page = snapshot.list({
           q: p.q,
@@ -24,16 +25,18 @@ export function pluginRoutes(store: CatalogStore) {
         });
         return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
       });
+      noteCacheHit(request, hit);
       return respond(rendered, request);
     })
     .get("/api/v1/plugins/:owner/:repo", ({ request, params }) => {
       const snapshot = currentSnapshot(store);
       const id = `${params.owner}/${params.repo}`;
-      const { rendered } = store.responses().get(`plugin:${id}`, () => {
+      const { rendered, hit } = store.responses().get(`plugin:${id}`, () => {
         const plugin = snapshot.plugin(id);
         if (plugin === null) throw notFound(`Plugin ${id}`);
         return render(okEnvelope(`{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`), JSON_TYPE, JSON_CACHE_CONTROL);
       });
+      noteCacheHit(request, hit);
       return respond(rendered, request);
     });
 }

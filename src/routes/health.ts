@@ -1,0 +1,39 @@
+/**
+ * Operational endpoints beside the contract (not rate limited, never cached):
+ * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough.
+ */
+import { Elysia } from "elysia";
+import type { CatalogStore } from "../catalog/store";
+
+export interface Readiness {
+  ready: boolean;
+  snapshotAt: string | null;
+  ageSeconds: number | null;
+  maxAgeSeconds: number | null;
+}
+
+/** Readiness at `now` (ms): a snapshot is loaded and, when a bound is set, no older than it. */
+export function readiness(snapshotAt: string | null, maxAgeSeconds: number, now: number): Readiness {
+  const bound = maxAgeSeconds > 0 ? maxAgeSeconds : null;
+  if (snapshotAt === null) return { ready: false, snapshotAt: null, ageSeconds: null, maxAgeSeconds: bound };
+  const ageSeconds = Math.max(0, Math.floor((now - Date.parse(snapshotAt)) / 1000));
+  return { ready: bound === null || ageSeconds <= bound, snapshotAt, ageSeconds, maxAgeSeconds: bound };
+}
+
+function json(body: unknown, status: number): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+/** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
+export function healthRoutes(store: CatalogStore, maxAgeSeconds: number, now: () => number = Date.now) {
+  return new Elysia({ name: "routes.health" })
+    .get("/healthz", () => json({ status: "ok" }, 200))
+    .get("/readyz", () => {
+      const state = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
+      const status = state.ready ? "ready" : state.snapshotAt === null ? "no-snapshot" : "stale";
+      return json({ status, snapshotAt: state.snapshotAt, ageSeconds: state.ageSeconds, maxAgeSeconds: state.maxAgeSeconds }, state.ready ? 200 : 503);
+    });
+}

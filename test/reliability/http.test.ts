@@ -1,0 +1,148 @@
+/**
+ * HTTP hygiene over a real server: HEAD wherever GET works, 405 with Allow, 414 past 8 KB,
+ * CORS preflight, and the security headers on every kind of response.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { MAX_REQUEST_LINE_BYTES } from "../../src/http/guard";
+import { appWithSnapshot, call, json, serve, type TestApp } from "./support/catalog";
+
+const GET_PATHS = [
+  "/api/v1/plugins?pageSize=3",
+  "/api/v1/plugins/owner1/repo-1",
+  "/plugins/feed.xml",
+  "/market/manifest.json",
+  "/market/v1/plugins?page=2",
+  "/healthz",
+  "/readyz",
+];
+
+let t: TestApp;
+let server: { url: string; stop: () => Promise<void> };
+
+beforeAll(() => {
+  t = appWithSnapshot();
+  server = serve(t);
+});
+afterAll(async () => {
+  await server.stop();
+  t.close();
+});
+
+function expectSecurityHeaders(response: Response): void {
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(response.headers.get("access-control-allow-origin")).toBe("*");
+}
+
+describe("methods", () => {
+  for (const path of GET_PATHS) {
+    test(`HEAD ${path} answers like GET, without a body`, async () => {
+      const get = await fetch(server.url + path);
+      const head = await fetch(server.url + path, { method: "HEAD" });
+      expect(head.status).toBe(get.status);
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+      expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+      expect(await head.text()).toBe("");
+      expectSecurityHeaders(head);
+    });
+  }
+
+  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+    test(`${method} on every endpoint is 405 with Allow and the error shape`, async () => {
+      for (const path of GET_PATHS) {
+        const response = await fetch(server.url + path, { method, body: method === "DELETE" ? undefined : "x" });
+        expect(response.status).toBe(405);
+        expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+        const body = await json(response);
+        expect(body.code).toBe(405);
+        expect(body.message).toContain(method);
+        expectSecurityHeaders(response);
+      }
+    });
+  }
+
+  test("an unknown path is 404 whatever the method", async () => {
+    for (const method of ["GET", "POST", "OPTIONS"]) {
+      const response = await fetch(`${server.url}/api/v2/nothing`, { method });
+      expect(response.status).toBe(404);
+      expect(await json(response)).toEqual({ code: 404, message: "No such endpoint: /api/v2/nothing.", data: null });
+    }
+  });
+});
+
+describe("CORS", () => {
+  test("a preflight from any origin is allowed for GET and HEAD, with the asked-for headers", async () => {
+    const response = await fetch(`${server.url}/api/v1/plugins`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match, x-client" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+    expect(response.headers.get("access-control-allow-headers")).toBe("if-none-match, x-client");
+    expect(Number(response.headers.get("access-control-max-age"))).toBeGreaterThan(0);
+    expect(await response.text()).toBe("");
+  });
+
+  test("asked-for headers that are not header names are not echoed", async () => {
+    const response = await fetch(`${server.url}/market/v1/plugins`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-one; drop table" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-headers")).toBeNull();
+  });
+
+  test("GET responses expose ETag and the rate-limit headers to scripts", async () => {
+    const response = await fetch(`${server.url}/market/manifest.json`, { headers: { Origin: "https://app.example" } });
+    expect(response.headers.get("access-control-expose-headers")).toContain("ETag");
+    expect(response.headers.get("access-control-expose-headers")).toContain("Retry-After");
+  });
+});
+
+describe("request line", () => {
+  const prefix = "GET ";
+  const suffix = " HTTP/1.1";
+  const target = (bytes: number) => `/api/v1/plugins?q=a&x=${"y".repeat(bytes - prefix.length - suffix.length - "/api/v1/plugins?q=a&x=".length)}`;
+
+  test(`a request line of exactly ${MAX_REQUEST_LINE_BYTES} bytes is served`, async () => {
+    const response = await fetch(server.url + target(MAX_REQUEST_LINE_BYTES));
+    expect(response.status).toBe(200);
+  });
+
+  test("one byte more is 414 with the error shape", async () => {
+    const response = await fetch(server.url + target(MAX_REQUEST_LINE_BYTES + 1));
+    expect(response.status).toBe(414);
+    expect(await json(response)).toEqual({ code: 414, message: "The request line is longer than 8192 bytes.", data: null });
+    expectSecurityHeaders(response);
+  });
+
+  test("a much longer line is refused with a 4xx and the server keeps serving", async () => {
+    const response = await fetch(`${server.url}/market/v1/plugins?x=${"z".repeat(100_000)}`);
+    // Up to the runtime's header limit (16 KiB) the app answers 414; beyond it the runtime answers 431.
+    expect([414, 431]).toContain(response.status);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("security headers", () => {
+  test("every kind of response carries nosniff and CORS", async () => {
+    const etag = (await fetch(`${server.url}/market/manifest.json`)).headers.get("etag")!;
+    const responses = [
+      await fetch(`${server.url}/market/manifest.json`),
+      await fetch(`${server.url}/market/manifest.json`, { headers: { "If-None-Match": etag } }),
+      await fetch(`${server.url}/api/v1/plugins?page=0`),
+      await fetch(`${server.url}/api/v1/plugins/nobody/nothing`),
+      await fetch(`${server.url}/api/v1/plugins/%E0%A4/x`),
+      await fetch(`${server.url}/nowhere`),
+      await fetch(`${server.url}/plugins/feed.xml`, { method: "POST" }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 304, 400, 404, 400, 404, 405]);
+    for (const response of responses) expectSecurityHeaders(response);
+  });
+
+  test("a malformed percent-encoding in the path is a 400, not a lookup of a mangled id", async () => {
+    const response = await call(t.app, "/api/v1/plugins/%ZZ/repo");
+    expect(response.status).toBe(400);
+    expect(await json(response)).toEqual({ code: 400, message: "The request path is not valid percent-encoding.", data: null });
+  });
+});

@@ -1,0 +1,75 @@
+/** The request log: one JSON-ready line per request, with the client IP only when configured. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { appWithSnapshot, call, serve, type TestApp } from "./support/catalog";
+
+let t: TestApp | undefined;
+afterEach(() => {
+  t?.close();
+  t = undefined;
+});
+
+/** The request lines logged so far, once the after-response hooks have run. */
+async function requestLines(app: TestApp): Promise<Array<Record<string, unknown>>> {
+  await Bun.sleep(10);
+  return app.lines.filter((line) => line.event === "request");
+}
+
+describe("request log", () => {
+  test("one line per request: method, route pattern, status, duration and cache use", async () => {
+    t = appWithSnapshot();
+    await call(t.app, "/api/v1/plugins?q=private-words&page=1");
+    await call(t.app, "/api/v1/plugins?q=private-words&page=1");
+    await call(t.app, "/api/v1/plugins/owner1/repo-1", { method: "HEAD" });
+    const lines = await requestLines(t);
+    expect(lines).toHaveLength(3);
+    expect(lines.map(({ durationMs, ...rest }) => rest)).toEqual([
+      { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "miss" },
+      { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "hit" },
+      { event: "request", method: "HEAD", route: "/api/v1/plugins/:owner/:repo", status: 200, cache: "miss" },
+    ]);
+    for (const line of lines) expect(line.durationMs as number).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(t.lines)).not.toContain("private-words");
+  });
+
+  test("errors are logged with their real status", async () => {
+    t = appWithSnapshot({ RATE_LIMIT_WINDOW_MS: "60000" });
+    await call(t.app, "/market/v1/plugins");
+    await call(t.app, "/market/v1/plugins");
+    await call(t.app, "/api/v1/plugins?sort=nope");
+    await call(t.app, "/nowhere");
+    await call(t.app, "/plugins/feed.xml", { method: "DELETE" });
+    await call(t.app, `/api/v1/plugins/a/${"b".repeat(9000)}`);
+    await call(t.app, "/readyz", { method: "OPTIONS" });
+    const lines = await requestLines(t);
+    expect(lines.map((l) => [l.method, l.status])).toEqual([
+      ["GET", 200],
+      ["GET", 429],
+      ["GET", 400],
+      ["GET", 404],
+      ["DELETE", 405],
+      ["GET", 414],
+      ["OPTIONS", 204],
+    ]);
+    expect(lines[3]!.route).toBeNull();
+  });
+
+  test("no client IP is logged unless LOG_CLIENT_IP is set", async () => {
+    t = appWithSnapshot({ TRUST_PROXY: "true" });
+    const server = serve(t);
+    await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
+    await server.stop();
+    const lines = await requestLines(t);
+    expect(lines).toHaveLength(1);
+    expect("ip" in lines[0]!).toBe(false);
+    expect(JSON.stringify(t.lines)).not.toContain("203.0.113.9");
+  });
+
+  test("with LOG_CLIENT_IP the socket address is logged, or the forwarded one behind a trusted proxy", async () => {
+    t = appWithSnapshot({ LOG_CLIENT_IP: "true", TRUST_PROXY: "true" });
+    const server = serve(t);
+    await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-For": "203.0.113.9, 10.0.0.1" } });
+    await fetch(`${server.url}/healthz`);
+    await server.stop();
+    expect((await requestLines(t)).map((l) => l.ip)).toEqual(["203.0.113.9", "127.0.0.1"]);
+  });
+});

@@ -11,6 +11,8 @@ export interface Config {
   readonly githubToken: string | undefined;
   readonly githubApiUrl: string;
   readonly refreshCron: string | null;
+  /** A refresh is refused when the plugin count would fall by more than this share (0 to 1). */
+  readonly refreshMaxDrop: number;
   readonly rateLimitWindowMs: number;
   readonly trustProxy: boolean;
   readonly responseCacheBytes: number;
@@ -71,6 +73,15 @@ function cronPattern(env: Env, name: string, fallback: string): string | null {
   return raw;
 }
 
+/** A share from 0 to 1, such as `0.1` for ten percent. */
+function share(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || value > 1) throw new ConfigError(name, `expected a share from 0 to 1 (e.g. 0.1), got "${raw}"`);
+  return value;
+}
+
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -84,6 +95,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     githubToken: token ? token : undefined,
     githubApiUrl: httpUrl(env, "GITHUB_API_URL", "https://api.github.com"),
     refreshCron: cronPattern(env, "REFRESH_CRON", "0 */6 * * *"),
+    refreshMaxDrop: share(env, "REFRESH_MAX_DROP", 0.1),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
     trustProxy: boolean(env, "TRUST_PROXY", false),
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 32 * 1024 * 1024, 0, 4 * 1024 ** 3),

@@ -1,0 +1,60 @@
+/**
+ * `bun run refresh`: refreshes the catalog from the hosting platform by hand. Safe while the server
+ * runs: the server picks the new snapshot up on its next request, and a run never overlaps another.
+ *
+ * Usage: `bun run jobs/refresh.ts [--data DIR]` (DIR holds discovery.json and the editors' data; db/ by default)
+ *
+ * Exit codes: 0 published · 1 failed · 2 bad configuration or arguments · 3 refused by validation
+ * · 4 another refresh is running · 5 API budget exhausted (progress kept: run again after the reset).
+ * In every case but 0 the published snapshot is left exactly as it was.
+ */
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../src/config";
+import { runRefresh } from "../src/refresh/refresh";
+import { exitCode, formatResult } from "../src/refresh/report";
+
+/** Log events as short lines for a person: `· repository_gone id=a/b reason=NOT_FOUND`. */
+function log(event: string, fields: Record<string, unknown>): void {
+  const detail = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+  console.log(`· ${event.replace(/^refresh\./, "")} ${detail}`);
+}
+
+function options(): { data: string | undefined } {
+  try {
+    const { values } = parseArgs({ options: { data: { type: "string" } }, allowPositionals: false });
+    return { data: values.data };
+  } catch (error) {
+    console.error(`Usage: bun run jobs/refresh.ts [--data DIR]\n${(error as Error).message}`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<number> {
+  const args = options();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Invalid configuration: ${error.message}`);
+    return 2;
+  }
+  const result = await runRefresh({
+    databasePath: config.databasePath,
+    apiUrl: config.githubApiUrl,
+    token: config.githubToken,
+    maxDrop: config.refreshMaxDrop,
+    dataDir: args.data,
+    log,
+    write: (line) => console.log(line),
+  });
+  for (const line of formatResult(result)) console.log(line);
+  return exitCode(result);
+}
+
+try {
+  process.exit(await main());
+} catch (error) {
+  console.error(`refresh failed, snapshot left as it was: ${(error as Error).stack ?? String(error)}`);
+  process.exit(1);
+}

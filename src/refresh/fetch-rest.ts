@@ -1,0 +1,59 @@
+/**
+ * Fetching without a token: `GET /repos/{owner}/{repo}` per repository, with `If-None-Match` from the
+ * published ETag, since a `304` costs nothing against the limit. The platform answers an old name
+ * with a redirect to the renamed repository (followed here), a deleted or hidden one with 404.
+ */
+import { fromRest, type RestRepo } from "./facts";
+import { statusOf, type GitHub } from "./github";
+import type { Outcome } from "./outcome";
+
+/** Requests in flight at once: enough to hide latency, few enough to stay clear of secondary limits. */
+const CONCURRENCY = 8;
+/** Statuses that mean the repository is gone for us: deleted, hidden, blocked for legal reasons. */
+const GONE = new Set([403, 404, 410, 451]);
+
+export interface RestItem {
+  id: string;
+  etag: string | null;
+}
+
+async function fetchOne(gh: GitHub, item: RestItem): Promise<Outcome> {
+  const [owner, repo] = item.id.split("/") as [string, string];
+  try {
+    const response = await gh.octokit.request("GET /repos/{owner}/{repo}", {
+      owner,
+      repo,
+      headers: item.etag ? { "if-none-match": item.etag } : {},
+    });
+    return { kind: "fetched", facts: fromRest(response.data as unknown as RestRepo), etag: response.headers.etag ?? null };
+  } catch (error) {
+    const budget = gh.budgetError(error);
+    if (budget !== error) throw budget;
+    const status = statusOf(error);
+    if (status === 304 && item.etag) return { kind: "unchanged", etag: item.etag };
+    if (status !== undefined && GONE.has(status)) return { kind: "gone", reason: `HTTP ${status}` };
+    throw error;
+  }
+}
+
+/** Fetches every item, a few at a time; stops at the first error once the requests in flight are in. */
+export async function fetchRest(
+  gh: GitHub,
+  items: RestItem[],
+  onResult: (id: string, outcome: Outcome) => void,
+): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      const item = items[next++]!;
+      try {
+        onResult(item.id.toLowerCase(), await fetchOne(gh, item));
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  if (failure !== null) throw failure;
+}

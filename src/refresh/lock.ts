@@ -1,0 +1,110 @@
+/**
+ * One refresh at a time: a lock file beside the database holding the owner's pid. A lock whose
+ * owner is no longer running (killed, crashed) is stale and taken over. Works across processes
+ * (the cron in the server, `bun run refresh` by hand) and within one.
+ */
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+
+/** Lock paths this process holds: a lock naming our own pid that is not here was left by an earlier process with that pid. */
+const heldHere = new Set<string>();
+
+export interface Lock {
+  path: string;
+  release(): void;
+}
+
+export class LockHeld extends Error {
+  override name = "LockHeld";
+  constructor(readonly path: string, readonly pid: number | null) {
+    super(`another refresh is running (pid ${pid ?? "unknown"}, lock ${path})`);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | null)?.code;
+}
+
+function readPid(path: string): number | null {
+  try {
+    const pid = Number.parseInt(readFileSync(path, "utf8").split("\n")[0] ?? "", 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether another process with this pid is running. */
+export function isOtherProcessRunning(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return errorCode(error) === "EPERM";
+  }
+}
+
+/** Whether `pid` still names a running process that may hold `path`. */
+function isAlive(pid: number | null, path: string): boolean {
+  if (pid === null) return false;
+  return pid === process.pid ? heldHere.has(path) : isOtherProcessRunning(pid);
+}
+
+/** Creates the lock with its content in one step (a link), so no one ever reads an empty lock. */
+function tryCreate(path: string): boolean {
+  const tmp = `${path}.new-${process.pid}-${Date.now().toString(36)}`;
+  writeFileSync(tmp, `${process.pid}\n${new Date().toISOString()}\n`);
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false;
+    throw error;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * Moves a stale lock aside atomically, so of two processes clearing it only one succeeds; if what
+ * was moved turns out to be a live lock taken meanwhile, it is put back.
+ */
+function clearStale(path: string, stalePid: number | null): void {
+  const aside = `${path}.stale-${process.pid}-${Date.now().toString(36)}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return;
+    throw error;
+  }
+  const moved = readPid(aside);
+  if (moved !== stalePid && isAlive(moved, path)) {
+    try {
+      linkSync(aside, path);
+    } catch (error) {
+      if (errorCode(error) !== "EEXIST") throw error;
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+/** Takes the lock at `path` or throws LockHeld naming the running owner. */
+export function acquireLock(path: string): Lock {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(path)) {
+      heldHere.add(path);
+      return {
+        path,
+        release() {
+          heldHere.delete(path);
+          if (readPid(path) === process.pid) rmSync(path, { force: true });
+        },
+      };
+    }
+    const pid = readPid(path);
+    if (isAlive(pid, path)) throw new LockHeld(path, pid);
+    clearStale(path, pid);
+  }
+  throw new LockHeld(path, readPid(path));
+}

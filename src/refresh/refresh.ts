@@ -1,0 +1,126 @@
+/**
+ * The refresher: discover → fetch → merge and classify → validate → publish. One run at a time
+ * (a lock beside the database); the published snapshot is replaced whole or not at all, so a run
+ * that fails, is killed, is refused or runs out of API budget leaves it serving untouched.
+ */
+import { DB_DIR, loadEditorial } from "../catalog/editorial";
+import { readPrevious } from "../catalog/previous";
+import { Checkpoint } from "./checkpoint";
+import { removeLeftovers } from "./files";
+import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
+import { acquireLock, isOtherProcessRunning, LockHeld } from "./lock";
+import type { ChangeSummary } from "./merge";
+import { candidatePhase, discoverPhase, fetchPhase, publishPhase, type Run } from "./phases";
+import { createProgress } from "./progress";
+import { loadDiscoveryRules } from "./rules";
+import type { Usage } from "./usage";
+import { Refused } from "./validate";
+
+/** Rate-limit waits up to five minutes are sat out by default; the hourly reset is not. */
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
+
+export interface RefreshOptions {
+  databasePath: string;
+  apiUrl: string;
+  token?: string;
+  /** Refuse to publish when the plugin count falls by more than this share (REFRESH_MAX_DROP). */
+  maxDrop: number;
+  /** Where discovery.json and the editors' data live; db/ by default. */
+  dataDir?: string;
+  /** Rate-limit waits up to this long are sat out; a longer one ends the run to finish later. */
+  maxWaitSeconds?: number;
+  pacing?: Partial<Pacing>;
+  log?: Log;
+  /** Progress lines for a person; without it progress is logged as events. */
+  write?: (line: string) => void;
+  now?: () => Date;
+}
+
+export interface RunReport {
+  resumed: boolean;
+  usage: Usage;
+  phases: Array<[string, number]>;
+  summary?: ChangeSummary;
+  snapshotAt?: string;
+  total?: number;
+}
+
+export type RefreshResult =
+  | { status: "published"; report: RunReport }
+  | { status: "refused"; reason: string; report: RunReport }
+  | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
+  | { status: "locked"; reason: string };
+
+/** Runs one refresh unless another one holds the lock. Unexpected failures throw. */
+export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
+  let lock;
+  try {
+    lock = acquireLock(`${options.databasePath}.lock`);
+  } catch (error) {
+    if (error instanceof LockHeld) return { status: "locked", reason: error.message };
+    throw error;
+  }
+  try {
+    return await refreshLocked(options);
+  } finally {
+    lock.release();
+  }
+}
+
+function prepare(options: RefreshOptions): Run {
+  const log = options.log ?? (() => {});
+  const now = options.now ?? (() => new Date());
+  const databasePath = options.databasePath;
+  const dataDir = options.dataDir ?? DB_DIR;
+  const leftovers = removeLeftovers(databasePath, isOtherProcessRunning);
+  if (leftovers.length) log("refresh.leftovers_removed", { files: leftovers });
+  const previous = readPrevious(databasePath);
+  const gh = createGitHub({
+    apiUrl: options.apiUrl,
+    token: options.token,
+    maxWaitSeconds: options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS,
+    pacing: options.pacing,
+    log,
+  });
+  const progress = createProgress({ budget: () => gh.usage.budgetText(), write: options.write ?? null, log });
+  const { checkpoint } = Checkpoint.open(databasePath, previous.snapshotAt, now());
+  const editorial = loadEditorial(dataDir);
+  const rules = loadDiscoveryRules(dataDir);
+  return { databasePath, dataDir, maxDrop: options.maxDrop, editorial, rules, previous, gh, progress, checkpoint, log, now };
+}
+
+/** Maps the ways a run ends early to results; anything else is a failure and is rethrown. */
+function settle(run: Run, report: RunReport, error: unknown): RefreshResult {
+  report.phases = run.progress.timings();
+  if (error instanceof BudgetExhausted) {
+    run.checkpoint.save();
+    run.log("refresh.incomplete", { reason: error.message, fetched: run.checkpoint.outcomes.size });
+    return { status: "incomplete", reason: error.message, resetAt: error.resetAt.toISOString(), report };
+  }
+  if (error instanceof Refused) {
+    run.checkpoint.discard();
+    run.log("refresh.refused", { reason: error.message });
+    return { status: "refused", reason: error.message, report };
+  }
+  run.checkpoint.save();
+  throw error;
+}
+
+async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
+  const run = prepare(options);
+  const resumed = run.checkpoint.discovery !== null || run.checkpoint.outcomes.size > 0;
+  const report: RunReport = { resumed, usage: run.gh.usage, phases: [] };
+  run.log("refresh.started", { database: run.databasePath, token: run.gh.authenticated, previous: run.previous.plugins.size, resumed });
+  try {
+    const discovery = await discoverPhase(run);
+    const asked = await fetchPhase(run, discovery);
+    const candidate = candidatePhase(run, discovery, asked);
+    publishPhase(run, discovery, candidate);
+    Object.assign(report, { snapshotAt: candidate.snapshotAt, total: candidate.records.length, summary: candidate.summary });
+    report.phases = run.progress.timings();
+    run.log("refresh.published", { snapshotAt: candidate.snapshotAt, total: candidate.records.length, calls: run.gh.usage.total });
+    return { status: "published", report };
+  } catch (error) {
+    return settle(run, report, error);
+  }
+}

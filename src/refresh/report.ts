@@ -1,0 +1,43 @@
+/** The end-of-run summary a person reads: what changed, what it cost, how long each phase took. */
+import type { RefreshResult, RunReport } from "./refresh";
+
+const LIST_AT_MOST = 10;
+
+function names(list: string[]): string {
+  if (list.length === 0) return "";
+  const shown = list.slice(0, LIST_AT_MOST).join(", ");
+  return list.length > LIST_AT_MOST ? `: ${shown}, …` : `: ${shown}`;
+}
+
+function costLines(report: RunReport): string[] {
+  const phases = report.phases.map(([name, seconds]) => `${name} ${seconds}s`).join(", ");
+  return [
+    `  API calls: ${report.usage.total} (${report.usage.callsText()})`,
+    `  API budget left: ${report.usage.budgetText()}`,
+    `  time: ${phases || "none"}${report.resumed ? " (resumed an earlier run's progress)" : ""}`,
+  ];
+}
+
+/** The summary lines of a run's result. */
+export function formatResult(result: RefreshResult): string[] {
+  if (result.status === "locked") return [`refresh skipped: ${result.reason}`];
+  const { report } = result;
+  if (result.status === "refused") return [`refresh refused, snapshot left as it was: ${result.reason}`, ...costLines(report)];
+  if (result.status === "incomplete") {
+    return [`refresh unfinished, snapshot left as it was: ${result.reason}`, `  progress kept; run again after ${result.resetAt}`, ...costLines(report)];
+  }
+  const s = report.summary!;
+  return [
+    `refresh published ${report.snapshotAt}: ${report.total} plugins`,
+    `  added ${s.added.length}${names(s.added)}`,
+    `  removed ${s.removed.length}${names(s.removed.map((r) => `${r.id} (${r.reason})`))}`,
+    `  renamed ${s.renamed.length}${names(s.renamed.map((r) => `${r.from} → ${r.to}`))}`,
+    `  changed ${s.changed}, unchanged ${s.unchanged}`,
+    ...costLines(report),
+  ];
+}
+
+/** The process exit code of a result: 0 published, 3 refused, 4 another run holds the lock, 5 out of API budget. */
+export function exitCode(result: RefreshResult): number {
+  return { published: 0, refused: 3, locked: 4, incomplete: 5 }[result.status];
+}

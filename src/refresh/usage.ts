@@ -1,0 +1,82 @@
+/**
+ * What a refresh spends on the hosting platform: every HTTP call by kind, GraphQL points, the
+ * budget each rate-limit resource reports, and the waits the platform asked for.
+ */
+
+export type CallKind = "search" | "code" | "graphql" | "rest" | "conditional";
+
+export interface Budget {
+  limit: number;
+  remaining: number;
+  resetAt: Date;
+}
+
+export interface Wait {
+  reason: "rate-limit" | "secondary-limit";
+  seconds: number;
+  url: string;
+}
+
+export class Usage {
+  readonly calls: Record<CallKind, number> = { search: 0, code: 0, graphql: 0, rest: 0, conditional: 0 };
+  graphqlPoints = 0;
+  readonly budgets = new Map<string, Budget>();
+  readonly waits: Wait[] = [];
+
+  /** Counts one call and reads the platform's `x-ratelimit-*` headers from its response. */
+  record(kind: CallKind, headers: Headers): void {
+    this.calls[kind]++;
+    const resource = headers.get("x-ratelimit-resource");
+    const limit = Number(headers.get("x-ratelimit-limit"));
+    const remaining = Number(headers.get("x-ratelimit-remaining"));
+    const reset = Number(headers.get("x-ratelimit-reset"));
+    if (resource && headers.has("x-ratelimit-remaining") && Number.isFinite(remaining)) {
+      this.budgets.set(resource, { limit, remaining, resetAt: new Date(reset * 1000) });
+    }
+  }
+
+  /** Adds a GraphQL query's cost as its `rateLimit` field reports it. */
+  addPoints(cost: number, remaining: number, resetAt: string): void {
+    this.graphqlPoints += cost;
+    const previous = this.budgets.get("graphql");
+    this.budgets.set("graphql", { limit: previous?.limit ?? remaining + cost, remaining, resetAt: new Date(resetAt) });
+  }
+
+  /** Every call of the run, whatever its kind. */
+  get total(): number {
+    return Object.values(this.calls).reduce((a, b) => a + b, 0);
+  }
+
+  /** `core 57/60, search 9/10`: the budget left per resource, for progress lines. */
+  budgetText(): string {
+    if (this.budgets.size === 0) return "unknown";
+    return [...this.budgets].map(([name, b]) => `${name} ${b.remaining}/${b.limit}`).join(", ");
+  }
+
+  /** `search 4, code 1, graphql 10 (10 points), rest 3, conditional 997`. */
+  callsText(): string {
+    const c = this.calls;
+    return `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points), ` +
+      `rest ${c.rest}, rest 304 ${c.conditional} (free)`;
+  }
+}
+
+/** The kind of a platform call, from its path and status. */
+export function callKind(url: string, status: number): CallKind {
+  const path = new URL(url).pathname;
+  if (path.endsWith("/graphql")) return "graphql";
+  if (path.endsWith("/search/code")) return "code";
+  if (path.includes("/search/")) return "search";
+  return status === 304 ? "conditional" : "rest";
+}
+
+/** A fetch that records every call it makes in `usage`: what reaches the wire, retries included. */
+export function countingFetch(usage: Usage, base: typeof fetch = fetch): typeof fetch {
+  const counted = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const response = await base(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    usage.record(callKind(url, response.status), response.headers);
+    return response;
+  };
+  return Object.assign(counted, { preconnect: base.preconnect }) as typeof fetch;
+}

@@ -1,0 +1,212 @@
+/**
+ * A fake of the hosting platform: a real HTTP server on 127.0.0.1 answering the REST and GraphQL
+ * calls the refresher makes, in the platform's shapes, with ETag/304, rate-limit headers and
+ * budgets, redirects for renamed repositories, 404 for deleted ones, searches capped at 1,000
+ * results, and failures a test can ask for. It counts every call so tests can assert on them.
+ */
+import { graphqlResponse } from "./github-graphql";
+import { etagOf, fullName, RepoStore, restBody, type FakeRepo, type RepoSeed } from "./github-repos";
+import { matchesCodeQuery, matchesRepoQuery, searchOrder } from "./github-search";
+
+export type Route = "repos" | "search" | "code" | "graphql";
+type Resource = "core" | "search" | "code_search" | "graphql";
+const RESOURCE: Record<Route, Resource> = { repos: "core", search: "search", code: "code_search", graphql: "graphql" };
+const LIMITS: Record<Resource, [anonymous: number, token: number]> = { core: [60, 5000], search: [10, 30], code_search: [0, 10], graphql: [0, 5000] };
+const SEARCH_CAP = 1000;
+
+interface Budget { limit: number; remaining: number; reset: number }
+export interface Failure { route: Route; status: number; times: number; retryAfter?: number; secondary?: boolean }
+export interface Gate { arrived: Promise<void>; release(): void }
+
+export class FakeGitHub {
+  readonly repos = new RepoStore();
+  /** Calls per route, and per route and status (`repos 304`, `graphql 200`). */
+  readonly calls: Record<string, number> = {};
+  readonly queries: string[] = [];
+  graphqlPoints = 0;
+  /** GraphQL fields left out of every node: a broken platform response. */
+  readonly omitFields = new Set<string>();
+  private readonly budgets = new Map<string, Budget>();
+  private readonly failures: Failure[] = [];
+  private readonly gates = new Map<Route, { resolveArrived: () => void; released: Promise<void> }>();
+  private readonly server: ReturnType<typeof Bun.serve>;
+  readonly url: string;
+
+  constructor() {
+    this.server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => this.handle(request) });
+    this.url = `http://127.0.0.1:${this.server.port}`;
+  }
+
+  add(...seeds: RepoSeed[]): FakeRepo[] {
+    return seeds.map((s) => this.repos.add(s));
+  }
+
+  count(key: string): number {
+    return this.calls[key] ?? 0;
+  }
+
+  /** Sets what is left of a budget (both the anonymous and the token one), resetting `resetIn` seconds from now. */
+  setRemaining(resource: Resource, remaining: number, resetIn = 3600): void {
+    for (const auth of [false, true]) this.budget(resource, auth).remaining = remaining;
+    for (const auth of [false, true]) this.budget(resource, auth).reset = Math.ceil(Date.now() / 1000) + resetIn;
+  }
+
+  /** Every budget back to full, as at the top of the hour. */
+  resetBudgets(): void {
+    this.budgets.clear();
+  }
+
+  /** The next `times` calls to `route` fail with `status` (429/403 with Retry-After when given). */
+  fail(failure: Failure): void {
+    this.failures.push({ ...failure });
+  }
+
+  /** Holds calls to `route` until released; `arrived` resolves when the first one comes in. */
+  hold(route: Route): Gate {
+    let resolveArrived!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((r) => (resolveArrived = r));
+    this.gates.set(route, { resolveArrived, released: new Promise<void>((r) => (release = r)) });
+    return { arrived, release: () => { this.gates.delete(route); release(); } };
+  }
+
+  stop(): void {
+    for (const route of [...this.gates.keys()]) this.gates.delete(route);
+    this.server.stop(true);
+  }
+
+  private budget(resource: Resource, auth: boolean): Budget {
+    const key = `${resource}:${auth}`;
+    let budget = this.budgets.get(key);
+    const now = Math.ceil(Date.now() / 1000);
+    if (!budget || budget.reset <= now - 1) {
+      const limit = LIMITS[resource][auth ? 1 : 0];
+      budget = { limit, remaining: limit, reset: now + 3600 };
+      this.budgets.set(key, budget);
+    }
+    return budget;
+  }
+
+  private tally(route: Route, status: number): void {
+    this.calls[route] = this.count(route) + 1;
+    this.calls[`${route} ${status}`] = this.count(`${route} ${status}`) + 1;
+  }
+
+  private async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const route = this.routeOf(request.method, url.pathname);
+    if (!route) return this.json(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
+    const gate = this.gates.get(route);
+    if (gate) {
+      gate.resolveArrived();
+      await gate.released;
+    }
+    const auth = /^(token|bearer) \S+/i.test(request.headers.get("authorization") ?? "");
+    const response = await this.answer(route, request, url, auth);
+    this.tally(route, response.status);
+    return response;
+  }
+
+  private routeOf(method: string, path: string): Route | null {
+    if (method === "POST" && path === "/graphql") return "graphql";
+    if (method !== "GET") return null;
+    if (path === "/search/repositories") return "search";
+    if (path === "/search/code") return "code";
+    return /^\/(repos\/[^/]+\/[^/]+|repositories\/\d+)$/.test(path) ? "repos" : null;
+  }
+
+  private async answer(route: Route, request: Request, url: URL, auth: boolean): Promise<Response> {
+    const resource = RESOURCE[route];
+    if (!auth && (resource === "graphql" || resource === "code_search")) {
+      return this.json(401, { message: "Requires authentication", documentation_url: "https://docs.github.com/rest" });
+    }
+    const budget = this.budget(resource, auth);
+    const headers = () => this.limitHeaders(resource, budget);
+    const failure = this.failures.find((f) => f.route === route && f.times > 0);
+    if (failure) {
+      failure.times--;
+      return this.failureResponse(failure, headers());
+    }
+    if (budget.remaining <= 0) return this.exhausted(route, headers());
+    if (route === "graphql") {
+      const body = (await request.json()) as { query: string; variables?: Record<string, string> };
+      const { payload, cost } = graphqlResponse(this.repos, body.query, body.variables ?? {}, budget, this.omitFields);
+      budget.remaining -= cost;
+      this.graphqlPoints += cost;
+      return this.json(200, payload, headers());
+    }
+    if (route === "search" || route === "code") return this.search(route, url, budget, headers);
+    return this.repository(url, request, budget, headers);
+  }
+
+  private search(route: Route, url: URL, budget: Budget, headers: () => Record<string, string>): Response {
+    const q = url.searchParams.get("q") ?? "";
+    this.queries.push(q);
+    const perPage = Math.min(Number(url.searchParams.get("per_page") ?? 30), 100);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    budget.remaining--;
+    if ((page - 1) * perPage >= SEARCH_CAP) {
+      return this.json(422, { message: "Only the first 1000 search results are available", documentation_url: "https://docs.github.com/v3/search/" }, headers());
+    }
+    const matches = this.repos.all()
+      .filter((r) => (route === "code" ? matchesCodeQuery(r, q) : matchesRepoQuery(r, q)))
+      .sort(searchOrder);
+    const pageItems = matches.slice((page - 1) * perPage, page * perPage);
+    const items = pageItems.map((r) => route === "code"
+      ? { name: "marketplace.json", path: ".claude-plugin/marketplace.json", sha: "3f2a", url: `${this.url}/repositories/${r.id}/contents/.claude-plugin/marketplace.json`, repository: restBody(r, this.url), score: 1 }
+      : { ...restBody(r, this.url), score: 1 });
+    return this.json(200, { total_count: matches.length, incomplete_results: false, items }, headers());
+  }
+
+  private repository(url: URL, request: Request, budget: Budget, headers: () => Record<string, string>): Response {
+    const byNumber = /^\/repositories\/(\d+)$/.exec(url.pathname);
+    const found = byNumber
+      ? (() => { const repo = this.repos.byNumber(Number(byNumber[1])); return repo ? { repo, moved: false } : null; })()
+      : this.repos.lookup(url.pathname.replace(/^\/repos\//, ""));
+    if (found?.moved) {
+      budget.remaining--;
+      const location = `${this.url}/repositories/${found.repo.id}`;
+      return this.json(301, { message: "Moved Permanently", url: location, documentation_url: "https://docs.github.com/rest" }, { ...headers(), Location: location });
+    }
+    if (!found) {
+      budget.remaining--;
+      return this.json(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest/repos/repos#get-a-repository", status: "404" }, headers());
+    }
+    const body = restBody(found.repo, this.url);
+    const etag = etagOf(body);
+    // A conditional request answered 304 costs nothing against the limit.
+    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { ...headers(), ETag: etag } });
+    budget.remaining--;
+    return this.json(200, body, { ...headers(), ETag: etag });
+  }
+
+  private limitHeaders(resource: Resource, budget: Budget): Record<string, string> {
+    return {
+      "x-ratelimit-limit": String(budget.limit),
+      "x-ratelimit-remaining": String(Math.max(budget.remaining, 0)),
+      "x-ratelimit-reset": String(budget.reset),
+      "x-ratelimit-used": String(budget.limit - Math.max(budget.remaining, 0)),
+      "x-ratelimit-resource": resource,
+    };
+  }
+
+  private exhausted(route: Route, headers: Record<string, string>): Response {
+    const message = "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit.)";
+    if (route === "graphql") return this.json(200, { errors: [{ type: "RATE_LIMITED", message: "API rate limit already exceeded for user ID 1." }] }, headers);
+    return this.json(403, { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" }, headers);
+  }
+
+  private failureResponse(failure: Failure, headers: Record<string, string>): Response {
+    const extra: Record<string, string> = failure.retryAfter !== undefined ? { "Retry-After": String(failure.retryAfter) } : {};
+    const message = failure.secondary
+      ? "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+      : failure.status >= 500 ? "Server Error" : "Too Many Requests";
+    return this.json(failure.status, { message, documentation_url: "https://docs.github.com/rest" }, { ...headers, ...extra });
+  }
+
+  private json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
+  }
+}
+
+export { fullName, type FakeRepo };

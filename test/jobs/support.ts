@@ -1,0 +1,116 @@
+/** Builders for refresh tests: a temp data dir, a published snapshot, the fake platform and the real app. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app";
+import { publishSnapshot } from "../../src/catalog/publish";
+import { CatalogStore } from "../../src/catalog/store";
+import type { PluginRecord } from "../../src/catalog/types";
+import { runRefresh, type RefreshOptions, type RefreshResult } from "../../src/refresh/refresh";
+import type { SearchRule } from "../../src/refresh/rules";
+import { FakeGitHub } from "../fakes/github";
+
+export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
+export const CATEGORY_IDS = ["mcp", "skills", "other"];
+
+const CATEGORIES = [
+  { id: "mcp", name: "MCP servers", name_zh: "MCP 服务器", description: "MCP servers.", topics: ["mcp-server", "mcp"], keywords: ["mcp server"], hints: ["mcp-server"] },
+  { id: "skills", name: "Skills", name_zh: "技能", description: "Skill packs.", topics: ["agent-skills"], keywords: ["skills"], hints: [] },
+  { id: "other", name: "Other", name_zh: "其他", description: "Everything else.", topics: [], keywords: [], hints: [] },
+];
+
+export interface DataFiles {
+  searches?: SearchRule[];
+  code?: SearchRule[];
+  repositories?: string[];
+  overrides?: Record<string, { exclude?: boolean; category?: string }>;
+  fullEveryDays?: number;
+}
+
+/** A published plugin record, as an earlier snapshot holds it. */
+export function record(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
+  const [owner, name] = id.split("/") as [string, string];
+  return {
+    id, name, full_name: id, url: `https://github.com/${owner}/${name}`, homepage: null, description: `${name} for coding agents`,
+    description_zh: null, category: "other", categories: ["other"], stars: 10, forks: 1, language: "TypeScript", license: "MIT",
+    archived: false, created_at: "2025-03-01T10:00:00Z", pushed_at: "2026-08-01T10:00:00Z", topics: [], curated: false,
+    first_seen_at: OLD_SNAPSHOT_AT, etag: null, ...fields,
+  };
+}
+
+export class Env {
+  readonly dir = mkdtempSync(join(tmpdir(), "refresh-test-"));
+  readonly dataDir = join(this.dir, "data");
+  readonly databasePath = join(this.dir, "catalog.sqlite");
+  readonly github = new FakeGitHub();
+  private stops: Array<() => Promise<void> | void> = [];
+
+  constructor(data: DataFiles = {}) {
+    Bun.spawnSync(["mkdir", "-p", this.dataDir]);
+    this.writeData(data);
+  }
+
+  writeData(data: DataFiles): void {
+    const write = (name: string, value: unknown) => writeFileSync(join(this.dataDir, name), JSON.stringify(value));
+    write("categories.json", { categories: CATEGORIES });
+    write("curated.json", { plugins: [] });
+    write("overrides.json", { overrides: data.overrides ?? {} });
+    write("discovery.json", { fullEveryDays: data.fullEveryDays ?? 7, searches: data.searches ?? [], code: data.code ?? [], repositories: data.repositories ?? [] });
+  }
+
+  /** Publishes the snapshot a refresh starts from. */
+  publish(records: PluginRecord[], snapshotAt = OLD_SNAPSHOT_AT): void {
+    publishSnapshot(this.databasePath, { snapshotAt, plugins: records, categoryIds: CATEGORY_IDS });
+  }
+
+  /** The fake's repositories, published as they are now: the usual starting point. */
+  publishFake(snapshotAt = OLD_SNAPSHOT_AT): void {
+    this.publish(this.github.repos.all().map((r) => record(`${r.owner}/${r.name}`, { stars: r.stars, created_at: r.created_at })), snapshotAt);
+  }
+
+  options(extra: Partial<RefreshOptions> = {}): RefreshOptions {
+    return {
+      databasePath: this.databasePath,
+      apiUrl: this.github.url,
+      token: "test-token",
+      maxDrop: 0.1,
+      dataDir: this.dataDir,
+      maxWaitSeconds: 0,
+      pacing: { searchMs: 0, graphqlMs: 0, retryAfterBaseMs: 1 },
+      ...extra,
+    };
+  }
+
+  refresh(extra: Partial<RefreshOptions> = {}): Promise<RefreshResult> {
+    return runRefresh(this.options(extra));
+  }
+
+  bytes(): Buffer {
+    return readFileSync(this.databasePath);
+  }
+
+  /** The real app over a real store of the database file, on 127.0.0.1, without a rate limit. */
+  serve(): { url: string; store: CatalogStore; app: ReturnType<typeof createApp> } {
+    const store = new CatalogStore(this.databasePath, { cacheBytes: 4 * 1024 * 1024, checkIntervalMs: 0 });
+    const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false } });
+    app.listen({ port: 0, hostname: "127.0.0.1" });
+    this.stops.push(async () => { await app.stop(true); store.close(); });
+    return { url: `http://127.0.0.1:${app.server!.port}`, store, app };
+  }
+
+  onStop(stop: () => Promise<void> | void): void {
+    this.stops.push(stop);
+  }
+
+  async stop(): Promise<void> {
+    for (const stop of this.stops.reverse()) await stop();
+    this.github.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Unwraps a published result, failing the test with the reason otherwise. */
+export function published(result: RefreshResult) {
+  if (result.status !== "published") throw new Error(`expected a published refresh, got ${result.status}: ${"reason" in result ? result.reason : ""}`);
+  return result.report;
+}

@@ -17,7 +17,7 @@ export type Log = (event: string, fields: Record<string, unknown>) => void;
 
 export interface AppDeps {
   store: CatalogStore;
-  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> & Partial<Pick<Config, "readyMaxAgeS" | "logClientIp">>;
+  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> & Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp">>;
   log?: Log;
 }
 
@@ -48,7 +48,7 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
       return errorResponse(request, 500, "Internal error.");
     })
     .use(requestGuards())
-    .use(rateLimit(config))
+    .use(rateLimit(config, config.rateLimitMaxKeys))
     .use(pluginRoutes(store))
     .use(feedRoutes(store, config.baseUrl))
     .use(marketRoutes(store, config.baseUrl))

@@ -14,6 +14,8 @@ export interface Config {
   /** A refresh is refused when the plugin count would fall by more than this share (0 to 1). */
   readonly refreshMaxDrop: number;
   readonly rateLimitWindowMs: number;
+  /** Most (endpoint, client) pairs the rate limiter remembers: its memory bound. */
+  readonly rateLimitMaxKeys: number;
   readonly trustProxy: boolean;
   readonly responseCacheBytes: number;
   /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     refreshCron: cronPattern(env, "REFRESH_CRON", "0 */6 * * *"),
     refreshMaxDrop: share(env, "REFRESH_MAX_DROP", 0.1),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
+    rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", 100_000, 1, 100_000_000),
     trustProxy: boolean(env, "TRUST_PROXY", false),
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 32 * 1024 * 1024, 0, 4 * 1024 ** 3),
     readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),

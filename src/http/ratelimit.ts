@@ -4,6 +4,7 @@
  * least recently admitted first, so memory stays bounded whatever the number of clients, and
  * every key it still holds is judged exactly.
  */
+import { isIP } from "node:net";
 
 export interface Verdict {
   allowed: boolean;
@@ -14,9 +15,20 @@ export interface Verdict {
 export const DEFAULT_MAX_KEYS = 100_000;
 
 export class RateLimiter {
+  /** When each held key's current window opened. */
   private readonly opened = new Map<string, number>();
+  // Admissions in order, in a ring of maxKeys slots: evicting the oldest never walks the Map,
+  // whose iteration slows down as deleted entries pile up at its head under a flood.
+  private readonly ringKeys: Array<string | undefined>;
+  private readonly ringTimes: Float64Array;
+  private head = 0;
+  private count = 0;
 
-  constructor(readonly windowMs: number, readonly maxKeys = DEFAULT_MAX_KEYS) {}
+  constructor(readonly windowMs: number, readonly maxKeys = DEFAULT_MAX_KEYS) {
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    this.ringKeys = new Array(maxKeys);
+    this.ringTimes = new Float64Array(maxKeys);
+  }
 
   get size(): number {
     return this.opened.size;
@@ -28,18 +40,23 @@ export class RateLimiter {
     if (since !== undefined && now - since < this.windowMs) {
       return { allowed: false, resetMs: since + this.windowMs - now };
     }
-    if (since !== undefined) this.opened.delete(key);
+    while (this.count > 0 && now - this.ringTimes[this.head]! >= this.windowMs) this.dropOldest();
+    if (this.count === this.maxKeys) this.dropOldest();
     this.opened.set(key, now);
-    this.evict(now);
+    const slot = (this.head + this.count) % this.maxKeys;
+    this.ringKeys[slot] = key;
+    this.ringTimes[slot] = now;
+    this.count++;
     return { allowed: true, resetMs: this.windowMs };
   }
 
-  /** Drops expired keys from the oldest end, then the oldest live ones past the bound. */
-  private evict(now: number): void {
-    for (const [key, since] of this.opened) {
-      if (this.opened.size <= this.maxKeys && now - since < this.windowMs) break;
-      this.opened.delete(key);
-    }
+  /** Forgets the oldest admission; its key goes too unless it was admitted again since. */
+  private dropOldest(): void {
+    const key = this.ringKeys[this.head]!;
+    if (this.opened.get(key) === this.ringTimes[this.head]) this.opened.delete(key);
+    this.ringKeys[this.head] = undefined;
+    this.head = (this.head + 1) % this.maxKeys;
+    this.count--;
   }
 }
 
@@ -52,10 +69,7 @@ export function clientIp(forwardedFor: string | null, socketIp: string | null, t
   return socketIp ?? "unknown";
 }
 
-const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
+/** A bare IPv4 or IPv6 address (no port, brackets or zone), as the proxy should have written it. */
 function isIp(value: string): boolean {
-  if (IPV4.test(value)) return true;
-  // IPv6: hex groups and colons (optionally an embedded IPv4 tail), at most 45 characters.
-  return value.length <= 45 && value.includes(":") && /^[0-9A-Fa-f:.]+$/.test(value) && !value.includes(":::");
+  return value.length <= 45 && isIP(value) !== 0 && !value.includes("%");
 }

@@ -5,9 +5,15 @@
  * `plugins.rowid` is the plugin's position in the stars order (stars desc, id asc), so the
  * stars order and the sync list are rowid ranges and FTS5 results arrive already in that order.
  * `orders` holds every (sort, filter) order precomputed as a packed Int32 array of rowids,
- * so any list page, however deep, is a slice: no OFFSET scans.
+ * so any list page, however deep, is a slice: no OFFSET scans. The `newest` order serves the feed.
+ *
+ * `plugins_fts` is contentless (the text lives in `plugins`): it only answers which rowids match.
+ * Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
+ * more term of the match and results still stream in rowid order; searches restrict the user's
+ * words to the other three columns. The prefix index of length 1 keeps a one-letter query (a
+ * prefix of most of the catalog) a single doclist walk.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -34,28 +40,27 @@ CREATE TABLE plugins (
   first_seen_at TEXT NOT NULL,
   heat REAL NOT NULL,
   etag TEXT,
-  rank_default INTEGER NOT NULL,
-  rank_name INTEGER NOT NULL,
-  rank_forks INTEGER NOT NULL,
-  rank_updated INTEGER NOT NULL,
-  rank_heat INTEGER NOT NULL,
   full_json TEXT NOT NULL,
   short_json TEXT NOT NULL
 );
 
-CREATE INDEX plugins_newest ON plugins (first_seen_at DESC, created_at DESC, id);
-
-CREATE TABLE plugin_categories (
-  category TEXT NOT NULL,
-  plugin INTEGER NOT NULL,
-  PRIMARY KEY (category, plugin)
-) WITHOUT ROWID;
-
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
 CREATE VIRTUAL TABLE plugins_fts USING fts5(
-  name, topics, description,
+  name, topics, description, tags,
+  content = '',
   tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '2 3'
+  prefix = '1 2 3'
 );
 `;
+
+/** The key of the feed's order: most recently first seen, then created_at desc, then id. */
+export const NEWEST_ORDER = "newest";
+
+/**
+ * The FTS token of a filter value in the `tags` column. The value is hex-encoded so the token is
+ * letters and digits only (the tokenizer keeps it whole) and distinct values never collide.
+ */
+export function tagToken(kind: "cat" | "curated", value = ""): string {
+  return `x${kind}${Buffer.from(value, "utf8").toString("hex")}`;
+}

@@ -2,6 +2,7 @@
  * Turns a user's `q` into FTS5 match expressions. Every token is quoted, so search syntax
  * (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT/NEAR) is plain text and never an FTS5 error.
  */
+import { tagToken } from "./schema";
 
 export interface MatchQuery {
   /** Every word somewhere in name, topics or description. */
@@ -27,5 +28,36 @@ export function toMatchQuery(q: string): MatchQuery | null {
   }
   if (phrases.length === 0) return null;
   const any = phrases.join(" OR ");
-  return { all: phrases.join(" AND "), name: `name : (${any})`, topics: `topics : (${any})` };
+  // The user's words never reach the `tags` column, which holds the filter tokens.
+  return { all: `{name topics description} : (${phrases.join(" AND ")})`, name: `name : (${any})`, topics: `topics : (${any})` };
+}
+
+export interface SearchFilters {
+  category: string | null;
+  curated: boolean;
+}
+
+/**
+ * The FTS expressions of one filtered search. `matches` is every result; the tiers split it by
+ * relevance: a word in the name, else a word in the topics, else the description only. Each one
+ * yields rowids in stars order, so a page of a tier is a LIMIT of its match.
+ */
+export interface SearchExpressions {
+  matches: string;
+  tiers: [string, string, string];
+}
+
+export function searchExpressions(match: MatchQuery, filters: SearchFilters): SearchExpressions {
+  const terms = [`(${match.all})`];
+  if (filters.category !== null) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
+  if (filters.curated) terms.push(`tags : "${tagToken("curated")}"`);
+  const matches = terms.join(" AND ");
+  return {
+    matches,
+    tiers: [
+      `${matches} AND (${match.name})`,
+      `(${matches} AND (${match.topics})) NOT (${match.name})`,
+      `(${matches}) NOT ((${match.name}) OR (${match.topics}))`,
+    ],
+  };
 }

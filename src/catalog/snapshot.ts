@@ -3,9 +3,11 @@
  * prepared statement here; routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
+import { FtsIndex } from "./fts";
 import { orderKey, type Sort } from "./orders";
-import { SCHEMA_VERSION } from "./schema";
-import { toMatchQuery, type MatchQuery } from "./search";
+import { pageInOrder, tieredPage } from "./ranking";
+import { NEWEST_ORDER, SCHEMA_VERSION } from "./schema";
+import { searchExpressions, toMatchQuery, type MatchQuery } from "./search";
 import type { SnapshotStats } from "./types";
 
 export interface Page<T> {
@@ -32,16 +34,6 @@ export interface NewestRow {
   first_seen_at: string;
 }
 
-/** The order column of each sort inside a search result; `default` there means relevance. */
-const SEARCH_ORDER: Record<Sort, string> = {
-  default: "tier, p.rowid",
-  name: "p.rank_name",
-  stars: "p.rowid",
-  forks: "p.rank_forks",
-  updated: "p.rank_updated",
-  heat: "p.rank_heat",
-};
-
 export class SnapshotError extends Error {
   override name = "SnapshotError";
 }
@@ -51,12 +43,14 @@ export class Snapshot {
   /** Every id of the snapshot's category set: what the `category` filter accepts. */
   readonly categoryIds: ReadonlySet<string>;
   private readonly orders = new Map<string, Int32Array>();
-  private readonly searches = new Map<string, { page: Statement; count: Statement }>();
+  private readonly fts: FtsIndex;
+  /** Scratch space of `pageInOrder`: one byte per rowid. */
+  private marks: Uint8Array | null = null;
   private readonly byRowid: Statement<{ full_json: string }>;
   private readonly byId: Statement<{ full_json: string }>;
   private readonly orderBlob: Statement<{ ids: Uint8Array }>;
   private readonly starsRange: Statement<{ short_json: string }>;
-  private readonly newestRows: Statement<NewestRow>;
+  private readonly newestRow: Statement<NewestRow>;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -67,10 +61,8 @@ export class Snapshot {
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
     this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
-    this.newestRows = db.prepare(
-      `SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins
-       ORDER BY first_seen_at DESC, created_at DESC, id LIMIT ?`,
-    );
+    this.newestRow = db.prepare(`SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`);
+    this.fts = new FtsIndex(db);
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -120,42 +112,32 @@ export class Snapshot {
     }
     const ids = this.order(orderKey(query.sort, query.category, query.curated));
     const slice = ids.subarray(query.offset, query.offset + query.limit);
-    return { items: Array.from(slice, (rowid) => this.byRowid.get(rowid)!.full_json), total: ids.length };
+    return { items: this.fullJson(slice), total: ids.length };
   }
 
-  private searchStatements(query: ListQuery): { page: Statement; count: Statement } {
-    const key = `${query.sort}|${query.category !== null}|${query.curated}`;
-    let statements = this.searches.get(key);
-    if (!statements) {
-      const where = [
-        "plugins_fts MATCH $all",
-        query.curated ? "p.curated = 1" : "",
-        query.category !== null ? "p.rowid IN (SELECT plugin FROM plugin_categories WHERE category = $category)" : "",
-      ].filter(Boolean).join(" AND ");
-      const from = `FROM plugins_fts f JOIN plugins p ON p.rowid = f.rowid WHERE ${where}`;
-      const tier = query.sort === "default"
-        ? `, CASE WHEN p.rowid IN (SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH $name) THEN 0
-             WHEN p.rowid IN (SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH $topics) THEN 1 ELSE 2 END AS tier`
-        : "";
-      statements = {
-        page: this.db.prepare(`SELECT p.full_json${tier} ${from} ORDER BY ${SEARCH_ORDER[query.sort]} LIMIT $limit OFFSET $offset`),
-        count: this.db.prepare(`SELECT count(*) AS n ${from}`),
-      };
-      this.searches.set(key, statements);
-    }
-    return statements;
+  private fullJson(rowids: ArrayLike<number>): string[] {
+    return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
   }
 
+  /**
+   * Relevance and stars pages stream from the index in stars order; the other sorts mark the
+   * matches and walk the sort's precomputed order. Neither sorts the matches.
+   */
   private search(query: ListQuery, match: MatchQuery): Page<string> {
-    const statements = this.searchStatements(query);
-    const filters: Record<string, string | number> = { all: match.all };
-    if (query.category !== null) filters.category = query.category;
-    const total = (statements.count.get(filters) as { n: number }).n;
-    if (query.offset >= total) return { items: [], total };
-    const params = { ...filters, limit: query.limit, offset: query.offset };
-    if (query.sort === "default") Object.assign(params, { name: match.name, topics: match.topics });
-    const rows = statements.page.all(params) as Array<{ full_json: string }>;
-    return { items: rows.map((r) => r.full_json), total };
+    const { matches, tiers } = searchExpressions(match, query);
+    if (query.sort === "default" || query.sort === "stars") {
+      const total = this.fts.count(matches);
+      if (query.offset >= total) return { items: [], total };
+      const rowids = query.sort === "default"
+        ? tieredPage(this.fts, tiers, query.offset, query.limit)
+        : this.fts.page(matches, query.offset, query.limit);
+      return { items: this.fullJson(rowids), total };
+    }
+    const all = this.fts.all(matches);
+    if (query.offset >= all.length) return { items: [], total: all.length };
+    this.marks ??= new Uint8Array(this.stats.total + 1);
+    const rowids = pageInOrder(this.order(orderKey(query.sort, null, false)), all, this.marks, query.offset, query.limit);
+    return { items: this.fullJson(rowids), total: all.length };
   }
 
   /** A page of the sync list: short-form JSON by stars desc, which is rowid order. */
@@ -167,7 +149,7 @@ export class Snapshot {
 
   /** The newest plugins: most recently first seen, then created_at desc. */
   newest(limit: number): NewestRow[] {
-    return this.newestRows.all(limit);
+    return Array.from(this.order(NEWEST_ORDER).subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
   }
 
   close(): void {

@@ -1,0 +1,66 @@
+/**
+ * The full-text index of a snapshot: which rowids match an FTS5 expression. Rowids are stars
+ * positions, so every answer comes in stars order and a LIMIT stops the index walk early.
+ */
+import type { Database, Statement } from "bun:sqlite";
+
+/** Number of tier counts kept per snapshot; a count is a few bytes, the bound only stops growth. */
+const MAX_COUNTS = 10_000;
+
+export class FtsIndex {
+  private readonly pageRows: Statement<{ rowid: number }, [string, number, number]>;
+  private readonly countRows: Statement<{ n: number }, [string]>;
+  private readonly allRows: Statement<{ ids: string | null }, [string]>;
+  private readonly counts = new Map<string, number>();
+
+  constructor(db: Database) {
+    this.pageRows = db.prepare(`SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`);
+    this.countRows = db.prepare(`SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?`);
+    // One string instead of one row object per match: broad matches run to 100,000 rowids.
+    this.allRows = db.prepare(`SELECT group_concat(rowid) AS ids FROM plugins_fts WHERE plugins_fts MATCH ?`);
+  }
+
+  /** Rowids `offset` to `offset + limit` of the match, in stars order. */
+  page(match: string, offset: number, limit: number): number[] {
+    if (limit <= 0) return [];
+    return this.pageRows.all(match, limit, offset).map((row) => row.rowid);
+  }
+
+  /** How many rows match; remembered per expression, since paging through a search asks again. */
+  count(match: string): number {
+    let n = this.counts.get(match);
+    if (n === undefined) {
+      n = this.countRows.get(match)!.n;
+      if (this.counts.size >= MAX_COUNTS) this.counts.clear();
+      this.counts.set(match, n);
+    }
+    return n;
+  }
+
+  /** Every matching rowid (in no promised order: group_concat's is the scan's, which SQL leaves open). */
+  all(match: string): Int32Array {
+    const text = this.allRows.get(match)?.ids ?? "";
+    return parseRowids(text);
+  }
+}
+
+/** Parses `1,5,9`: a hand loop, several times faster than split and Number at 100,000 ids. */
+export function parseRowids(text: string): Int32Array {
+  if (text === "") return new Int32Array(0);
+  let count = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44) count++;
+  const ids = new Int32Array(count);
+  let n = 0;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      ids[n++] = value;
+      value = 0;
+    } else {
+      value = value * 10 + (c - 48);
+    }
+  }
+  ids[n] = value;
+  return ids;
+}

@@ -12,10 +12,13 @@ export type Route = "repos" | "search" | "code" | "graphql";
 type Resource = "core" | "search" | "code_search" | "graphql";
 const RESOURCE: Record<Route, Resource> = { repos: "core", search: "search", code: "code_search", graphql: "graphql" };
 const LIMITS: Record<Resource, [anonymous: number, token: number]> = { core: [60, 5000], search: [10, 30], code_search: [0, 10], graphql: [0, 5000] };
+/** Search budgets renew every minute, the others every hour. */
+const WINDOW_SECONDS: Record<Resource, number> = { core: 3600, search: 60, code_search: 60, graphql: 3600 };
 const SEARCH_CAP = 1000;
 
 interface Budget { limit: number; remaining: number; reset: number }
-export interface Failure { route: Route; status: number; times: number; retryAfter?: number; secondary?: boolean }
+/** 403 and 429 failures are secondary rate limits, as the platform sends them; others are server errors. */
+export interface Failure { route: Route; status: number; times: number; retryAfter?: number }
 export interface Gate { arrived: Promise<void>; release(): void }
 
 export class FakeGitHub {
@@ -46,7 +49,7 @@ export class FakeGitHub {
   }
 
   /** Sets what is left of a budget (both the anonymous and the token one), resetting `resetIn` seconds from now. */
-  setRemaining(resource: Resource, remaining: number, resetIn = 3600): void {
+  setRemaining(resource: Resource, remaining: number, resetIn = WINDOW_SECONDS[resource]): void {
     for (const auth of [false, true]) this.budget(resource, auth).remaining = remaining;
     for (const auth of [false, true]) this.budget(resource, auth).reset = Math.ceil(Date.now() / 1000) + resetIn;
   }
@@ -78,10 +81,10 @@ export class FakeGitHub {
   private budget(resource: Resource, auth: boolean): Budget {
     const key = `${resource}:${auth}`;
     let budget = this.budgets.get(key);
-    const now = Math.ceil(Date.now() / 1000);
-    if (!budget || budget.reset <= now - 1) {
+    const now = Math.floor(Date.now() / 1000);
+    if (!budget || now >= budget.reset) {
       const limit = LIMITS[resource][auth ? 1 : 0];
-      budget = { limit, remaining: limit, reset: now + 3600 };
+      budget = { limit, remaining: limit, reset: now + WINDOW_SECONDS[resource] };
       this.budgets.set(key, budget);
     }
     return budget;
@@ -198,9 +201,9 @@ export class FakeGitHub {
 
   private failureResponse(failure: Failure, headers: Record<string, string>): Response {
     const extra: Record<string, string> = failure.retryAfter !== undefined ? { "Retry-After": String(failure.retryAfter) } : {};
-    const message = failure.secondary
+    const message = failure.status === 403 || failure.status === 429
       ? "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
-      : failure.status >= 500 ? "Server Error" : "Too Many Requests";
+      : "Server Error";
     return this.json(failure.status, { message, documentation_url: "https://docs.github.com/rest" }, { ...headers, ...extra });
   }
 

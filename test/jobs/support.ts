@@ -3,6 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
+import { toRecords } from "../../src/catalog/classify";
+import { loadEditorial } from "../../src/catalog/editorial";
+import { fromRest, type RestRepo } from "../../src/refresh/facts";
+import { restBody } from "../fakes/github-repos";
 import { publishSnapshot } from "../../src/catalog/publish";
 import { CatalogStore } from "../../src/catalog/store";
 import type { PluginRecord } from "../../src/catalog/types";
@@ -63,9 +67,10 @@ export class Env {
     publishSnapshot(this.databasePath, { snapshotAt, plugins: records, categoryIds: CATEGORY_IDS });
   }
 
-  /** The fake's repositories, published as they are now: the usual starting point. */
+  /** The fake's repositories, published exactly as they are now: the usual starting point. */
   publishFake(snapshotAt = OLD_SNAPSHOT_AT): void {
-    this.publish(this.github.repos.all().map((r) => record(`${r.owner}/${r.name}`, { stars: r.stars, created_at: r.created_at })), snapshotAt);
+    const facts = this.github.repos.all().map((r) => fromRest(restBody(r, this.github.url) as unknown as RestRepo));
+    this.publish(toRecords(facts, loadEditorial(this.dataDir), () => ({ firstSeenAt: snapshotAt })), snapshotAt);
   }
 
   options(extra: Partial<RefreshOptions> = {}): RefreshOptions {

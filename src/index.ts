@@ -3,6 +3,7 @@ import { createApp } from "./app";
 import { CatalogStore } from "./catalog/store";
 import { ensureDatabase } from "./catalog/publish";
 import { ConfigError, loadConfig } from "./config";
+import { refreshCron } from "./refresh/cron";
 
 function log(event: string, fields: Record<string, unknown>): void {
   console.log(JSON.stringify({ time: new Date().toISOString(), event, ...fields }));
@@ -22,5 +23,7 @@ try {
 if (ensureDatabase(config.databasePath)) log("snapshot.created_default", { path: config.databasePath });
 const store = new CatalogStore(config.databasePath, { cacheBytes: config.responseCacheBytes, log });
 store.current();
-const app = createApp({ store, config, log }).listen({ port: config.port, hostname: config.host });
+const app = createApp({ store, config, log })
+  .use(refreshCron({ config, store, log }))
+  .listen({ port: config.port, hostname: config.host });
 log("server.listening", { url: `http://${app.server?.hostname}:${app.server?.port}`, baseUrl: config.baseUrl });

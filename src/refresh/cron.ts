@@ -1,0 +1,84 @@
+/**
+ * The in-process refresh: `@elysiajs/cron` runs the refresher on REFRESH_CRON (`off` disables it).
+ * A tick while a refresh runs, here or by hand in another process, is skipped; a published
+ * snapshot is served from the next request on, every cached response dropped with the old one.
+ */
+import { cron } from "@elysiajs/cron";
+import { Elysia } from "elysia";
+import type { CatalogStore } from "../catalog/store";
+import type { Config } from "../config";
+import type { Log } from "./github";
+import { runRefresh, type RefreshOptions, type RefreshResult } from "./refresh";
+import { formatResult } from "./report";
+
+export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
+
+export interface RefreshCronDeps {
+  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop">;
+  store: CatalogStore;
+  log: Log;
+  /** Scheduled but paused: ticks only when triggered (tests). */
+  paused?: boolean;
+  /** Overrides of the refresh options (tests: the data dir, pacing). */
+  options?: Partial<RefreshOptions>;
+}
+
+/** One refresh per tick, never two at once; never throws into the scheduler. */
+export class RefreshJob {
+  private running = false;
+
+  constructor(private readonly deps: RefreshCronDeps) {}
+
+  async tick(): Promise<TickResult> {
+    const { log } = this.deps;
+    if (this.running) {
+      log("refresh.skipped", { reason: "the previous scheduled refresh is still running" });
+      return { status: "skipped" };
+    }
+    this.running = true;
+    try {
+      const result = await runRefresh(this.refreshOptions());
+      log(`refresh.${result.status}`, { summary: formatResult(result) });
+      if (result.status === "published") this.deps.store.reloadIfChanged();
+      return result;
+    } catch (error) {
+      log("refresh.failed", { error: (error as Error).stack ?? String(error) });
+      return { status: "failed", error: String(error) };
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private refreshOptions(): RefreshOptions {
+    const { config, log } = this.deps;
+    return {
+      databasePath: config.databasePath,
+      apiUrl: config.githubApiUrl,
+      token: config.githubToken,
+      maxDrop: config.refreshMaxDrop,
+      log,
+      ...this.deps.options,
+    };
+  }
+}
+
+/** The scheduler as an Elysia plugin: the job is `store.cron.refresh`. Nothing is scheduled when REFRESH_CRON is off. */
+export function refreshCron(deps: RefreshCronDeps) {
+  const plugin = new Elysia({ name: "refresh.cron" });
+  const pattern = deps.config.refreshCron;
+  if (pattern === null) return plugin;
+  const job = new RefreshJob(deps);
+  deps.log("refresh.scheduled", { pattern, paused: deps.paused ?? false });
+  return plugin.use(
+    cron({
+      name: "refresh",
+      pattern,
+      paused: deps.paused ?? false,
+      // Skip a tick that comes while the previous one still runs.
+      protect: true,
+      // The timer alone never keeps the process alive: the server does.
+      unref: true,
+      run: () => job.tick(),
+    }),
+  );
+}

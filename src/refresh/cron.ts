@@ -11,6 +11,13 @@ import type { Log } from "./github";
 import { runRefresh, type RefreshOptions, type RefreshResult } from "./refresh";
 import { formatResult } from "./report";
 
+/**
+ * A scheduled run may sit out the platform's hourly reset (and a minute's grace): without a token
+ * the budget is 60 calls an hour, so a first run over hundreds of repositories takes hours, and
+ * the ticks it spans are skipped.
+ */
+const SCHEDULED_MAX_WAIT_SECONDS = 3660;
+
 export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
 
 export interface RefreshCronDeps {
@@ -56,6 +63,7 @@ export class RefreshJob {
       apiUrl: config.githubApiUrl,
       token: config.githubToken,
       maxDrop: config.refreshMaxDrop,
+      maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS,
       log,
       ...this.deps.options,
     };

@@ -45,33 +45,46 @@ function add(found: Map<string, Found>, id: string, repo: RestRepo | null): void
   if (!found.has(key) || (repo && !found.get(key)!.repo)) found.set(key, { id, repo });
 }
 
+type RuleStates = DiscoveryState["rules"];
+
+/** One repository search: incremental (pushed since its last run) unless a full run is due. */
+async function runSearch(gh: GitHub, options: DiscoverOptions, saved: RuleStates, query: string, found: Map<string, Found>): Promise<RuleStates[string]> {
+  const key = `search:${query}`;
+  const now = options.now;
+  const full = isFullDue(saved[key], options);
+  const pushedSince = full ? null : new Date(Date.parse(saved[key]!.runAt) - DAY_MS);
+  const result = await searchRepositories(gh, { query, pushedSince, from: SEARCH_EPOCH, to: now });
+  for (const repo of result.items) add(found, repo.full_name, repo);
+  if (result.overfull.length) options.log("refresh.search_overfull", { query, windows: result.overfull });
+  if (result.incomplete) options.log("refresh.search_incomplete", { query });
+  return { runAt: now.toISOString(), fullAt: full ? now.toISOString() : saved[key]!.fullAt };
+}
+
+function isFullDue(state: RuleStates[string] | undefined, options: DiscoverOptions): boolean {
+  return !state?.fullAt || options.now.getTime() - Date.parse(state.fullAt) >= options.rules.fullEveryDays * DAY_MS;
+}
+
 /** Runs every rule that is due; throws what the platform throws (the caller maps budget errors). */
 export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Discovery> {
   const { rules, now } = options;
-  const saved = options.state?.snapshotAt === options.previousSnapshotAt ? options.state?.rules ?? {} : {};
-  const isFull = (key: string) => {
-    const fullAt = saved[key]?.fullAt;
-    return !fullAt || now.getTime() - Date.parse(fullAt) >= rules.fullEveryDays * DAY_MS;
-  };
-  const state: DiscoveryState["rules"] = {};
+  const saved: RuleStates = options.state?.snapshotAt === options.previousSnapshotAt ? options.state?.rules ?? {} : {};
+  const state: RuleStates = {};
   const found = new Map<string, Found>();
   for (const id of rules.repositories) add(found, id, null);
-  const codeRules = rules.code.filter((r) => isFull(`code:${r.query}`));
-  const total = rules.searches.length + codeRules.length;
+  // Code search cannot ask for what changed since, so it runs only in full runs.
+  const codeDue = rules.code.filter((r) => isFullDue(saved[`code:${r.query}`], options));
+  const total = rules.searches.length + codeDue.length;
   let done = 0;
   for (const rule of rules.searches) {
-    const key = `search:${rule.query}`;
-    const full = isFull(key);
-    const pushedSince = full ? null : new Date(Date.parse(saved[key]!.runAt) - DAY_MS);
-    const result = await searchRepositories(gh, { query: rule.query, pushedSince, from: SEARCH_EPOCH, to: now });
-    for (const repo of result.items) add(found, repo.full_name, repo);
-    if (result.overfull.length) options.log("refresh.search_overfull", { query: rule.query, windows: result.overfull });
-    if (result.incomplete) options.log("refresh.search_incomplete", { query: rule.query });
-    state[key] = { runAt: now.toISOString(), fullAt: full ? now.toISOString() : saved[key]!.fullAt };
+    state[`search:${rule.query}`] = await runSearch(gh, options, saved, rule.query, found);
     options.onStep(++done, total, found.size);
   }
-  for (const rule of codeRules) {
+  for (const rule of rules.code) {
     const key = `code:${rule.query}`;
+    if (!codeDue.includes(rule)) {
+      if (saved[key]) state[key] = saved[key];
+      continue;
+    }
     if (gh.authenticated) {
       for (const id of await searchCode(gh, rule.query)) add(found, id, null);
       state[key] = { runAt: now.toISOString(), fullAt: now.toISOString() };
@@ -80,10 +93,6 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
       options.log("refresh.code_search_skipped", { query: rule.query, reason: "needs GITHUB_TOKEN" });
     }
     options.onStep(++done, total, found.size);
-  }
-  for (const rule of rules.code) {
-    const key = `code:${rule.query}`;
-    if (!state[key] && saved[key]) state[key] = saved[key];
   }
   return { found, state };
 }

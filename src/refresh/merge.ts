@@ -20,7 +20,10 @@ export interface Merged {
   /** first_seen_at and ETag by lowercased new id. */
   contexts: Map<string, RecordContext>;
   renamed: Array<{ from: string; to: string }>;
+  /** Published plugins whose repository is gone. */
   gone: Removal[];
+  /** Discovered or listed ids that do not resolve (a typo in the list, a search index lagging a deletion). */
+  unresolved: string[];
 }
 
 export interface ChangeSummary {
@@ -60,11 +63,12 @@ export function mergeOutcomes(
 ): Merged {
   const byId = new Map<string, RepoFacts>();
   const contexts = new Map<string, RecordContext>();
-  const merged: Merged = { facts: [], contexts, renamed: [], gone: [] };
+  const merged: Merged = { facts: [], contexts, renamed: [], gone: [], unresolved: [] };
   for (const [asked, outcome] of outcomes) {
     const before = previous.plugins.get(asked);
     if (outcome.kind === "gone") {
       if (before) merged.gone.push({ id: before.view.id, reason: outcome.reason });
+      else merged.unresolved.push(asked);
       continue;
     }
     if (outcome.kind === "unchanged" && !before) throw new Error(`${asked}: not modified, but not in the published snapshot`);

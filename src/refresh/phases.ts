@@ -105,6 +105,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   });
   const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
+  if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
   const { valid, invalid } = checkFacts(merged.facts);
   if (invalid.length) run.log("refresh.invalid_facts", { repositories: invalid });
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };

@@ -1,8 +1,13 @@
-/** Entry point: read configuration, open the snapshot (building the default when missing), listen. */
+/**
+ * Entry point: read configuration, make sure a good snapshot is in place (building or restoring
+ * one when the file is missing or damaged), listen, and stop cleanly on SIGTERM/SIGINT.
+ */
 import { createApp } from "./app";
+import { saveLastGoodInBackground } from "./catalog/integrity";
+import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
-import { ensureDatabase } from "./catalog/publish";
 import { ConfigError, loadConfig } from "./config";
+import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { refreshCron } from "./refresh/cron";
 
 function log(event: string, fields: Record<string, unknown>): void {
@@ -20,10 +25,24 @@ try {
   throw error;
 }
 
-if (ensureDatabase(config.databasePath)) log("snapshot.created_default", { path: config.databasePath });
-const store = new CatalogStore(config.databasePath, { cacheBytes: config.responseCacheBytes, log });
+const databasePath = config.databasePath;
+prepareDatabase(databasePath, log);
+const store = new CatalogStore(databasePath, { cacheBytes: config.responseCacheBytes, log });
+store.onSwap(() => {
+  saveLastGoodInBackground(databasePath).catch((error: Error) => log("snapshot.last_good_failed", { error: error.message }));
+});
 store.current();
 const app = createApp({ store, config, log })
   .use(refreshCron({ config, store, log }))
   .listen({ port: config.port, hostname: config.host });
+new Shutdown({ log })
+  .add("scheduled refresh", () => stopScheduledJobs(app.store))
+  .add("http", () => app.stop(false))
+  .add("snapshot", () => store.close())
+  .add("refresh leftovers", () => {
+    const removed = removeRefreshLeftovers(databasePath);
+    if (removed.length) log("refresh.leftovers_removed", { files: removed });
+  })
+  .listen();
+// Announced only once a signal would stop the process cleanly.
 log("server.listening", { url: `http://${app.server?.hostname}:${app.server?.port}`, baseUrl: config.baseUrl });

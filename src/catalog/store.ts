@@ -7,6 +7,7 @@
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { ResponseCache } from "../http/cache";
+import { headerProblem } from "./integrity";
 import { Snapshot } from "./snapshot";
 
 export interface StoreOptions {
@@ -87,6 +88,9 @@ export class CatalogStore {
     if (id === null || sameFile(id, this.loadedFile)) return false;
     let next: Snapshot;
     try {
+      // A truncated file can still open; its first query past the end would fail instead.
+      const damage = headerProblem(this.path);
+      if (damage !== null) throw new Error(damage);
       next = Snapshot.open(this.path);
     } catch (error) {
       this.options.log?.("snapshot.open_failed", { path: this.path, error: (error as Error).message });

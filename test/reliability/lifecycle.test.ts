@@ -1,0 +1,161 @@
+/**
+ * The life cycle of the real entry point: SIGTERM or SIGINT lets the request in flight finish,
+ * refuses new connections and exits 0; logs are JSON lines, one per request, and never carry
+ * the token.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Shutdown } from "../../src/lifecycle";
+import { publishMarked, tempDir } from "./support/catalog";
+import { ensureStopped, startService, type Service } from "./support/process";
+
+let service: Service | undefined;
+let cleanup: (() => void) | undefined;
+
+afterEach(async () => {
+  await ensureStopped(service);
+  service = undefined;
+  cleanup?.();
+});
+
+let path = "";
+
+async function start(env: Record<string, string> = {}): Promise<Service> {
+  const made = tempDir();
+  cleanup = made.cleanup;
+  path = join(made.dir, "catalog.sqlite");
+  publishMarked(path, "2026-02-03T04:05:06.789Z");
+  service = await startService({ DATABASE_PATH: path, ...env });
+  return service;
+}
+
+/** Opens a connection and sends all of a request but its final blank line: a request in flight. */
+async function requestInFlight(url: string, path: string): Promise<{ finish: () => void; response: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  let text = "";
+  let done!: (text: string) => void;
+  const response = new Promise<string>((resolve) => (done = resolve));
+  const socket = await Bun.connect({
+    hostname,
+    port: Number(port),
+    socket: { data: (_s, chunk) => void (text += chunk.toString()), close: () => done(text), error: () => done(text) },
+  });
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n`);
+  return { finish: () => void socket.write("\r\n"), response };
+}
+
+describe("stopping", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    test(`${signal}: the request in flight completes, new connections are refused, exit 0`, async () => {
+      const s = await start();
+      const inFlight = await requestInFlight(s.url, "/api/v1/plugins/owner1/repo-1");
+      await Bun.sleep(50);
+      s.proc.kill(signal);
+      await s.waitFor("server.stopping");
+      await Bun.sleep(100);
+      await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
+      inFlight.finish();
+      const raw = await inFlight.response;
+      expect(raw).toStartWith("HTTP/1.1 200");
+      expect(raw).toContain('"id":"owner1/repo-1"');
+      expect(await s.exited).toBe(0);
+      expect(s.events.map((e) => e.event)).toEqual(expect.arrayContaining(["server.stopping", "server.stopped"]));
+      expect(s.events.find((e) => e.event === "server.stopping")?.reason).toBe(signal);
+    });
+  }
+});
+
+describe("stopping during a scheduled refresh", () => {
+  test("the schedule stops, the refresh is cut, the snapshot is untouched, no temporary file or lock remains, exit 0", async () => {
+    let asked = 0;
+    // A hosting platform that accepts requests and never answers: the refresh hangs mid-fetch.
+    const platform = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (asked++, new Promise<Response>(() => {})) });
+    try {
+      const s = await start({ REFRESH_CRON: "* * * * * *", GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: "ghp_refreshTokenNeverLogged" });
+      const before = readFileSync(path);
+      await s.waitFor("refresh.started", 5000);
+      while (asked === 0) await Bun.sleep(20);
+      expect(readdirSync(join(path, "..")).some((f) => f.endsWith(".lock"))).toBe(true);
+      s.proc.kill("SIGTERM");
+      expect(await s.exited).toBe(0);
+      expect(readdirSync(join(path, "..")).sort()).toEqual(["catalog.sqlite", "catalog.sqlite-last-good"]);
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(s.events.filter((e) => e.event === "refresh.started")).toHaveLength(1);
+      expect(s.output()).not.toContain("refreshTokenNeverLogged");
+    } finally {
+      await platform.stop(true);
+    }
+  });
+});
+
+describe("logs", () => {
+  test("one JSON line per request, and the token appears in no log", async () => {
+    const token = "ghp_reliabilityTokenThatMustNeverBeLogged42";
+    const s = await start({ GITHUB_TOKEN: token, LOG_CLIENT_IP: "true" });
+    const paths = ["/api/v1/plugins", "/api/v1/plugins?page=zero", "/nope", "/market/manifest.json", "/readyz"];
+    for (const path of paths) await fetch(s.url + path);
+    await fetch(`${s.url}/api/v1/plugins`, { method: "POST", headers: { Authorization: `token ${token}` } });
+    await Bun.sleep(100);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+    const requests = s.events.filter((e) => e.event === "request");
+    // The second request to the list endpoint within the window is rate limited.
+    expect(requests.map((r) => r.status)).toEqual([200, 429, 404, 200, 200, 405]);
+    for (const r of requests) {
+      expect(Object.keys(r).sort()).toEqual(["cache", "durationMs", "event", "ip", "method", "route", "status", "time"]);
+      expect(r.ip).toBe("127.0.0.1");
+    }
+    expect(s.output()).not.toContain(token);
+    expect(s.output()).not.toContain("reliabilityToken");
+  });
+});
+
+describe("Shutdown", () => {
+  function harness(deadlineMs = 1000) {
+    const lines: string[] = [];
+    let exitCode: number | null = null;
+    let exited!: () => void;
+    const exitedPromise = new Promise<void>((resolve) => (exited = resolve));
+    const shutdown = new Shutdown({
+      log: (event) => lines.push(event),
+      deadlineMs,
+      exit: (code) => {
+        exitCode ??= code;
+        exited();
+      },
+    });
+    return { shutdown, lines, code: () => exitCode, exited: exitedPromise };
+  }
+
+  test("steps run once, in order, then exit 0", async () => {
+    const h = harness();
+    const order: string[] = [];
+    h.shutdown.add("a", async () => void (await Bun.sleep(20), order.push("a"))).add("b", () => order.push("b"));
+    await Promise.all([h.shutdown.stop("SIGTERM"), h.shutdown.stop("SIGINT")]);
+    expect(order).toEqual(["a", "b"]);
+    expect(h.code()).toBe(0);
+    expect(h.lines).toEqual(["server.stopping", "server.stopped"]);
+  });
+
+  test("a failing step is logged, the rest still run, and the exit code is 1", async () => {
+    const h = harness();
+    const order: string[] = [];
+    h.shutdown.add("a", () => {
+      throw new Error("disk gone");
+    }).add("b", () => order.push("b"));
+    await h.shutdown.stop("SIGTERM");
+    expect(order).toEqual(["b"]);
+    expect(h.code()).toBe(1);
+    expect(h.lines).toContain("server.stop_failed");
+  });
+
+  test("a step that hangs past the deadline ends the process with 1", async () => {
+    const h = harness(50);
+    h.shutdown.add("hang", () => new Promise(() => {}));
+    void h.shutdown.stop("SIGTERM");
+    await h.exited;
+    expect(h.code()).toBe(1);
+    expect(h.lines).toContain("server.stop_timeout");
+  });
+});

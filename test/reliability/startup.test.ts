@@ -1,0 +1,133 @@
+/**
+ * Start-up faults, with the real entry point in a child process: a missing, truncated, garbage or
+ * empty database, leftovers of a killed build, and bad configuration.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadDefaultData } from "../../src/catalog/editorial";
+import { publishMarked, tempDir } from "./support/catalog";
+import { ensureStopped, startService, type Service } from "./support/process";
+
+const DEFAULT_AT = loadDefaultData().snapshotAt;
+let service: Service | undefined;
+let cleanup: (() => void) | undefined;
+
+afterEach(async () => {
+  await ensureStopped(service);
+  service = undefined;
+  cleanup?.();
+});
+
+function database(): { dir: string; path: string } {
+  const made = tempDir();
+  cleanup = made.cleanup;
+  return { dir: made.dir, path: join(made.dir, "catalog.sqlite") };
+}
+
+async function readyz(s: Service): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${s.url}/readyz`);
+  return { status: response.status, body: await response.json() };
+}
+
+async function stop(s: Service): Promise<number> {
+  s.proc.kill("SIGTERM");
+  return s.exited;
+}
+
+describe("start-up with a missing or damaged database", () => {
+  test("a missing database is built from the embedded default", async () => {
+    const { path } = database();
+    service = await startService({ DATABASE_PATH: path });
+    expect(service.events.map((e) => e.event)).toContain("snapshot.created_default");
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { status: "ready", snapshotAt: DEFAULT_AT } });
+    const list = (await (await fetch(`${service.url}/api/v1/plugins`)).json()) as any;
+    expect(list.data.total).toBeGreaterThan(700);
+    expect(await stop(service)).toBe(0);
+  });
+
+  const damages: Array<[string, (path: string) => void]> = [
+    ["truncated to half", (path) => truncateSync(path, Math.floor(readFileSync(path).length / 2))],
+    ["truncated to its header", (path) => truncateSync(path, 100)],
+    ["overwritten with garbage", (path) => writeFileSync(path, Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919) % 251)))],
+    ["empty", (path) => writeFileSync(path, "")],
+    ["a text file", (path) => writeFileSync(path, "this is not a database\n")],
+  ];
+  for (const [name, damage] of damages) {
+    test(`a database ${name} is set aside with a clear log line and the default serves`, async () => {
+      const { dir, path } = database();
+      publishMarked(path, "2026-03-04T05:06:07.890Z");
+      damage(path);
+      const damaged = readFileSync(path);
+      service = await startService({ DATABASE_PATH: path });
+      const corrupt = await service.waitFor("snapshot.corrupt");
+      expect(corrupt.path).toBe(path);
+      expect(String(corrupt.problem).length).toBeGreaterThan(0);
+      expect(readFileSync(String(corrupt.movedTo)).equals(damaged)).toBe(true);
+      expect(readdirSync(dir).filter((f) => f.includes("-corrupt-"))).toHaveLength(1);
+      expect(service.events.map((e) => e.event)).toContain("snapshot.created_default");
+      expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt: DEFAULT_AT } });
+      expect(await stop(service)).toBe(0);
+    });
+  }
+
+  test("a database damaged after a good start is replaced by the last good snapshot, not the default", async () => {
+    const { path } = database();
+    const snapshotAt = publishMarked(path, "2026-05-06T07:08:09.100Z");
+    service = await startService({ DATABASE_PATH: path });
+    expect(service.events.map((e) => e.event)).toContain("snapshot.last_good_saved");
+    expect(await stop(service)).toBe(0);
+    truncateSync(path, 4096);
+    service = await startService({ DATABASE_PATH: path });
+    expect(service.events.map((e) => e.event)).toEqual(expect.arrayContaining(["snapshot.corrupt", "snapshot.restored_last_good"]));
+    expect(service.events.map((e) => e.event)).not.toContain("snapshot.created_default");
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
+    const plugin = (await (await fetch(`${service.url}/api/v1/plugins/owner1/repo-1`)).json()) as any;
+    expect(plugin.data.plugin.description).toContain(snapshotAt);
+    expect(await stop(service)).toBe(0);
+  });
+
+  test("temporary files of a build killed mid-way are removed at start", async () => {
+    const { dir, path } = database();
+    publishMarked(path, "2026-05-06T07:08:09.100Z");
+    const dead = Bun.spawnSync([process.execPath, "-e", "0"]).pid;
+    const leftover = `${path}.tmp-${dead}-abc123`;
+    writeFileSync(leftover, "half a snapshot");
+    service = await startService({ DATABASE_PATH: path });
+    expect(existsSync(leftover)).toBe(false);
+    expect(service.events.find((e) => e.event === "snapshot.leftovers_removed")?.files).toEqual([`catalog.sqlite.tmp-${dead}-abc123`]);
+    expect(readdirSync(dir).sort()).toEqual(["catalog.sqlite", "catalog.sqlite-last-good"]);
+    expect(await stop(service)).toBe(0);
+  });
+});
+
+describe("bad configuration", () => {
+  const bad: Array<[string, string]> = [
+    ["PORT", "eighty"],
+    ["RATE_LIMIT_WINDOW_MS", "-5"],
+    ["RATE_LIMIT_MAX_KEYS", "0"],
+    ["READY_MAX_AGE_S", "1h"],
+    ["TRUST_PROXY", "perhaps"],
+    ["LOG_CLIENT_IP", "yes please"],
+    ["BASE_URL", "catalog.example"],
+  ];
+  for (const [name, value] of bad) {
+    test(`${name}=${value} stops the process at once, naming ${name}`, async () => {
+      const { path } = database();
+      const proc = Bun.spawn([process.execPath, "run", "src/index.ts"], {
+        cwd: join(import.meta.dir, "..", ".."),
+        env: { PATH: process.env.PATH ?? "", PORT: "0", REFRESH_CRON: "off", DATABASE_PATH: path, [name]: value },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const code = await proc.exited;
+      const stderr = await new Response(proc.stderr).text();
+      const stdout = await new Response(proc.stdout).text();
+      expect(code).toBe(2);
+      expect(stderr).toContain(name);
+      expect(stderr).not.toContain("    at ");
+      expect(stdout).not.toContain("server.listening");
+      expect(existsSync(path)).toBe(false);
+    });
+  }
+});

@@ -35,7 +35,7 @@ export function removeFile(path: string): void {
 
 /**
  * Removes temporary files a killed run left beside the database (`<db>.tmp-<pid>-…`,
- * `<db>-refresh.json.tmp-<pid>-…`) whose writer is no longer running.
+ * `<db>-refresh.json.tmp-<pid>-…`, `<db>.lock.new-<pid>-…`) whose writer is no longer running.
  */
 export function removeLeftovers(databasePath: string, isRunning: (pid: number) => boolean): string[] {
   const dir = dirname(databasePath);
@@ -43,7 +43,7 @@ export function removeLeftovers(databasePath: string, isRunning: (pid: number) =
   const removed: string[] = [];
   if (!existsSync(dir)) return removed;
   for (const name of readdirSync(dir)) {
-    const pid = name.startsWith(prefix) ? /\.tmp-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
+    const pid = name.startsWith(prefix) ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
     if (pid === undefined || isRunning(Number(pid))) continue;
     rmSync(join(dir, name), { force: true });
     removed.push(name);

@@ -72,7 +72,8 @@ function prepare(options: RefreshOptions): Run {
   const now = options.now ?? (() => new Date());
   const databasePath = options.databasePath;
   const dataDir = options.dataDir ?? DB_DIR;
-  const leftovers = removeLeftovers(databasePath, isOtherProcessRunning);
+  // Files of this very process may be in use (the server copies a snapshot aside in the background).
+  const leftovers = removeLeftovers(databasePath, (pid) => pid === process.pid || isOtherProcessRunning(pid));
   if (leftovers.length) log("refresh.leftovers_removed", { files: leftovers });
   const previous = readPrevious(databasePath);
   const gh = createGitHub({

@@ -32,7 +32,7 @@ export function record(n: number, snapshotAt: string): PluginRecord {
     description_zh: null,
     category,
     categories: [category],
-    stars: 1000 - n,
+    stars: 100_000 - n,
     forks: n % 7,
     language: "TypeScript",
     license: "MIT",

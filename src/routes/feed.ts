@@ -40,10 +40,10 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
 }
 
 export function feedRoutes(store: CatalogStore, baseUrl: string) {
-  return new Elysia({ name: "routes.feed" }).get("/plugins/feed.xml", ({ request }) => {
+  return new Elysia({ name: "routes.feed" }).get("/plugins/feed.xml", ({ request, set }) => {
     const snapshot = currentSnapshot(store);
     const { rendered, hit } = store.responses().get("feed", () => renderFeed(snapshot, baseUrl));
     noteCacheHit(request, hit);
-    return respond(rendered, request);
+    return respond(rendered, request, set);
   });
 }

@@ -41,15 +41,15 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
 
 export function marketRoutes(store: CatalogStore, baseUrl: string) {
   return new Elysia({ name: "routes.market" })
-    .get("/market/manifest.json", ({ request }) => {
+    .get("/market/manifest.json", ({ request, set }) => {
       const snapshot = currentSnapshot(store);
       const { rendered, hit } = store.responses().get("manifest", () =>
         render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL),
       );
       noteCacheHit(request, hit);
-      return respond(rendered, request);
+      return respond(rendered, request, set);
     })
-    .get("/market/v1/plugins", ({ request }) => {
+    .get("/market/v1/plugins", ({ request, set }) => {
       const snapshot = currentSnapshot(store);
       const query = rawQuery(request.url);
       const { rendered, hit } = store.responses().get(`sync?${query}`, () => {
@@ -58,6 +58,6 @@ export function marketRoutes(store: CatalogStore, baseUrl: string) {
         return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
       });
       noteCacheHit(request, hit);
-      return respond(rendered, request);
+      return respond(rendered, request, set);
     });
 }

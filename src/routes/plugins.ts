@@ -10,7 +10,7 @@ import { currentSnapshot } from "./snapshot";
 
 export function pluginRoutes(store: CatalogStore) {
   return new Elysia({ name: "routes.plugins" })
-    .get("/api/v1/plugins", ({ request }) => {
+    .get("/api/v1/plugins", ({ request, set }) => {
       const snapshot = currentSnapshot(store);
       const query = rawQuery(request.url);
       const { rendered, hit } = store.responses().get(`list?${query}`, () => {
@@ -26,9 +26,9 @@ export function pluginRoutes(store: CatalogStore) {
         return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
       });
       noteCacheHit(request, hit);
-      return respond(rendered, request);
+      return respond(rendered, request, set);
     })
-    .get("/api/v1/plugins/:owner/:repo", ({ request, params }) => {
+    .get("/api/v1/plugins/:owner/:repo", ({ request, params, set }) => {
       const snapshot = currentSnapshot(store);
       const id = `${params.owner}/${params.repo}`;
       const { rendered, hit } = store.responses().get(`plugin:${id}`, () => {
@@ -37,6 +37,6 @@ export function pluginRoutes(store: CatalogStore) {
         return render(okEnvelope(`{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`), JSON_TYPE, JSON_CACHE_CONTROL);
       });
       noteCacheHit(request, hit);
-      return respond(rendered, request);
+      return respond(rendered, request, set);
     });
 }

@@ -7,7 +7,7 @@ import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { requestGuards } from "./http/guard";
 import { rateLimit } from "./http/limit";
-import { noteStatus, requestLog } from "./http/requestlog";
+import { RequestLog } from "./http/requestlog";
 import { feedRoutes } from "./routes/feed";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
@@ -25,28 +25,38 @@ const ERROR_TYPE = "application/json; charset=utf-8";
 
 function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}): Response {
   const path = new URL(request.url).pathname;
-  noteStatus(request, status);
   return new Response(errorBody(path, status, message), {
     status,
     headers: { "Content-Type": ERROR_TYPE, "Cache-Control": "no-store", ...headers },
   });
 }
 
+interface ErrorContext {
+  error: unknown;
+  code: unknown;
+  request: Request;
+  set: { headers: Record<string, unknown> };
+}
+
+/** The one place errors become responses. */
+function renderError({ error, code, request, set }: ErrorContext, log: Log): Response {
+  const limitHeaders = Object.fromEntries(
+    Object.entries(set.headers).filter(([k]) => k.startsWith("RateLimit-")).map(([k, v]) => [k, String(v)]),
+  );
+  if (error instanceof HttpError) return errorResponse(request, error.status, error.message, { ...limitHeaders, ...error.headers });
+  if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${new URL(request.url).pathname}.`);
+  if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
+    return errorResponse(request, 400, "The request could not be read.");
+  }
+  log("request.error", { path: new URL(request.url).pathname, error: String(error) });
+  return errorResponse(request, 500, "Internal error.");
+}
+
 export function createApp({ store, config, log = () => {} }: AppDeps) {
+  const requests = new RequestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
   return new Elysia()
-    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))
-    .onError(({ error, code, request, set }) => {
-      const limitHeaders = Object.fromEntries(
-        Object.entries(set.headers).filter(([k]) => k.startsWith("RateLimit-")).map(([k, v]) => [k, String(v)]),
-      );
-      if (error instanceof HttpError) return errorResponse(request, error.status, error.message, { ...limitHeaders, ...error.headers });
-      if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${new URL(request.url).pathname}.`);
-      if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
-        return errorResponse(request, 400, "The request could not be read.");
-      }
-      log("request.error", { path: new URL(request.url).pathname, error: String(error) });
-      return errorResponse(request, 500, "Internal error.");
-    })
+    .use(requests.plugin())
+    .onError((context) => requests.error(context.request, context.route, renderError(context, log)))
     .use(requestGuards())
     .use(rateLimit(config, config.rateLimitMaxKeys))
     .use(pluginRoutes(store))

@@ -8,11 +8,10 @@ import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
 import { ConfigError, loadConfig } from "./config";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
+import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
-function log(event: string, fields: Record<string, unknown>): void {
-  console.log(JSON.stringify({ time: new Date().toISOString(), event, ...fields }));
-}
+const { log } = createLog();
 
 let config;
 try {

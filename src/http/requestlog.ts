@@ -38,8 +38,10 @@ export class RequestLog {
           this.addresses.set(request, clientIp(request.headers.get("x-forwarded-for"), server?.requestIP(request)?.address ?? null, this.config.trustProxy));
         }
       })
-      .onAfterHandle({ as: "global" }, ({ request, route, responseValue }) => {
-        this.write(request, route, responseValue instanceof Response ? responseValue.status : 200);
+      .onAfterHandle({ as: "global" }, ({ request, route, responseValue, set }) => {
+        // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
+        const status = responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
+        this.write(request, route, status);
       });
   }
 

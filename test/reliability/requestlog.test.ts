@@ -19,13 +19,15 @@ describe("request log", () => {
     t = appWithSnapshot();
     await call(t.app, "/api/v1/plugins?q=private-words&page=1");
     await call(t.app, "/api/v1/plugins?q=private-words&page=1");
-    await call(t.app, "/api/v1/plugins/owner1/repo-1", { method: "HEAD" });
+    const first = await call(t.app, "/api/v1/plugins/owner1/repo-1", { method: "HEAD" });
+    await call(t.app, "/api/v1/plugins/owner1/repo-1", { headers: { "If-None-Match": first.headers.get("etag")! } });
     const lines = await requestLines(t);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines.map(({ durationMs, ...rest }) => rest)).toEqual([
       { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "miss" },
       { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "hit" },
       { event: "request", method: "HEAD", route: "/api/v1/plugins/:owner/:repo", status: 200, cache: "miss" },
+      { event: "request", method: "GET", route: "/api/v1/plugins/:owner/:repo", status: 304, cache: "hit" },
     ]);
     for (const line of lines) expect(line.durationMs as number).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(t.lines)).not.toContain("private-words");

@@ -11,7 +11,7 @@ import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
-const { log } = createLog();
+const { log, redact } = createLog();
 
 let config;
 try {
@@ -24,6 +24,7 @@ try {
   throw error;
 }
 
+redact(config.githubToken);
 const databasePath = config.databasePath;
 prepareDatabase(databasePath, log);
 const store = new CatalogStore(databasePath, { cacheBytes: config.responseCacheBytes, log });

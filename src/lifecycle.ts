@@ -4,6 +4,7 @@
  * nothing new starts while draining), and exits 0. A stop that hangs past the deadline exits 1.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { basename } from "node:path";
 import { removeLeftovers } from "./refresh/files";
 import { isOtherProcessRunning } from "./refresh/lock";
 
@@ -87,7 +88,7 @@ export function removeRefreshLeftovers(databasePath: string): string[] {
   const lock = `${databasePath}.lock`;
   if (existsSync(lock) && readFileSync(lock, "utf8").split("\n")[0] === String(process.pid)) {
     rmSync(lock, { force: true });
-    removed.push(lock);
+    removed.push(basename(lock));
   }
   return removed;
 }

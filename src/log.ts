@@ -2,6 +2,8 @@
  * The process log: one JSON object per line on stdout. Lines are gathered and written in batches,
  * because a write per request costs a system call each and, under load, a third of the throughput.
  * A batch goes out when it reaches 64 KiB, after 50 ms, and whatever is left when the process exits.
+ * Secrets handed to `redact` never reach the output, whoever put them in a message (an upstream
+ * error that echoes the Authorization header, say).
  */
 import { writeSync } from "node:fs";
 
@@ -14,6 +16,8 @@ export interface ProcessLog {
   log: Log;
   /** Writes every pending line now. */
   flush: () => void;
+  /** Replaces `secret` with [redacted] in every later line; empty or absent secrets are ignored. */
+  redact: (secret: string | undefined) => void;
 }
 
 /** A log writing to the file descriptor `fd` (stdout by default). */
@@ -21,6 +25,7 @@ export function createLog(fd = 1): ProcessLog {
   let lines: string[] = [];
   let bytes = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  const secrets: string[] = [];
 
   const flush = () => {
     if (timer !== null) clearTimeout(timer);
@@ -34,13 +39,19 @@ export function createLog(fd = 1): ProcessLog {
   };
 
   const log: Log = (event, fields) => {
-    const line = `${JSON.stringify({ time: new Date().toISOString(), event, ...fields })}\n`;
+    let line = `${JSON.stringify({ time: new Date().toISOString(), event, ...fields })}\n`;
+    for (const secret of secrets) if (line.includes(secret)) line = line.replaceAll(secret, "[redacted]");
     lines.push(line);
     bytes += line.length;
     if (bytes >= MAX_BATCH_BYTES) flush();
     else timer ??= setTimeout(flush, MAX_DELAY_MS);
   };
 
+  const redact = (secret: string | undefined) => {
+    // As it appears inside a JSON string.
+    if (secret) secrets.push(JSON.stringify(secret).slice(1, -1));
+  };
+
   process.on("exit", flush);
-  return { log, flush };
+  return { log, flush, redact };
 }

@@ -111,6 +111,27 @@ describe("logs", () => {
   });
 });
 
+describe("the token", () => {
+  test("an upstream that echoes the token in its errors still gets it into no log", async () => {
+    const token = "ghp_echoedByAMisbehavingUpstream";
+    const platform = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) => Response.json({ message: `Bad credentials: ${request.headers.get("authorization")}` }, { status: 401 }),
+    });
+    try {
+      const s = await start({ REFRESH_CRON: "* * * * * *", GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: token });
+      const failed = await s.waitFor("refresh.failed", 5000);
+      expect(String(failed.error)).toContain("[redacted]");
+      s.proc.kill("SIGTERM");
+      expect(await s.exited).toBe(0);
+      expect(s.output()).not.toContain("echoedByAMisbehavingUpstream");
+    } finally {
+      await platform.stop(true);
+    }
+  });
+});
+
 describe("Shutdown", () => {
   function harness(deadlineMs = 1000) {
     const lines: string[] = [];

@@ -19,6 +19,7 @@
  * The run is deterministic: the same input always gives the same file.
  */
 import { resolve } from "node:path";
+import type { RepoFacts } from "../src/catalog/types";
 
 /** One record of the shared data file; only the fields this job reads are typed strictly. */
 interface SourceRecord {
@@ -45,22 +46,8 @@ type KnownRecord = SourceRecord & {
   pushed_at: string;
 };
 
-/** One plugin as written to `db/plugins.json`. */
-interface OutputPlugin {
-  full_name: string;
-  description: string | null;
-  homepage: string | null;
-  stars: number;
-  forks: number;
-  language: string | null;
-  license: string | null;
-  archived: boolean | null;
-  created_at: string;
-  pushed_at: string;
-  topics: string[] | null;
-  hint: string | null;
-  previous_names?: string[];
-}
+/** One plugin as written to `db/plugins.json`: the facts the builder reads, plus the names it replaced. */
+type OutputPlugin = RepoFacts & { hint: string | null; previous_names?: string[] };
 
 interface OutputFile {
   snapshot_at: string;

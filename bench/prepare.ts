@@ -1,0 +1,81 @@
+/**
+ * What the bench prepares before any load: the synthetic snapshot files (each built in its own
+ * process, so build time and peak memory are the builder's alone) and the search queries.
+ */
+import { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { Snapshot } from "../src/catalog/snapshot";
+import type { BuildResult } from "./targets";
+import type { CatalogFacts } from "./scenarios";
+import { loadRealFacts, random } from "./synthetic";
+import { broadQueries, shuffle, vocabulary } from "./vocabulary";
+
+export interface BuiltSnapshot extends BuildResult {
+  path: string;
+}
+
+export async function buildSnapshotFile(count: number, path: string, cpu: number | null): Promise<BuiltSnapshot> {
+  const command = [process.execPath, join(import.meta.dir, "build-snapshot.ts"), String(count), path];
+  const child = Bun.spawn(cpu === null ? command : ["taskset", "-c", String(cpu), ...command], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(child.stdout).text();
+  if ((await child.exited) !== 0) throw new Error(`building the ${count} snapshot failed`);
+  const result = JSON.parse(out.trim().split("\n").pop()!) as { buildMs: number; peakRssMb: number };
+  return { count, path, buildMs: result.buildMs, peakRssMb: result.peakRssMb, fileMb: statSync(path).size / 2 ** 20 };
+}
+
+export interface SearchQueries {
+  /** Distinct queries of one or two real words, matching few to many plugins. */
+  words: string[];
+  /** Distinct queries each matching at least half of the catalog. */
+  broad: string[];
+}
+
+/**
+ * Every capitalization of the terms' first letters. The index folds case, so each variant is the
+ * same work as the original; every cache of the service keys them apart, so each is a cold query.
+ */
+function caseVariants(query: string): string[] {
+  let variants = [""];
+  for (const term of query.split(" ")) {
+    const forms = [term, term[0]!.toUpperCase() + term.slice(1)];
+    variants = variants.flatMap((v) => forms.map((f) => (v ? `${v} ${f}` : f)));
+  }
+  return [...new Set(variants)];
+}
+
+/** The queries of the cold search runs; breadth is checked on the snapshot at `probePath`. */
+export function searchQueries(probePath: string): SearchQueries {
+  const vocab = vocabulary(loadRealFacts().facts);
+  const next = random(3);
+  const top = vocab.words.slice(0, 150);
+  const pairs = top.flatMap((a) => top.filter((b) => b !== a).map((b) => `${a} ${b}`));
+  const words = shuffle([...vocab.words, ...pairs], next).slice(0, 30_000);
+  const snapshot = Snapshot.open(probePath);
+  const half = snapshot.stats.total / 2;
+  const broadEnough = (q: string) => snapshot.list({ q, sort: "stars", category: null, curated: false, offset: 0, limit: 1 }).total >= half;
+  const broad = shuffle(broadQueries(vocab.broad, next).filter(broadEnough).flatMap(caseVariants), next);
+  snapshot.close();
+  return { words, broad };
+}
+
+/** Splits `list` into `parts` disjoint slices, so no two runs share a query. */
+function split<T>(list: T[], parts: number): T[][] {
+  const size = Math.ceil(list.length / parts);
+  return Array.from({ length: parts }, (_, i) => list.slice(i * size, (i + 1) * size));
+}
+
+/** What the scenarios need to know of one catalog. */
+export function catalogFacts(path: string, queries: SearchQueries): CatalogFacts {
+  const db = new Database(path, { readonly: true });
+  const ids = db.query<{ id: string }, []>(`SELECT id FROM plugins`).all().map((r) => r.id);
+  db.close();
+  const next = random(7);
+  return {
+    snapshot: Snapshot.open(path),
+    ids: shuffle(ids, next).slice(0, 30_000),
+    words: split(queries.words, 3),
+    broad: split(queries.broad, 3),
+    next,
+  };
+}

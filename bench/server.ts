@@ -1,0 +1,93 @@
+/**
+ * The servers under test, each a child process pinned to one CPU: the real service (src/index.ts)
+ * on a snapshot, or the bare baseline. Their RSS is read from /proc while they run.
+ */
+import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+const ROOT = join(import.meta.dir, "..");
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  /** Resident memory now, in MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A port no one listens on now. Bun's servers share a port with SO_REUSEPORT, so a fixed port
+ * that another process happens to use would silently split the load between the two.
+ */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once("error", reject).listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function pinned(cpu: number | null, command: string[]): string[] {
+  return cpu === null ? command : ["taskset", "-c", String(cpu), ...command];
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+async function waitReady(url: string, child: Subprocess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await Bun.sleep(50);
+  }
+  throw new Error(`server at ${url} not ready after 20 s`);
+}
+
+async function start(command: string[], env: Record<string, string>, port: number, readyPath: string): Promise<RunningServer> {
+  // The request log goes to /dev/null: its cost is paid, the disk is spared.
+  const child = Bun.spawn(command, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(`${url}${readyPath}`, child);
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+  return {
+    url,
+    pid: child.pid,
+    rssMb: () => rssOf(child.pid),
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+/** Starts the service on `databasePath`; `env` adds or overrides variables (rate limit runs). */
+export function startService(databasePath: string, port: number, cpu: number | null, env: Record<string, string> = {}): Promise<RunningServer> {
+  const serviceEnv = {
+    DATABASE_PATH: databasePath,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    RATE_LIMIT_WINDOW_MS: "0",
+    REFRESH_CRON: "off",
+    ...env,
+  };
+  return start(pinned(cpu, [process.execPath, "src/index.ts"]), serviceEnv, port, "/healthz");
+}
+
+/** Starts the bare Bun.serve baseline. */
+export function startBare(port: number, cpu: number | null): Promise<RunningServer> {
+  return start(pinned(cpu, [process.execPath, "bench/bare.ts"]), { PORT: String(port) }, port, "/");
+}

@@ -1,0 +1,122 @@
+/**
+ * Synthetic catalogs for the benchmark, drawn from the distribution of the real data: every
+ * field of a synthetic plugin is sampled from real records (names, descriptions, topics and
+ * categories together from one record, so the search vocabulary is real; stars, forks, dates
+ * and languages independently from others). Owners are `synthetic-…`, so a synthetic snapshot
+ * can never be mistaken for the catalog. A seeded generator makes every run draw the same data.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Classifier } from "../src/catalog/classify";
+import { isoMillis, isoSeconds } from "../src/catalog/time";
+import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/types";
+
+const ROOT = join(import.meta.dir, "..");
+const DAY_MS = 86_400_000;
+
+/** The real data: the embedded default when present, else the shared data set. */
+export function realDataPath(): string {
+  const local = join(ROOT, "db", "plugins.json");
+  return existsSync(local) ? local : join(ROOT, "..", "shared", "data", "plugins.json");
+}
+
+/** Records whose numbers and dates are known: the only ones fit to sample from. */
+export function loadRealFacts(path = realDataPath()): { snapshotAt: string; facts: RepoFacts[] } {
+  const raw = JSON.parse(readFileSync(path, "utf8")) as { snapshot_at?: string; plugins?: RepoFacts[] } | RepoFacts[];
+  const all = Array.isArray(raw) ? raw : raw.plugins ?? [];
+  const snapshotAt = (!Array.isArray(raw) && raw.snapshot_at) || "2026-08-22T00:00:00.000Z";
+  const facts = all.filter((f) => f.stars != null && f.forks != null && f.created_at && f.pushed_at);
+  return { snapshotAt, facts };
+}
+
+function loadCategories(): Category[] {
+  const path = join(ROOT, "db", "categories.json");
+  if (!existsSync(path)) return [{ id: "other", name: "Other", name_zh: "其他", description: "", topics: [], keywords: [], hints: [] }];
+  return (JSON.parse(readFileSync(path, "utf8")) as { categories: Category[] }).categories;
+}
+
+/** mulberry32: small, fast, seeded; the bench must draw the same catalog every run. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Template {
+  name: string;
+  description: string;
+  topics: string[];
+  categories: string[];
+}
+
+function templates(facts: RepoFacts[]): Template[] {
+  const classifier = new Classifier(loadCategories());
+  return facts.map((f) => ({
+    name: f.full_name.split("/")[1] ?? f.full_name,
+    description: f.description ?? "",
+    topics: f.topics ?? [],
+    categories: classifier.categorize(f),
+  }));
+}
+
+function jitter(value: number, next: () => number): number {
+  return Math.max(0, Math.round(value * (0.7 + 0.6 * next())));
+}
+
+/** `count` synthetic plugin records and their snapshot input. */
+export function syntheticInput(count: number, seed = 42): SnapshotInput {
+  const { snapshotAt, facts } = loadRealFacts();
+  if (facts.length === 0) throw new Error(`no usable records in ${realDataPath()}`);
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const shapes = templates(facts);
+  const categoryIds = loadCategories().map((c) => c.id);
+  const snapshotMs = Date.parse(snapshotAt);
+  const owners = Math.max(1, Math.floor(count / 4));
+  const seen = new Set<string>();
+  const plugins: PluginRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const shape = pick(shapes);
+    const numbers = pick(facts);
+    const dates = pick(facts);
+    const owner = `synthetic-${Math.floor(next() * owners).toString(36)}`;
+    // Half the names gain a word of another real name, so names are varied but real-sounding.
+    let name = next() < 0.5 ? shape.name : `${shape.name}-${pick(shapes).name.split(/[-_.]/)[0]}`;
+    let id = `${owner}/${name}`;
+    if (seen.has(id.toLowerCase())) {
+      name = `${name}-${i.toString(36)}`;
+      id = `${owner}/${name}`;
+    }
+    seen.add(id.toLowerCase());
+    const shift = Math.floor(next() * 30) * DAY_MS;
+    const pushed = Math.min(snapshotMs, Date.parse(dates.pushed_at) + shift);
+    plugins.push({
+      id,
+      name,
+      full_name: id,
+      url: `https://github.com/${id}`,
+      homepage: null,
+      description: shape.description,
+      description_zh: null,
+      category: shape.categories[0] ?? "other",
+      categories: shape.categories,
+      stars: jitter(numbers.stars, next),
+      forks: jitter(numbers.forks, next),
+      language: pick(facts).language ?? "",
+      license: pick(facts).license ?? "",
+      archived: next() < 0.03,
+      created_at: isoSeconds(Math.min(pushed, Date.parse(dates.created_at))),
+      pushed_at: isoSeconds(pushed),
+      topics: shape.topics,
+      curated: next() < 0.02,
+      first_seen_at: isoMillis(snapshotMs - Math.floor(next() * 365) * DAY_MS - Math.floor(next() * DAY_MS)),
+      etag: null,
+    });
+  }
+  return { snapshotAt, plugins, categoryIds };
+}

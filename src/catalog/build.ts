@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { heat, orderKey, type Ranked, type Sort } from "./orders";
-import { NEWEST_ORDER, SCHEMA, SCHEMA_VERSION, tagToken } from "./schema";
+import { indexText, NEWEST_ORDER, SCHEMA, SCHEMA_VERSION, tagToken } from "./schema";
 import { sortAll } from "./sortall";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotInput, SnapshotStats } from "./types";
@@ -44,7 +44,7 @@ function insertPlugins(db: Database, byStars: Entry[]): void {
       entry.heat, r.etag, JSON.stringify(fullView(r)), JSON.stringify(shortView(r)),
     );
     // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
-    fts.run(rowid, r.name.replace(/[-_.]+/g, " "), r.topics.join(" "), r.description, tags(entry));
+    fts.run(rowid, r.name.replace(/[-_.]+/g, " "), indexText(r.topics.join(" ")), indexText(r.description), tags(entry));
   }
 }
 
@@ -95,6 +95,13 @@ export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotSt
   return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
 }
 
+/** Every term of the index, as the tokenizer folded it (search.ts lists a long prefix's terms). */
+function writeTerms(db: Database): void {
+  db.exec(`CREATE VIRTUAL TABLE temp.plugins_vocab USING fts5vocab(main, plugins_fts, 'row');
+           INSERT INTO terms (term) SELECT term FROM temp.plugins_vocab;
+           DROP TABLE temp.plugins_vocab;`);
+}
+
 function writeMeta(db: Database, stats: SnapshotStats, categoryIds: string[]): void {
   const insert = db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`);
   insert.run("schema_version", String(SCHEMA_VERSION));
@@ -141,6 +148,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
     })();
     // One segment per term makes every query a single doclist walk.
     db.exec("INSERT INTO plugins_fts (plugins_fts) VALUES ('optimize');");
+    writeTerms(db);
   } finally {
     db.close();
   }

@@ -7,10 +7,14 @@ import type { Database, Statement } from "bun:sqlite";
 /** Number of tier counts kept per snapshot; a count is a few bytes, the bound only stops growth. */
 const MAX_COUNTS = 10_000;
 
+/** Rowids tested per statement by `among`. */
+export const PROBE_CHUNK = 64;
+
 export class FtsIndex {
   private readonly pageRows: Statement<{ rowid: number }, [string, number, number]>;
   private readonly countRows: Statement<{ n: number }, [string]>;
   private readonly allRows: Statement<{ ids: string | null }, [string]>;
+  private readonly amongRows: Statement<{ rowid: number }, Array<string | number>>;
   private readonly counts = new Map<string, number>();
 
   constructor(db: Database) {
@@ -18,6 +22,8 @@ export class FtsIndex {
     this.countRows = db.prepare(`SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?`);
     // One string instead of one row object per match: broad matches run to 100,000 rowids.
     this.allRows = db.prepare(`SELECT group_concat(rowid) AS ids FROM plugins_fts WHERE plugins_fts MATCH ?`);
+    const slots = Array.from({ length: PROBE_CHUNK }, () => "?").join(",");
+    this.amongRows = db.prepare(`SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid IN (${slots})`);
   }
 
   /** Rowids `offset` to `offset + limit` of the match, in stars order. */
@@ -35,6 +41,14 @@ export class FtsIndex {
       this.counts.set(match, n);
     }
     return n;
+  }
+
+  /** Which of up to PROBE_CHUNK `rowids` match: one index lookup each, however broad the match. */
+  among(match: string, rowids: ArrayLike<number>): Set<number> {
+    const params: Array<string | number> = [match];
+    // Rowid 0 is never a plugin: it pads the last, shorter chunk.
+    for (let i = 0; i < PROBE_CHUNK; i++) params.push(i < rowids.length ? rowids[i]! : 0);
+    return new Set(this.amongRows.all(...params).map((row) => row.rowid));
   }
 
   /** Every matching rowid (in no promised order: group_concat's is the scan's, which SQL leaves open). */

@@ -9,11 +9,13 @@
  *
  * `plugins_fts` is contentless (the text lives in `plugins`): it only answers which rowids match.
  * Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
- * more term of the match and results still stream in rowid order; searches restrict the user's
- * words to the other three columns. The prefix index of length 1 keeps a one-letter query (a
- * prefix of most of the catalog) a single doclist walk.
+ * more term of the match and results still stream in rowid order. The prefix index of length 1
+ * keeps a one-letter query (a prefix of most of the catalog) a single doclist walk.
+ *
+ * `terms` lists every term of the index, so a longer prefix can be searched as the few terms it
+ * stands for: FTS5 otherwise merges all their doclists up front, in every statement.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -46,21 +48,32 @@ CREATE TABLE plugins (
 
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
+CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+
 CREATE VIRTUAL TABLE plugins_fts USING fts5(
   name, topics, description, tags,
   content = '',
-  tokenize = 'unicode61 remove_diacritics 2',
+  tokenize = "unicode61 remove_diacritics 2 tokenchars '_'",
   prefix = '1 2 3'
 );
 `;
+
+/**
+ * The text of a name, topics or description as the index takes it. `_` is a token character of
+ * the index only for the filter tokens; in text it stays a separator, as the tokenizer's default.
+ */
+export function indexText(text: string): string {
+  return text.replaceAll("_", " ");
+}
 
 /** The key of the feed's order: most recently first seen, then created_at desc, then id. */
 export const NEWEST_ORDER = "newest";
 
 /**
- * The FTS token of a filter value in the `tags` column. The value is hex-encoded so the token is
- * letters and digits only (the tokenizer keeps it whole) and distinct values never collide.
+ * The FTS token of a filter value in the `tags` column. It starts with `_`, which no word of a
+ * search can hold (search.ts splits words on it), so no search term ever matches a filter token
+ * and searches need no column restriction. The value is hex-encoded: distinct values never collide.
  */
 export function tagToken(kind: "cat" | "curated", value = ""): string {
-  return `x${kind}${Buffer.from(value, "utf8").toString("hex")}`;
+  return `_${kind}${Buffer.from(value, "utf8").toString("hex")}`;
 }

@@ -16,20 +16,48 @@ export interface MatchQuery {
 /** The characters unicode61 keeps inside tokens; everything else separates them. */
 const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 
+/** Index terms that start with a prefix (lowercase ASCII), or null when there are too many to list. */
+export type TermLookup = (prefix: string) => string[] | null;
+
+/** Prefix lengths the index keeps doclists for (schema.ts `prefix`): those need no listing. */
+const LONGEST_INDEXED_PREFIX = 3;
+
+/**
+ * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than the indexed
+ * prefixes becomes the OR of the terms it is a prefix of: the same rows, but merged lazily, so a
+ * LIMIT or a rare filter term stops early. Tokens with other than ASCII letters and digits keep
+ * FTS5's own prefix match, which folds them.
+ */
+function phrase(tokens: string[], lookup: TermLookup | undefined): string {
+  const prefix = `"${tokens.join(" ")}"*`;
+  const token = tokens[0]!;
+  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_INDEXED_PREFIX || !/^[a-z0-9]+$/.test(token)) return prefix;
+  const terms = lookup(token);
+  if (terms === null || terms.length === 0) return prefix;
+  return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
+}
+
+/** ASCII letters fold to lowercase as the tokenizer folds them; other letters are left to it. */
+function foldAscii(token: string): string {
+  return token.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
 /**
  * One phrase per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,
- * which finds `mcp-server`. Returns null when `q` holds no searchable token at all.
+ * which finds `mcp-server`. Returns null when `q` holds no searchable token at all. Phrases are
+ * folded, deduplicated and sorted (AND and OR do not care), so queries that differ only in case
+ * or word order are one expression and share its remembered counts.
  */
-export function toMatchQuery(q: string): MatchQuery | null {
-  const phrases: string[] = [];
+export function toMatchQuery(q: string, lookup?: TermLookup): MatchQuery | null {
+  const unique = new Set<string>();
   for (const word of q.split(/\s+/)) {
     const tokens = word.match(TOKEN);
-    if (tokens) phrases.push(`"${tokens.join(" ")}"*`);
+    if (tokens) unique.add(phrase(tokens.map(foldAscii), lookup));
   }
-  if (phrases.length === 0) return null;
+  if (unique.size === 0) return null;
+  const phrases = [...unique].sort();
   const any = phrases.join(" OR ");
-  // The user's words never reach the `tags` column, which holds the filter tokens.
-  return { all: `{name topics description} : (${phrases.join(" AND ")})`, name: `name : (${any})`, topics: `topics : (${any})` };
+  return { all: phrases.join(" AND "), name: `name : (${any})`, topics: `topics : (${any})` };
 }
 
 export interface SearchFilters {

@@ -13,6 +13,7 @@ const input = randomInput(3000);
 const QUERIES = [
   "mcp", "server", "git", "agent", "claude", "tool", "data", "and", "near", "AND", "m", "s", "a", "g", "da", "ser",
   "mcp-ser", "mcp server", "agent tool", "git code data", "CAFE", "café", "resume", "github", "zzz", "*", "sql*", "\"hook\"",
+  "serv", "SERVER", "serverl", "data", "datab", "agen", "curated", "cat", "_cat", "x", "_",
 ];
 
 let snapshot: Snapshot;

@@ -1,8 +1,8 @@
 /**
  * Responses rendered once per snapshot: body, ETag and headers are computed on the first request
- * and served from memory until the next swap (a new store cache). The cache is bounded in bytes
- * and evicts the least recently used entries first.
+ * and served from memory until the next swap (a new store cache). The cache is bounded in bytes.
  */
+import { BodyRing } from "./ring";
 
 export interface Rendered {
   status: number;
@@ -16,16 +16,50 @@ export const JSON_CACHE_CONTROL = "public, max-age=300";
 
 const encoder = new TextEncoder();
 
+/**
+ * A body not yet encoded: its text in parts, written one after another and never joined, so a
+ * page of plugins is encoded straight into the response cache without whole-page strings.
+ */
+export interface Draft {
+  parts: readonly string[];
+  contentType: string;
+  cacheControl: string;
+  status: number;
+}
+
+export function draft(body: string | readonly string[], contentType: string, cacheControl: string, status = 200): Draft {
+  return { parts: typeof body === "string" ? [body] : body, contentType, cacheControl, status };
+}
+
+function byteLength(parts: readonly string[]): number {
+  let length = 0;
+  for (const part of parts) length += Buffer.byteLength(part, "utf8");
+  return length;
+}
+
+/** Encodes the parts into `target`; the bytes written, or -1 when they did not all fit. */
+function encodeParts(parts: readonly string[], target: Uint8Array): number {
+  let written = 0;
+  for (const part of parts) {
+    const result = encoder.encodeInto(part, target.subarray(written));
+    if (result.read < part.length) return -1;
+    written += result.written;
+  }
+  return written;
+}
+
+/** The rendering of encoded bytes: a strong ETag derived from them and the fixed headers. */
+function finish(body: Uint8Array, d: Draft): Rendered {
+  const etag = `"${Bun.hash(body).toString(36)}-${body.byteLength.toString(36)}"`;
+  return { status: d.status, body, etag, headers: { "Content-Type": d.contentType, "Cache-Control": d.cacheControl, ETag: etag } };
+}
+
 /** Renders a body once: bytes, a strong ETag derived from them, and the fixed headers. */
-export function render(body: string, contentType: string, cacheControl: string, status = 200): Rendered {
-  const bytes = encoder.encode(body);
-  const etag = `"${Bun.hash(bytes).toString(36)}-${bytes.byteLength.toString(36)}"`;
-  return {
-    status,
-    body: bytes,
-    etag,
-    headers: { "Content-Type": contentType, "Cache-Control": cacheControl, ETag: etag },
-  };
+export function render(body: string | readonly string[], contentType: string, cacheControl: string, status = 200): Rendered {
+  const d = draft(body, contentType, cacheControl, status);
+  if (d.parts.length === 1) return finish(encoder.encode(d.parts[0]), d);
+  const bytes = new Uint8Array(byteLength(d.parts));
+  return finish(encodeParts(d.parts, bytes) === bytes.byteLength ? bytes : encoder.encode(d.parts.join("")), d);
 }
 
 /** True when an If-None-Match header names the ETag (or is `*`). */
@@ -57,64 +91,67 @@ export function respond(rendered: Rendered, request: Request, set: ResponseState
   return rendered.body;
 }
 
+/** Ring space charged per entry beyond its body: its key, headers and bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
+function overhead(key: string): number {
+  return key.length * 2 + ENTRY_OVERHEAD_BYTES;
+}
+
+interface Entry {
+  rendered: Rendered;
+  seq: number;
+}
+
 /**
- * Share of the budget evicted between two full collections. Evicted bodies have lived long enough
- * to be old garbage, which the runtime collects late: under a stream of distinct requests the
- * process grew to several times the budget before it did. Collecting after every quarter budget
- * keeps it near the budget, for a pause of a few milliseconds every few hundred cold requests.
+ * The responses of one snapshot, bounded in bytes: bodies live in a BodyRing, which drops the
+ * oldest sixteenth when full. A hit on a body in the older half copies it to the head, so what is
+ * asked for keeps its place and what is not ages out: close to least-recently-used eviction.
  */
-const COLLECT_AFTER_SHARE = 0.25;
-
 export class ResponseCache {
-  private readonly entries = new Map<string, Rendered>();
-  private bytes = 0;
-  private evictedBytes = 0;
+  private readonly entries = new Map<string, Entry>();
+  private readonly ring: BodyRing;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.ring = new BodyRing(maxBytes, (key, seq) => {
+      if (this.entries.get(key)?.seq === seq) this.entries.delete(key);
+    });
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
   get usedBytes(): number {
-    return this.bytes;
+    return this.ring.usedBytes;
   }
 
-  /** The cached rendering of `key`, or the result of `make()`, stored when it fits the budget. */
-  get(key: string, make: () => Rendered): { rendered: Rendered; hit: boolean } {
+  /** The cached rendering of `key`, or the result of `make()`, stored when it fits. */
+  get(key: string, make: () => Rendered | Draft): { rendered: Rendered; hit: boolean } {
     const found = this.entries.get(key);
     if (found) {
-      // Re-insert to mark as most recently used (Map keeps insertion order).
-      this.entries.delete(key);
-      this.entries.set(key, found);
-      return { rendered: found, hit: true };
+      // The refreshed copy is the one to send: the move may have reused the old one's segment.
+      const rendered = this.ring.isOld(found.seq) ? this.store(key, found.rendered) : found.rendered;
+      return { rendered: rendered ?? found.rendered, hit: true };
     }
-    const rendered = make();
-    const cost = rendered.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (cost <= this.maxBytes) {
-      while (this.bytes + cost > this.maxBytes) this.evictOldest();
-      this.entries.set(key, rendered);
-      this.bytes += cost;
-      this.collectIfChurned();
-    }
-    return { rendered, hit: false };
+    const made = make();
+    if ("body" in made) return { rendered: this.store(key, made) ?? made, hit: false };
+    return { rendered: this.storeDraft(key, made) ?? render(made.parts, made.contentType, made.cacheControl, made.status), hit: false };
   }
 
-  private evictOldest(): void {
-    const oldest = this.entries.keys().next();
-    if (oldest.done) return;
-    const entry = this.entries.get(oldest.value)!;
-    this.entries.delete(oldest.value);
-    const cost = entry.body.byteLength + oldest.value.length * 2 + ENTRY_OVERHEAD_BYTES;
-    this.bytes -= cost;
-    this.evictedBytes += cost;
+  private storeDraft(key: string, d: Draft): Rendered | null {
+    const stored = this.ring.write(key, byteLength(d.parts), overhead(key), (target) => encodeParts(d.parts, target));
+    if (stored === null) return null;
+    const rendered = finish(stored.view, d);
+    this.entries.set(key, { rendered, seq: stored.seq });
+    return rendered;
   }
 
-  private collectIfChurned(): void {
-    if (this.evictedBytes < this.maxBytes * COLLECT_AFTER_SHARE) return;
-    this.evictedBytes = 0;
-    Bun.gc(true);
+  private store(key: string, rendered: Rendered): Rendered | null {
+    const stored = this.ring.store(key, rendered.body, overhead(key));
+    if (stored === null) return null;
+    const kept = { ...rendered, body: stored.view };
+    this.entries.set(key, { rendered: kept, seq: stored.seq });
+    return kept;
   }
 }

@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
+import { draft, JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
 import { parsePaging } from "../http/params";
 import { noteCacheHit } from "../http/requestlog";
@@ -55,7 +55,7 @@ export function marketRoutes(store: CatalogStore, baseUrl: string) {
       const { rendered, hit } = store.responses().get(`sync?${query}`, () => {
         const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
         const items = snapshot.byStars((page - 1) * pageSize, pageSize);
-        return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
+        return draft(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
       });
       noteCacheHit(request, hit);
       return respond(rendered, request, set);

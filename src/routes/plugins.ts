@@ -1,7 +1,7 @@
 /** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
-import { JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
+import { draft, JSON_CACHE_CONTROL, JSON_TYPE, respond } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { parseListParams } from "../http/params";
@@ -23,7 +23,7 @@ export function pluginRoutes(store: CatalogStore) {
           offset: (p.page - 1) * p.pageSize,
           limit: p.pageSize,
         });
-        return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
+        return draft(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
       });
       noteCacheHit(request, hit);
       return respond(rendered, request, set);
@@ -34,7 +34,7 @@ export function pluginRoutes(store: CatalogStore) {
       const { rendered, hit } = store.responses().get(`plugin:${id}`, () => {
         const plugin = snapshot.plugin(id);
         if (plugin === null) throw notFound(`Plugin ${id}`);
-        return render(okEnvelope(`{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`), JSON_TYPE, JSON_CACHE_CONTROL);
+        return draft(okEnvelope(`{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`), JSON_TYPE, JSON_CACHE_CONTROL);
       });
       noteCacheHit(request, hit);
       return respond(rendered, request, set);

@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import { draft, render, ResponseCache, type Rendered } from "../../src/http/cache";
+
+const KB = 1024;
+
+function page(key: string, size: number): Rendered {
+  return render(`${key}:${"x".repeat(size - key.length - 1)}`, "application/json", "public");
+}
+
+function text(rendered: Rendered): string {
+  return new TextDecoder().decode(rendered.body);
+}
+
+describe("ResponseCache", () => {
+  test("a repeated key is a hit with the same bytes and ETag", () => {
+    const cache = new ResponseCache(1024 * KB);
+    const first = cache.get("a", () => page("a", 2 * KB));
+    const again = cache.get("a", () => {
+      throw new Error("rendered again");
+    });
+    expect(first.hit).toBe(false);
+    expect(again.hit).toBe(true);
+    expect(text(again.rendered)).toBe(text(page("a", 2 * KB)));
+    expect(again.rendered.etag).toBe(first.rendered.etag);
+  });
+
+  test("stays within its byte budget however many distinct responses pass through", () => {
+    const cache = new ResponseCache(1024 * KB);
+    for (let i = 0; i < 5000; i++) {
+      const key = `k${i}`;
+      const { rendered } = cache.get(key, () => page(key, 10 * KB));
+      expect(text(rendered).startsWith(`${key}:`)).toBe(true);
+      expect(cache.usedBytes).toBeLessThanOrEqual(cache.maxBytes);
+    }
+    expect(cache.size).toBeLessThan(1024 / 10);
+    expect(cache.get("k0", () => page("k0", 10 * KB)).hit).toBe(false);
+    expect(cache.get("k4999", () => page("k4999", 10 * KB)).hit).toBe(true);
+  });
+
+  test("a response asked for again and again survives a stream of others, bytes intact", () => {
+    const cache = new ResponseCache(1024 * KB);
+    cache.get("hot", () => page("hot", 5 * KB));
+    for (let i = 0; i < 3000; i++) {
+      cache.get(`k${i}`, () => page(`k${i}`, 7 * KB));
+      const hot = cache.get("hot", () => page("hot", 5 * KB));
+      expect(hot.hit).toBe(true);
+      expect(text(hot.rendered)).toBe(text(page("hot", 5 * KB)));
+    }
+  });
+
+  test("every cached body keeps its own bytes while others come and go", () => {
+    const cache = new ResponseCache(512 * KB);
+    for (let i = 0; i < 2000; i++) cache.get(`k${i}`, () => page(`k${i}`, 1 * KB + (i % 50) * 97));
+    for (let i = 1999; i >= 1900; i--) {
+      const got = cache.get(`k${i}`, () => page(`k${i}`, 1 * KB + (i % 50) * 97));
+      expect(got.hit).toBe(true);
+      expect(text(got.rendered)).toBe(text(page(`k${i}`, 1 * KB + (i % 50) * 97)));
+    }
+  });
+
+  test("a body larger than a segment is served but not kept; a zero budget keeps nothing", () => {
+    const cache = new ResponseCache(256 * KB);
+    expect(cache.get("big", () => page("big", 200 * KB)).rendered.body.byteLength).toBe(200 * KB);
+    expect(cache.get("big", () => page("big", 200 * KB)).hit).toBe(false);
+    const none = new ResponseCache(0);
+    none.get("a", () => page("a", KB));
+    expect(none.get("a", () => page("a", KB)).hit).toBe(false);
+    expect(none.usedBytes).toBe(0);
+  });
+
+  test("a draft in parts is cached as exactly the bytes and ETag of the joined text", () => {
+    const parts = ['{"items":[', '{"d":"Résumé 中文 😀"}', ",", '{"d":"lone \uD800 surrogate"}', "]}"];
+    const whole = render(parts.join(""), "application/json", "public");
+    for (const budget of [1024 * KB, 0]) {
+      const cache = new ResponseCache(budget);
+      const { rendered } = cache.get("k", () => draft(parts, "application/json", "public"));
+      expect(Buffer.from(rendered.body).equals(Buffer.from(whole.body))).toBe(true);
+      expect(rendered.etag).toBe(whole.etag);
+      expect(rendered.headers).toEqual(whole.headers);
+    }
+    expect(Buffer.from(render(parts, "application/json", "public").body).equals(Buffer.from(whole.body))).toBe(true);
+  });
+});

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { Snapshot } from "../src/catalog/snapshot";
 import type { BuildResult } from "./targets";
-import type { CatalogFacts } from "./scenarios";
+import { HOT_QUERY, type CatalogFacts } from "./scenarios";
 import { loadRealFacts, random } from "./synthetic";
 import { broadQueries, shuffle, vocabulary } from "./vocabulary";
 
@@ -27,36 +27,37 @@ export async function buildSnapshotFile(count: number, path: string, cpu: number
 export interface SearchQueries {
   /** Distinct queries of one or two real words, matching few to many plugins. */
   words: string[];
-  /** Distinct queries each matching at least half of the catalog. */
-  broad: string[];
+  /** Single words (or one-letter prefixes) each found in at least half of the catalog. */
+  broadWords: string[];
+  /** Distinct sets of two or three such terms whose plugins are still at least half of the catalog. */
+  broadCombos: string[];
 }
 
 /**
- * Every capitalization of the terms' first letters. The index folds case, so each variant is the
- * same work as the original; every cache of the service keys them apart, so each is a cold query.
+ * The same terms in any order are one query to the service (it sorts them): keep one of each,
+ * and none that is the hot runs' query or in `taken`.
  */
-function caseVariants(query: string): string[] {
-  let variants = [""];
-  for (const term of query.split(" ")) {
-    const forms = [term, term[0]!.toUpperCase() + term.slice(1)];
-    variants = variants.flatMap((v) => forms.map((f) => (v ? `${v} ${f}` : f)));
-  }
-  return [...new Set(variants)];
+function distinctSets(queries: string[], taken: ReadonlySet<string> = new Set()): string[] {
+  const seen = new Set<string>([HOT_QUERY, ...taken]);
+  return queries.filter((q) => {
+    const key = q.split(" ").sort().join(" ");
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 /** The queries of the cold search runs; breadth is checked on the snapshot at `probePath`. */
 export function searchQueries(probePath: string): SearchQueries {
   const vocab = vocabulary(loadRealFacts().facts);
   const next = random(3);
-  const top = vocab.words.slice(0, 150);
-  const pairs = top.flatMap((a) => top.filter((b) => b !== a).map((b) => `${a} ${b}`));
-  const words = shuffle([...vocab.words, ...pairs], next).slice(0, 30_000);
   const snapshot = Snapshot.open(probePath);
   const half = snapshot.stats.total / 2;
   const broadEnough = (q: string) => snapshot.list({ q, sort: "stars", category: null, curated: false, offset: 0, limit: 1 }).total >= half;
-  const broad = shuffle(broadQueries(vocab.broad, next).filter(broadEnough).flatMap(caseVariants), next);
+  const broad = distinctSets(broadQueries(vocab.broad, next)).filter(broadEnough);
   snapshot.close();
-  return { words, broad };
+  const top = vocab.words.slice(0, 150);
+  const pairs = top.flatMap((a) => top.filter((b) => b !== a).map((b) => `${a} ${b}`));
+  const words = shuffle(distinctSets([...vocab.words, ...pairs], new Set(broad)), next).slice(0, 30_000);
+  return { words, broadWords: broad.filter((q) => !q.includes(" ")), broadCombos: shuffle(broad.filter((q) => q.includes(" ")), next) };
 }
 
 /** Splits `list` into `parts` disjoint slices, so no two runs share a query. */
@@ -75,7 +76,8 @@ export function catalogFacts(path: string, queries: SearchQueries): CatalogFacts
     snapshot: Snapshot.open(path),
     ids: shuffle(ids, next).slice(0, 30_000),
     words: split(queries.words, 3),
-    broad: split(queries.broad, 3),
+    broadWords: queries.broadWords,
+    broadCombos: split(queries.broadCombos, 3),
     next,
   };
 }

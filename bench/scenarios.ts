@@ -15,6 +15,8 @@ export interface Scenario {
 }
 
 const LIST = "/api/v1/plugins";
+/** The search of the hot runs; cold runs never send it, so they never hit its cached answer. */
+export const HOT_QUERY = "mcp";
 /** More distinct URLs than a cold run can send. */
 const COLD_URLS = 30_000;
 
@@ -24,8 +26,10 @@ export interface CatalogFacts {
   ids: string[];
   /** Three disjoint sets of distinct queries matching few to many plugins. */
   words: string[][];
-  /** Three disjoint sets of distinct queries each matching most plugins. */
-  broad: string[][];
+  /** Single words each found in most plugins. */
+  broadWords: string[];
+  /** Three disjoint sets of distinct queries of two or three such words, matching most plugins. */
+  broadCombos: string[][];
   next: () => number;
 }
 
@@ -43,7 +47,7 @@ export function hotScenarios(facts: CatalogFacts): Scenario[] {
   const one = (name: string, path: string): Scenario => ({ name, paths: [path] });
   return [
     one("list default", LIST),
-    one("list q=mcp", `${LIST}?q=mcp`),
+    one(`list q=${HOT_QUERY}`, `${LIST}?q=${HOT_QUERY}`),
     one("list category=mcp", `${LIST}?category=mcp`),
     ...SORTS.filter((s) => s !== "default").map((s) => one(`list sort=${s}`, `${LIST}?sort=${s}`)),
     one("list deep page (last)", `${LIST}?page=${pages(total, 20)}`),
@@ -90,8 +94,9 @@ export function coldScenarios(facts: CatalogFacts): Scenario[] {
     { name: "q distinct words", paths: facts.words[0]!.map((w) => `${LIST}?q=${q(w)}`) },
     { name: "q distinct words, sort=name/forks/updated/heat", paths: facts.words[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`) },
     { name: "q distinct words + category", paths: facts.words[2]!.map((w, i) => `${LIST}?q=${q(w)}&category=${cycle(categories, i)}`) },
-    { name: "q in most rows, page 1", paths: facts.broad[0]!.map((w) => `${LIST}?q=${q(w)}`) },
-    { name: "q in most rows, sort=name/forks/updated/heat", paths: facts.broad[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`) },
-    { name: "q in most rows, page 2-50", paths: facts.broad[2]!.map((w, i) => `${LIST}?q=${q(w)}&page=${2 + (i % 49)}`) },
+    { name: "q one word in most rows", paths: facts.broadWords.map((w) => `${LIST}?q=${q(w)}`) },
+    { name: "q 2-3 words, most rows, page 1", paths: facts.broadCombos[0]!.map((w) => `${LIST}?q=${q(w)}`) },
+    { name: "q 2-3 words, most rows, sort=name/forks/updated/heat", paths: facts.broadCombos[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`) },
+    { name: "q 2-3 words, most rows, page 2-50", paths: facts.broadCombos[2]!.map((w, i) => `${LIST}?q=${q(w)}&page=${2 + (i % 49)}`) },
   ];
 }

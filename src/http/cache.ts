@@ -76,19 +76,50 @@ export interface ResponseState {
 }
 
 /**
- * Answers with a rendered body: 304 with no body when the client's copy is current. The headers
- * go into the response state and the bare bytes are returned, so the framework builds the one
- * Response of the request with every header at once; a returned Response would be rebuilt to
- * merge the headers other hooks set, which cost a third of the throughput of a cached page.
+ * Answers with a rendered body: 304 with no body when the client's copy is current. A 200 is a
+ * complete Response: the headers other hooks put in the response state (security, rate limit)
+ * plus the rendering's, as a Headers object built once per rendering and reused while those
+ * headers stay the same. The state's headers are then emptied, so the framework sends the
+ * Response as it is rather than rebuilding it to merge them; building a Response from a ready
+ * Headers costs half as much as from a plain object (a tenth of a cached page's time).
  */
-export function respond(rendered: Rendered, request: Request, set: ResponseState): Uint8Array | null {
-  Object.assign(set.headers, rendered.headers);
+export function respond(rendered: Rendered, request: Request, set: ResponseState): Response | null {
   if (rendered.status === 200 && matchesEtag(request.headers.get("if-none-match"), rendered.etag)) {
+    Object.assign(set.headers, rendered.headers);
     set.status = 304;
     return null;
   }
-  set.status = rendered.status;
-  return rendered.body;
+  const headers = headersFor(rendered, set.headers);
+  set.headers = {};
+  return new Response(rendered.body, { status: rendered.status, headers });
+}
+
+interface Prebuilt {
+  keys: string[];
+  values: Array<string | number>;
+  headers: Headers;
+}
+
+const prebuilt = new WeakMap<Rendered, Prebuilt>();
+
+function sameHeaders(p: Prebuilt, headers: Record<string, string | number>): boolean {
+  let i = 0;
+  for (const key in headers) {
+    if (p.keys[i] !== key || p.values[i] !== headers[key]) return false;
+    i++;
+  }
+  return i === p.keys.length;
+}
+
+/** The request's headers from other hooks plus the rendering's, built once while they repeat. */
+function headersFor(rendered: Rendered, state: Record<string, string | number>): Headers {
+  const found = prebuilt.get(rendered);
+  if (found && sameHeaders(found, state)) return found.headers;
+  const keys = Object.keys(state);
+  const headers = new Headers(keys.map((k): [string, string] => [k, String(state[k])]));
+  for (const [name, value] of Object.entries(rendered.headers)) headers.set(name, value);
+  prebuilt.set(rendered, { keys, values: keys.map((k) => state[k]!), headers });
+  return headers;
 }
 
 /** Ring space charged per entry beyond its body: its key, headers and bookkeeping. */

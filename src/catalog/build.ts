@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { heat, orderKey, type Ranked, type Sort } from "./orders";
-import { indexText, NEWEST_ORDER, SCHEMA, SCHEMA_VERSION, tagToken } from "./schema";
+import { indexText, memberKey, NEWEST_ORDER, SCHEMA, SCHEMA_VERSION, tagToken } from "./schema";
 import { sortAll } from "./sortall";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotInput, SnapshotStats } from "./types";
@@ -17,16 +17,16 @@ interface Entry extends Ranked {
   categories: string[];
 }
 
-/** Rowids of a list in its order, packed as the Int32 blob the snapshot decodes without copying rows. */
-function packRowids(list: Entry[]): Uint8Array {
-  const ids = new Int32Array(list.length);
-  for (let i = 0; i < list.length; i++) ids[i] = list[i]!.rowid;
-  return new Uint8Array(ids.buffer);
+/** Rowids in order, packed as the Int32 blob the snapshot decodes without copying rows. */
+function packRowids(list: ArrayLike<number>): Uint8Array {
+  return new Uint8Array(Int32Array.from(list).buffer);
 }
+
+const categoryTags = new Map<string, string>();
 
 /** The filter tokens of a plugin in the FTS `tags` column. */
 function tags(entry: Entry): string {
-  const tokens = entry.categories.map((c) => tagToken("cat", c));
+  const tokens = entry.categories.map((c) => categoryTags.get(c) ?? categoryTags.set(c, tagToken("cat", c)).get(c)!);
   if (entry.record.curated) tokens.push(tagToken("curated"));
   return tokens.join(" ");
 }
@@ -48,35 +48,23 @@ function insertPlugins(db: Database, byStars: Entry[]): void {
   }
 }
 
-/** Splits one sorted list into the lists of every filter in a single pass, keeping the order. */
-function splitByFilter(list: Entry[]): Map<string | null, { all: Entry[]; curated: Entry[] }> {
-  const lists = new Map<string | null, { all: Entry[]; curated: Entry[] }>();
-  const listOf = (category: string | null) => {
-    let found = lists.get(category);
-    if (!found) lists.set(category, (found = { all: [], curated: [] }));
-    return found;
-  };
-  listOf(null);
-  for (const entry of list) {
-    const targets = [listOf(null)];
-    for (const category of entry.categories) targets.push(listOf(category));
-    for (const target of targets) {
-      target.all.push(entry);
-      if (entry.record.curated) target.curated.push(entry);
-    }
-  }
-  return lists;
-}
-
+/**
+ * Every sort order unfiltered, the feed's order, and each filter's members in stars order; the
+ * snapshot derives a filtered order from them on first use.
+ */
 function insertOrders(db: Database, bySort: Map<Sort, Entry[]>, newest: Entry[]): void {
   const insert = db.prepare(`INSERT INTO orders (key, ids) VALUES (?, ?)`);
-  for (const [sort, list] of bySort) {
-    for (const [category, { all, curated }] of splitByFilter(list)) {
-      insert.run(orderKey(sort, category, false), packRowids(all));
-      insert.run(orderKey(sort, category, true), packRowids(curated));
+  for (const [sort, list] of bySort) insert.run(orderKey(sort, null, false), packRowids(list.map((e) => e.rowid)));
+  insert.run(NEWEST_ORDER, packRowids(newest.map((e) => e.rowid)));
+  const members = new Map<string | null, number[]>([[null, []]]);
+  for (const entry of bySort.get("stars")!) {
+    for (const category of entry.categories) {
+      const list = members.get(category) ?? members.set(category, []).get(category)!;
+      list.push(entry.rowid);
     }
+    if (entry.record.curated) members.get(null)!.push(entry.rowid);
   }
-  insert.run(NEWEST_ORDER, packRowids(newest));
+  for (const [category, rowids] of members) insert.run(memberKey(category), packRowids(rowids));
 }
 
 /** FTS5's in-memory index budget while building: 64 MiB holds the index of 100,000 plugins. */

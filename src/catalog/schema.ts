@@ -4,8 +4,9 @@
  *
  * `plugins.rowid` is the plugin's position in the stars order (stars desc, id asc), so the
  * stars order and the sync list are rowid ranges and FTS5 results arrive already in that order.
- * `orders` holds every (sort, filter) order precomputed as a packed Int32 array of rowids,
- * so any list page, however deep, is a slice: no OFFSET scans. The `newest` order serves the feed.
+ * `orders` holds every sort order as a packed Int32 array of rowids, and the members of each
+ * filter (category, curated); the snapshot derives each filtered order once, on first use, so
+ * any list page, however deep, is a slice: no OFFSET scans. The `newest` order serves the feed.
  *
  * `plugins_fts` is contentless (the text lives in `plugins`): it only answers which rowids match.
  * Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
@@ -15,7 +16,7 @@
  * `terms` lists every term of the index, so a longer prefix can be searched as the few terms it
  * stands for: FTS5 otherwise merges all their doclists up front, in every statement.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -68,6 +69,11 @@ export function indexText(text: string): string {
 
 /** The key of the feed's order: most recently first seen, then created_at desc, then id. */
 export const NEWEST_ORDER = "newest";
+
+/** The key of a filter's members (rowids in stars order): a category, or null for curated. */
+export function memberKey(category: string | null): string {
+  return category === null ? "members|curated" : `members|c:${category}`;
+}
 
 /**
  * The FTS token of a filter value in the `tags` column. It starts with `_`, which no word of a

@@ -4,9 +4,10 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
-import { orderKey, type Sort } from "./orders";
+import { ListOrders } from "./listorders";
+import type { Sort } from "./orders";
 import { pageInOrder, probedPage, tieredPage } from "./ranking";
-import { NEWEST_ORDER, SCHEMA_VERSION } from "./schema";
+import { SCHEMA_VERSION } from "./schema";
 import { searchExpressions, toMatchQuery, type MatchQuery } from "./search";
 import type { SnapshotStats } from "./types";
 
@@ -48,7 +49,7 @@ export class Snapshot {
   readonly stats: SnapshotStats;
   /** Every id of the snapshot's category set: what the `category` filter accepts. */
   readonly categoryIds: ReadonlySet<string>;
-  private readonly orders = new Map<string, Int32Array>();
+  private readonly orders: ListOrders;
   private readonly fts: FtsIndex;
   /** Scratch space of `pageInOrder`: one byte per rowid. */
   private marks: Uint8Array | null = null;
@@ -70,6 +71,7 @@ export class Snapshot {
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
     this.newestRow = db.prepare(`SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`);
     this.fts = new FtsIndex(db);
+    this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
     this.termsByPrefix = db.prepare(`SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`);
   }
 
@@ -101,24 +103,13 @@ export class Snapshot {
     return this.byId.get(id)?.full_json ?? null;
   }
 
-  /** A precomputed order as rowids; decoded once per snapshot. */
-  private order(key: string): Int32Array {
-    let ids = this.orders.get(key);
-    if (!ids) {
-      const blob = this.orderBlob.get(key)?.ids;
-      ids = blob ? new Int32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)) : new Int32Array(0);
-      this.orders.set(key, ids);
-    }
-    return ids;
-  }
-
   /** A page of full-form plugin JSON for a list query. */
   list(query: ListQuery): Page<string> {
     if (query.q !== null) {
       const match = toMatchQuery(query.q, (prefix) => this.termsOf(prefix));
       return match === null ? { items: [], total: 0 } : this.search(query, match);
     }
-    const ids = this.order(orderKey(query.sort, query.category, query.curated));
+    const ids = this.orders.sorted(query.sort, query.category, query.curated);
     const slice = ids.subarray(query.offset, query.offset + query.limit);
     return { items: this.fullJson(slice), total: ids.length };
   }
@@ -149,7 +140,7 @@ export class Snapshot {
     }
     const total = this.fts.count(matches);
     if (query.offset >= total) return { items: [], total };
-    const order = this.order(orderKey(query.sort, null, false));
+    const order = this.orders.sorted(query.sort, null, false);
     return { items: this.fullJson(this.sortedPage(matches, total, order, query.offset, query.limit)), total };
   }
 
@@ -178,7 +169,7 @@ export class Snapshot {
 
   /** The newest plugins: most recently first seen, then created_at desc. */
   newest(limit: number): NewestRow[] {
-    return Array.from(this.order(NEWEST_ORDER).subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
+    return Array.from(this.orders.newest().subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
   }
 
   close(): void {

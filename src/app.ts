@@ -56,7 +56,9 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
   const requests = new RequestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
   return new Elysia()
     .use(requests.plugin())
-    .onError((context) => requests.error(context.request, context.route, renderError(context, log)))
+    // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
+    // route parse cookies, headers and query, and run async.
+    .onError(({ error, code, request, route, set }) => requests.error(request, route, renderError({ error, code, request, set }, log)))
     .use(requestGuards())
     .use(rateLimit(config, config.rateLimitMaxKeys))
     .use(pluginRoutes(store))

@@ -57,7 +57,7 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
   return new Elysia()
     .use(requests.plugin())
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
-    // route parse cookies, headers and query, and run async.
+    // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, set }) => requests.error(request, route, renderError({ error, code, request, set }, log)))
     .use(requestGuards())
     .use(rateLimit(config, config.rateLimitMaxKeys))

@@ -6,30 +6,19 @@
 import { mkdirSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot } from "./prepare";
-import { coldScenarios, hotScenarios, type Scenario } from "./scenarios";
+import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
+import { coldScenarios, hotScenarios } from "./scenarios";
 import { freePort, startBare, startService, type RunningServer } from "./server";
+import { bareRow, COLD, HOT, measureCold, measureHot, warm, warmBare, type Bench, type Cpus } from "./measure";
 import { formatTable, formatTargets, type Row } from "./table";
 import { checkTargets } from "./targets";
-import { runWrk, type WrkResult } from "./wrk";
+
 
 const SIZES = [10_000, 100_000];
-/** Hot runs: the best of three one-second runs, which discounts bursts of other load on the machine. */
-const HOT = { connections: 32, seconds: 1, repeats: 3 };
-/**
- * Cold runs: one connection, so latency is a request's own cost, not time queued behind others;
- * the better of two passes over disjoint halves of the URLs, for the same reason as hot runs.
- */
-const COLD = { connections: 1, seconds: 1, repeats: 2 };
 const OUT = join(import.meta.dir, "out");
 
 function progress(message: string): void {
   console.error(`[bench] ${message}`);
-}
-
-interface Cpus {
-  server: number | null;
-  load: number | null;
 }
 
 /** wrk and taskset, two CPUs: say what is missing and how to get it. */
@@ -43,51 +32,6 @@ function cpus(): Cpus {
   return { server: null, load: null };
 }
 
-interface Target {
-  server: RunningServer;
-  catalog: string;
-  kind: Row["kind"];
-  bare: number;
-  cpu: Cpus;
-}
-
-async function hotRun(t: Target, scenario: Scenario, varyForwardedFor = false): Promise<WrkResult> {
-  let best: WrkResult | null = null;
-  for (let i = 0; i < HOT.repeats; i++) {
-    const r = await runWrk({ url: t.server.url, paths: scenario.paths, ...HOT, varyForwardedFor, cpu: t.cpu.load, workDir: OUT });
-    if (best === null || r.reqPerSec > best.reqPerSec) best = r;
-  }
-  return best!;
-}
-
-async function coldRun(t: Target, scenario: Scenario): Promise<WrkResult> {
-  const part = Math.ceil(scenario.paths.length / COLD.repeats);
-  let best: WrkResult | null = null;
-  for (let i = 0; i < COLD.repeats; i++) {
-    const paths = scenario.paths.slice(i * part, (i + 1) * part);
-    const r = await runWrk({ url: t.server.url, paths, ...COLD, onePass: true, cpu: t.cpu.load, workDir: OUT });
-    if (best === null || r.p99Ms < best.p99Ms) best = r;
-  }
-  return best!;
-}
-
-async function measure(t: Target, scenario: Scenario, varyForwardedFor = false): Promise<Row> {
-  const result = t.kind === "cold" ? await coldRun(t, scenario) : await hotRun(t, scenario, varyForwardedFor);
-  if (result.errors > 0) throw new Error(`${scenario.name}: ${result.errors} failed requests`);
-  const row: Row = {
-    catalog: t.catalog, kind: t.kind, endpoint: scenario.name, reqPerSec: result.reqPerSec, p50Ms: result.p50Ms,
-    p99Ms: result.p99Ms, ratioToBare: t.bare ? result.reqPerSec / t.bare : 1, rssMb: t.server.rssMb(),
-  };
-  progress(`${row.catalog} ${row.kind} ${row.endpoint}: ${row.reqPerSec.toFixed(0)} req/s, p99 ${row.p99Ms.toFixed(2)} ms, RSS ${row.rssMb.toFixed(0)} MB (${result.requests} requests)`);
-  return row;
-}
-
-/** Fills the response cache with every hot URL and lets the JIT settle. */
-async function warm(server: RunningServer, scenarios: Scenario[], cpu: Cpus): Promise<void> {
-  for (const s of scenarios) for (const path of s.paths) await (await fetch(`${server.url}${path}`)).arrayBuffer();
-  await runWrk({ url: server.url, paths: scenarios[0]!.paths, connections: HOT.connections, seconds: 1, cpu: cpu.load, workDir: OUT });
-}
-
 async function withServer<T>(start: Promise<RunningServer>, use: (server: RunningServer) => Promise<T>): Promise<T> {
   const server = await start;
   try {
@@ -97,33 +41,25 @@ async function withServer<T>(start: Promise<RunningServer>, use: (server: Runnin
   }
 }
 
-async function benchCatalog(build: BuiltSnapshot, queries: ReturnType<typeof searchQueries>, bare: number, cpu: Cpus): Promise<Row[]> {
+async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueries): Promise<Row[]> {
   const catalog = `${build.count / 1000}k`;
   const facts = catalogFacts(build.path, queries);
   const hot = hotScenarios(facts);
-  const rows = await withServer(startService(build.path, await freePort(), cpu.server), async (server) => {
-    await warm(server, hot, cpu);
+  const rows = await withServer(startService(build.path, await freePort(), b.cpu.server), async (server) => {
+    await warm(b, server, hot);
     const measured: Row[] = [];
-    for (const s of hot) measured.push(await measure({ server, catalog, kind: "hot", bare, cpu }, s));
-    for (const s of coldScenarios(facts)) measured.push(await measure({ server, catalog, kind: "cold", bare, cpu }, s));
+    for (const s of hot) measured.push(await measureHot(b, server, catalog, "hot", s));
+    for (const s of coldScenarios(facts)) measured.push(await measureCold(b, server, catalog, s));
     return measured;
   });
-  const limited = startService(build.path, await freePort(), cpu.server, { RATE_LIMIT_WINDOW_MS: "2000", TRUST_PROXY: "true" });
+  const limited = startService(build.path, await freePort(), b.cpu.server, { RATE_LIMIT_WINDOW_MS: "2000", TRUST_PROXY: "true" });
   rows.push(await withServer(limited, async (server) => {
-    await warm(server, [hot[0]!], cpu);
+    await warm(b, server, [hot[0]!], true);
     const scenario = { name: `${hot[0]!.name}, limiter on, new X-Forwarded-For each`, paths: hot[0]!.paths };
-    return measure({ server, catalog, kind: "limiter", bare, cpu }, scenario, true);
+    return measureHot(b, server, catalog, "limiter", scenario, true);
   }));
   facts.snapshot.close();
   return rows;
-}
-
-async function bareRow(cpu: Cpus): Promise<Row> {
-  return withServer(startBare(await freePort(), cpu.server), async (server) => {
-    const scenario = { name: "bare Bun.serve, small JSON", paths: ["/"] };
-    await warm(server, [scenario], cpu);
-    return measure({ server, catalog: "-", kind: "baseline", bare: 0, cpu }, scenario);
-  });
 }
 
 async function main(): Promise<void> {
@@ -138,16 +74,21 @@ async function main(): Promise<void> {
   }
   const queries = searchQueries(builds[0]!.path);
   progress(`${queries.words.length} distinct queries; ${queries.broadWords.length} words and ${queries.broadCombos.length} sets of words in most rows`);
-  // The baseline before and after the catalogs: the better of the two, as for every hot run.
-  const bareFirst = await bareRow(cpu);
+  // The baseline runs beside the service on the same CPU, idle except when it is measured.
+  const bench: Bench = { bare: await startBare(await freePort(), cpu.server), cpu, workDir: OUT, bareRuns: [] };
   const catalogs: Row[] = [];
-  for (const build of builds) catalogs.push(...(await benchCatalog(build, queries, bareFirst.reqPerSec, cpu)));
-  const bareLast = await bareRow(cpu);
-  const bare = bareLast.reqPerSec > bareFirst.reqPerSec ? bareLast : bareFirst;
-  for (const row of catalogs) row.ratioToBare = row.reqPerSec / bare.reqPerSec;
+  let bare: Row;
+  try {
+    await warmBare(bench);
+    for (const build of builds) catalogs.push(...(await benchCatalog(bench, build, queries)));
+    bare = bareRow(bench);
+  } finally {
+    await bench.bare.stop();
+  }
   const pinning = cpu.server === null ? "unpinned" : `server on CPU ${cpu.server}, wrk on CPU ${cpu.load} (taskset)`;
-  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, best of ${HOT.repeats} × ${HOT.seconds} s · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.repeats} × up to ${COLD.seconds} s · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
+  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.seconds} s runs alternating with the bare baseline, best of ${HOT.cleanRuns} clean each · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
   console.log(formatTable([bare, ...catalogs]));
+  if ([bare, ...catalogs].some((r) => r.disturbed)) console.log("\n* no clean run: other load on the machine took CPU from the server or wrk during every run");
   console.log(`\n${builds.map((b) => `build ${b.count / 1000}k: ${(b.buildMs / 1000).toFixed(2)} s, peak RSS ${b.peakRssMb.toFixed(0)} MB (synthetic input included), file ${b.fileMb.toFixed(0)} MB`).join("\n")}\n`);
   console.log(formatTargets(checkTargets([bare, ...catalogs], builds)));
   console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -53,14 +53,31 @@ async function waitReady(url: string, child: Subprocess): Promise<void> {
   throw new Error(`server at ${url} not ready after 20 s`);
 }
 
+/** Servers still running, stopped if the bench itself is stopped. */
+const running = new Set<Subprocess>();
+
+function stopAll(): void {
+  for (const child of running) child.kill();
+}
+
+process.on("exit", stopAll);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+}
+
 async function start(command: string[], env: Record<string, string>, port: number, readyPath: string): Promise<RunningServer> {
   // The request log goes to /dev/null: its cost is paid, the disk is spared.
   const child = Bun.spawn(command, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  running.add(child);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitReady(`${url}${readyPath}`, child);
   } catch (error) {
     child.kill();
+    running.delete(child);
     throw error;
   }
   return {
@@ -70,6 +87,7 @@ async function start(command: string[], env: Record<string, string>, port: numbe
     stop: async () => {
       child.kill("SIGTERM");
       await child.exited;
+      running.delete(child);
     },
   };
 }

@@ -9,6 +9,8 @@ export interface Row {
   p99Ms: number;
   ratioToBare: number;
   rssMb: number;
+  /** No clean run: other load on the machine took CPU from the server or wrk. */
+  disturbed?: boolean;
 }
 
 function fixed(value: number, digits: number): string {
@@ -19,7 +21,7 @@ function fixed(value: number, digits: number): string {
 export function formatTable(rows: Row[]): string {
   const header = ["catalog", "kind", "endpoint", "req/s", "p50 ms", "p99 ms", "x bare", "RSS MB"];
   const cells = rows.map((r) => [
-    r.catalog, r.kind, r.endpoint, fixed(r.reqPerSec, 0), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), fixed(r.ratioToBare, 2), fixed(r.rssMb, 0),
+    r.catalog, r.kind, `${r.endpoint}${r.disturbed ? " *" : ""}`, fixed(r.reqPerSec, 0), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), fixed(r.ratioToBare, 2), fixed(r.rssMb, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const numeric = (i: number) => i >= 3;

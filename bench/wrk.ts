@@ -28,6 +28,9 @@ export interface WrkResult {
   p99Ms: number;
   /** Socket errors and non-2xx/3xx answers: a run with any is not a valid measurement. */
   errors: number;
+  /** CPU seconds wrk itself used, and the run's wall time. */
+  wrkCpuSeconds: number;
+  wallSeconds: number;
 }
 
 const RESULT_MARK = "WRK_RESULT ";
@@ -76,6 +79,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   writeFileSync(scriptFile, script(pathsFile, options.varyForwardedFor ?? false, options.onePass ?? false, addressBase(id)));
   const wrk = ["wrk", "-t1", `-c${options.connections}`, `-d${options.seconds}s`, "-s", scriptFile, options.url];
   const command = options.cpu === null ? wrk : ["taskset", "-c", String(options.cpu), ...wrk];
+  const started = performance.now();
   const child = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   const line = out.split("\n").find((l) => l.startsWith(RESULT_MARK));
@@ -88,5 +92,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     p50Ms: raw.p50Us / 1000,
     p99Ms: raw.p99Us / 1000,
     errors: raw.errors,
+    wrkCpuSeconds: Number(child.resourceUsage()?.cpuTime.total ?? 0) / 1e6,
+    wallSeconds: (performance.now() - started) / 1000,
   };
 }

@@ -1,0 +1,118 @@
+/**
+ * One row of the table: a scenario run against a server. The machine's speed drifts (other
+ * tenants share its cores; the same run can differ by half from one second to the next), so a hot
+ * run alternates with a run of the bare baseline on the same CPU, and the row's ratio compares
+ * the best of each: both met the same machine. A run is clean when the server had its CPU (busy
+ * 90% of the run) and nothing else on the machine used a tenth of a CPU; the best clean runs
+ * count. Cold runs keep the better of two passes over disjoint halves of their URLs.
+ */
+import { machineBusySeconds, processCpuSeconds } from "./cpu";
+import type { Scenario } from "./scenarios";
+import type { RunningServer } from "./server";
+import type { Row } from "./table";
+import { runWrk, type WrkResult } from "./wrk";
+
+export interface Cpus {
+  server: number | null;
+  load: number | null;
+}
+
+export interface Bench {
+  bare: RunningServer;
+  cpu: Cpus;
+  workDir: string;
+  /** Every bare run so far: the baseline row is the best of them. */
+  bareRuns: WrkResult[];
+}
+
+export const HOT = { connections: 32, seconds: 1, cleanRuns: 2, maxRuns: 5 };
+/** One connection, so latency is a request's own cost, not time queued behind others. */
+export const COLD = { connections: 1, seconds: 1, passes: 2 };
+export const BARE_PATHS = ["/"];
+
+interface Run extends WrkResult {
+  clean: boolean;
+}
+
+async function hotOnce(b: Bench, server: RunningServer, paths: string[], varyForwardedFor = false): Promise<Run> {
+  const busy = machineBusySeconds();
+  const cpu = processCpuSeconds(server.pid);
+  const r = await runWrk({ url: server.url, paths, ...HOT, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
+  const serverCpu = processCpuSeconds(server.pid) - cpu;
+  const foreign = machineBusySeconds() - busy - serverCpu - r.wrkCpuSeconds;
+  return { ...r, clean: serverCpu >= 0.9 * r.wallSeconds && foreign <= 0.1 * r.wallSeconds };
+}
+
+function best(runs: Run[]): Run {
+  const pool = runs.some((r) => r.clean) ? runs.filter((r) => r.clean) : runs;
+  return pool.reduce((a, r) => (r.reqPerSec > a.reqPerSec ? r : a));
+}
+
+/** Alternates runs of the scenario and of the bare baseline until enough of both are clean. */
+async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor: boolean): Promise<{ run: Run; bare: Run }> {
+  const runs: Run[] = [];
+  const bares: Run[] = [];
+  const enough = (list: Run[]) => list.filter((r) => r.clean).length >= HOT.cleanRuns;
+  while (runs.length < HOT.maxRuns && !(enough(runs) && enough(bares))) {
+    runs.push(await hotOnce(b, server, scenario.paths, varyForwardedFor));
+    bares.push(await hotOnce(b, b.bare, BARE_PATHS));
+  }
+  b.bareRuns.push(...bares);
+  return { run: best(runs), bare: best(bares) };
+}
+
+async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Promise<WrkResult> {
+  const part = Math.ceil(scenario.paths.length / COLD.passes);
+  let chosen: WrkResult | null = null;
+  for (let i = 0; i < COLD.passes; i++) {
+    const paths = scenario.paths.slice(i * part, (i + 1) * part);
+    const r = await runWrk({ url: server.url, paths, ...COLD, onePass: true, cpu: b.cpu.load, workDir: b.workDir });
+    if (chosen === null || r.p99Ms < chosen.p99Ms) chosen = r;
+  }
+  return chosen!;
+}
+
+function row(catalog: string, kind: Row["kind"], scenario: Scenario, r: WrkResult, ratio: number, rssMb: number, disturbed: boolean): Row {
+  if (r.errors > 0) throw new Error(`${scenario.name}: ${r.errors} failed requests`);
+  const made: Row = { catalog, kind, endpoint: scenario.name, reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ratioToBare: ratio, rssMb, disturbed };
+  console.error(`[bench] ${catalog} ${kind} ${scenario.name}: ${r.reqPerSec.toFixed(0)} req/s (${ratio.toFixed(2)}x bare), p99 ${r.p99Ms.toFixed(2)} ms, RSS ${rssMb.toFixed(0)} MB${disturbed ? ", disturbed" : ""}`);
+  return made;
+}
+
+/** A hot (or rate-limited) row: its best run against the best bare run beside it. */
+export async function measureHot(b: Bench, server: RunningServer, catalog: string, kind: Row["kind"], scenario: Scenario, varyForwardedFor = false): Promise<Row> {
+  const { run, bare } = await hotRun(b, server, scenario, varyForwardedFor);
+  return row(catalog, kind, scenario, run, run.reqPerSec / bare.reqPerSec, server.rssMb(), !run.clean || !bare.clean);
+}
+
+/** A cold row; its ratio is against the best bare run so far. */
+export async function measureCold(b: Bench, server: RunningServer, catalog: string, scenario: Scenario): Promise<Row> {
+  const r = await coldRun(b, server, scenario);
+  return row(catalog, "cold", scenario, r, r.reqPerSec / bestBare(b).reqPerSec, server.rssMb(), false);
+}
+
+/** The baseline row: the best of every bare run of the bench. */
+export function bareRow(b: Bench): Row {
+  const r = bestBare(b);
+  return { catalog: "-", kind: "baseline", endpoint: "bare Bun.serve, small JSON", reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ratioToBare: 1, rssMb: b.bare.rssMb(), disturbed: !r.clean };
+}
+
+function bestBare(b: Bench): Run {
+  return best(b.bareRuns as Run[]);
+}
+
+/**
+ * Fills the response cache with every hot URL and lets the JIT settle on the first, sent as it
+ * will be measured (with a new X-Forwarded-For each when the limiter is on: else the warm-up
+ * trains the JIT on 429s).
+ */
+export async function warm(b: Bench, server: RunningServer, scenarios: Scenario[], varyForwardedFor = false): Promise<void> {
+  for (const s of scenarios) for (const path of s.paths) await (await fetch(`${server.url}${path}`)).arrayBuffer();
+  await runWrk({ url: server.url, paths: scenarios[0]!.paths, connections: HOT.connections, seconds: 3, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
+}
+
+/** Starts the baseline's record with a few runs, after a warm-up. */
+export async function warmBare(b: Bench): Promise<void> {
+  await runWrk({ url: b.bare.url, paths: BARE_PATHS, connections: HOT.connections, seconds: 2, cpu: b.cpu.load, workDir: b.workDir });
+  for (let i = 0; i < 2; i++) b.bareRuns.push(await hotOnce(b, b.bare, BARE_PATHS));
+}

@@ -2,10 +2,11 @@
  * Builds a complete snapshot file from plugin records: rows, FTS index, precomputed orders, metadata.
  * The file is written at a new path and never modified afterwards; publishing is the caller's rename.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { heat, orderKey, type Ranked, type Sort } from "./orders";
-import { indexText, memberKey, NEWEST_ORDER, SCHEMA, SCHEMA_VERSION, tagToken } from "./schema";
+import { openForBuild, writeIndex, writeIndexInWorker, type FtsRow } from "./ftsindex";
+import { COMPARATORS, heat, orderKey, type Ranked, type Sort } from "./orders";
+import { indexText, memberKey, NEWEST_ORDER, SCHEMA_VERSION, tagToken } from "./schema";
 import { sortAll } from "./sortall";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotInput, SnapshotStats } from "./types";
@@ -31,21 +32,31 @@ function tags(entry: Entry): string {
   return tokens.join(" ");
 }
 
-function insertPlugins(db: Database, byStars: Entry[]): void {
-  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
-  const fts = db.prepare(`INSERT INTO plugins_fts (rowid, name, topics, description, tags) VALUES (?,?,?,?,?)`);
-  for (const entry of byStars) {
+/** The rows of the full-text index, in stars order. */
+function ftsRows(byStars: Entry[]): FtsRow[] {
+  return byStars.map((entry) => {
     const r = entry.record;
-    const rowid = entry.rowid;
+    // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
+    return [entry.rowid, r.name.replace(/[-_.]+/g, " "), indexText(r.topics.join(" ")), indexText(r.description), tags(entry)];
+  });
+}
+
+/** The full and short JSON of each plugin, serialized once per snapshot. */
+function views(byStars: Entry[]): Array<[string, string]> {
+  return byStars.map((entry) => [JSON.stringify(fullView(entry.record)), JSON.stringify(shortView(entry.record))]);
+}
+
+function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, string]>): void {
+  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+  byStars.forEach((entry, i) => {
+    const r = entry.record;
     insert.run(
-      rowid, r.id, r.name, r.url, r.homepage, r.description, r.description_zh, r.category,
+      entry.rowid, r.id, r.name, r.url, r.homepage, r.description, r.description_zh, r.category,
       JSON.stringify(r.categories), r.stars, r.forks, r.language, r.license, r.archived ? 1 : 0,
       r.created_at, r.pushed_at, JSON.stringify(r.topics), r.curated ? 1 : 0, r.first_seen_at,
-      entry.heat, r.etag, JSON.stringify(fullView(r)), JSON.stringify(shortView(r)),
+      entry.heat, r.etag, json[i]![0], json[i]![1],
     );
-    // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
-    fts.run(rowid, r.name.replace(/[-_.]+/g, " "), indexText(r.topics.join(" ")), indexText(r.description), tags(entry));
-  }
+  });
 }
 
 /**
@@ -67,9 +78,6 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>, newest: Entry[])
   for (const [category, rowids] of members) insert.run(memberKey(category), packRowids(rowids));
 }
 
-/** FTS5's in-memory index budget while building: 64 MiB holds the index of 100,000 plugins. */
-const FTS_HASH_BYTES = 64 * 1024 * 1024;
-
 /** Statistics of a set of records, as the manifest reports them. */
 export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotStats {
   const used = new Set<string>();
@@ -81,13 +89,6 @@ export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotSt
     totalStars += p.stars;
   }
   return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
-}
-
-/** Every term of the index, as the tokenizer folded it (search.ts lists a long prefix's terms). */
-function writeTerms(db: Database): void {
-  db.exec(`CREATE VIRTUAL TABLE temp.plugins_vocab USING fts5vocab(main, plugins_fts, 'row');
-           INSERT INTO terms (term) SELECT term FROM temp.plugins_vocab;
-           DROP TABLE temp.plugins_vocab;`);
 }
 
 function writeMeta(db: Database, stats: SnapshotStats, categoryIds: string[]): void {
@@ -107,8 +108,16 @@ function fsyncFile(path: string): void {
   }
 }
 
+/** From this many plugins on, the index is written on a worker thread beside the rest of the build. */
+const PARALLEL_FROM = 20_000;
+
+export interface BuildOptions {
+  /** Write the index on a worker thread; by default from PARALLEL_FROM plugins on. */
+  parallelIndex?: boolean;
+}
+
 /** Writes a new snapshot file at `path` (which must not exist) and flushes it to disk. */
-export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats {
+export function buildSnapshot(path: string, input: SnapshotInput, options: BuildOptions = {}): SnapshotStats {
   if (existsSync(path)) throw new Error(`refusing to overwrite ${path}`);
   const snapshotAt = isoMillis(input.snapshotAt);
   const entries: Entry[] = input.plugins.map((record) => ({
@@ -118,25 +127,24 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
     rowid: 0,
     categories: [...new Set(record.categories)],
   }));
-  const { bySort, newest } = sortAll(entries);
-  const byStars = bySort.get("stars")!;
+  const byStars = entries.slice().sort(COMPARATORS.stars);
   byStars.forEach((entry, index) => (entry.rowid = index + 1));
+  // The index first (it creates the file), on a worker when large; this thread sorts and
+  // serializes meanwhile, then adds the rows, orders and metadata.
+  const rows = ftsRows(byStars);
+  const parallel = options.parallelIndex ?? entries.length >= PARALLEL_FROM;
+  const indexWritten = parallel ? writeIndexInWorker(path, rows) : (writeIndex(path, rows), () => {});
+  const { bySort, newest } = sortAll(entries);
+  const json = views(byStars);
   const stats = statsOf(snapshotAt, input.plugins);
-  const db = new Database(path, { create: true, strict: true });
+  indexWritten();
+  const db = openForBuild(path);
   try {
-    // A fresh file nobody reads yet: no journal and no syncs until the final fsync.
-    db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -65536;");
-    db.exec(SCHEMA);
-    // Room for the whole index in memory: one segment is written, no merges on the way.
-    db.exec(`INSERT INTO plugins_fts (plugins_fts, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});`);
     db.transaction(() => {
-      insertPlugins(db, byStars);
+      insertPlugins(db, byStars, json);
       insertOrders(db, bySort, newest);
       writeMeta(db, stats, input.categoryIds);
     })();
-    // One segment per term makes every query a single doclist walk.
-    db.exec("INSERT INTO plugins_fts (plugins_fts) VALUES ('optimize');");
-    writeTerms(db);
   } finally {
     db.close();
   }

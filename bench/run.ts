@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const builds: BuiltSnapshot[] = [];
   for (const count of SIZES) {
     progress(`building the synthetic ${count / 1000}k snapshot`);
-    builds.push(await buildSnapshotFile(count, join(OUT, `synthetic-${count}.sqlite`), cpu.server));
+    builds.push(await buildSnapshotFile(count, join(OUT, `synthetic-${count}.sqlite`)));
   }
   const queries = searchQueries(builds[0]!.path);
   progress(`${queries.words.length} distinct queries; ${queries.broadWords.length} words and ${queries.broadCombos.length} sets of words in most rows`);

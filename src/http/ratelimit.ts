@@ -44,9 +44,9 @@ export class RateLimiter {
     return this.opened.size;
   }
 
-  /** Counts one request of `key` at `now` (ms). */
-  hit(key: string, now: number): Verdict {
-    return this.hitHash(keyHash(key), now);
+  /** Counts one request of `key` (a string, or a number from `clientKey`) at `now` (ms). */
+  hit(key: string | number, now: number): Verdict {
+    return this.hitHash(typeof key === "number" ? key : keyHash(key), now);
   }
 
   private hitHash(key: number, now: number): Verdict {
@@ -73,13 +73,48 @@ export class RateLimiter {
   }
 }
 
-/** The client address: the socket's, or with a trusted proxy the left-most valid X-Forwarded-For entry. */
-export function clientIp(forwardedFor: string | null, socketIp: string | null, trustProxy: boolean): string {
+/**
+ * The client address: the socket's, or with a trusted proxy the left-most valid X-Forwarded-For
+ * entry. The socket address may be given as a function, asked only when it is the answer (Bun
+ * builds it per call: a tenth of a cached page's time).
+ */
+export function clientIp(forwardedFor: string | null, socketIp: string | null | (() => string | null), trustProxy: boolean): string {
   if (trustProxy && forwardedFor) {
     const first = forwardedFor.split(",", 1)[0]!.trim();
     if (isIp(first)) return first;
   }
-  return socketIp ?? "unknown";
+  return (typeof socketIp === "function" ? socketIp() : socketIp) ?? "unknown";
+}
+
+/** An IPv4 address as its 32-bit number; -1 when `ip` is not a dotted quad. */
+function ipv4Number(ip: string): number {
+  let value = 0;
+  let part = 0;
+  let dots = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46) {
+      value = value * 256 + part;
+      part = 0;
+      dots++;
+    } else if (c >= 48 && c <= 57) {
+      part = part * 10 + (c - 48);
+      if (part > 255) return -1;
+    } else {
+      return -1;
+    }
+  }
+  return dots === 3 ? value * 256 + part : -1;
+}
+
+/**
+ * The limiter key of (endpoint number, client address) as a number, for `hit`: exact for IPv4
+ * (endpoint × 2^32 + address, below 2^40), hashed above 2^52 otherwise, so the two never meet.
+ * Cheaper than hashing a string, which the limiter otherwise does on every request.
+ */
+export function clientKey(endpoint: number, ip: string): number {
+  const v4 = ipv4Number(ip);
+  return v4 >= 0 ? endpoint * 2 ** 32 + v4 : 2 ** 52 + (keyHash(`${endpoint} ${ip}`) % 2 ** 52);
 }
 
 /** A bare IPv4 or IPv6 address (no port, brackets or zone), as the proxy should have written it. */

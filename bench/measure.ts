@@ -25,7 +25,7 @@ export interface Bench {
   bareRuns: WrkResult[];
 }
 
-export const HOT = { connections: 32, seconds: 1, cleanRuns: 2, maxRuns: 5 };
+export const HOT = { connections: 32, seconds: 1, cleanRuns: 2, maxRuns: 3 };
 /** One connection, so latency is a request's own cost, not time queued behind others. */
 export const COLD = { connections: 1, seconds: 1, passes: 2 };
 export const BARE_PATHS = ["/"];

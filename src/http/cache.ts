@@ -123,7 +123,7 @@ function headersFor(rendered: Rendered, state: Record<string, string | number>):
 }
 
 /** Ring space charged per entry beyond its body: its key, headers and bookkeeping. */
-const ENTRY_OVERHEAD_BYTES = 256;
+const ENTRY_OVERHEAD_BYTES = 512;
 
 function overhead(key: string): number {
   return key.length * 2 + ENTRY_OVERHEAD_BYTES;

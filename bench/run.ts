@@ -3,7 +3,7 @@
  * real service pinned to CPU 0, loads it with wrk pinned to CPU 1, and prints one table against a
  * bare Bun.serve baseline measured in the same run, then the issue's targets checked against it.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadBefore = loadavg()[0]!;
   mkdirSync(OUT, { recursive: true });
+  // Earlier runs' files, and the copies the service keeps beside its database (last good, set aside).
+  for (const name of readdirSync(OUT)) rmSync(join(OUT, name), { force: true });
   const builds: BuiltSnapshot[] = [];
   for (const count of SIZES) {
     progress(`building the synthetic ${count / 1000}k snapshot`);

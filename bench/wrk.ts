@@ -3,7 +3,7 @@
  * request paths (one path for a hot run, thousands of distinct ones for a cold run), optionally
  * sends a different X-Forwarded-For on every request, and prints the result as one JSON line.
  */
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface WrkOptions {
@@ -82,6 +82,8 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const started = performance.now();
   const child = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  rmSync(pathsFile, { force: true });
+  rmSync(scriptFile, { force: true });
   const line = out.split("\n").find((l) => l.startsWith(RESULT_MARK));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${err || out}`);
   const raw = JSON.parse(line.slice(RESULT_MARK.length)) as { requests: number; durationUs: number; meanUs: number; p50Us: number; p99Us: number; errors: number };

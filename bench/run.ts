@@ -82,8 +82,10 @@ async function main(): Promise<void> {
   let bare: Row;
   try {
     await warmBare(bench);
+    const page = await measureHot(bench, bench.bare, "-", "baseline", { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"] });
     for (const build of builds) catalogs.push(...(await benchCatalog(bench, build, queries)));
     bare = bareRow(bench);
+    catalogs.unshift(page);
   } finally {
     await bench.bare.stop();
   }

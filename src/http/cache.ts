@@ -2,65 +2,13 @@
  * Responses rendered once per snapshot: body, ETag and headers are computed on the first request
  * and served from memory until the next swap (a new store cache). The cache is bounded in bytes.
  */
+import { byteLength, encodeParts, finish, render, type Draft, type Rendered } from "./render";
 import { BodyRing } from "./ring";
 
-export interface Rendered {
-  status: number;
-  body: Uint8Array;
-  etag: string;
-  headers: Record<string, string>;
-}
+export { draft, render, type Draft, type Rendered } from "./render";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const JSON_CACHE_CONTROL = "public, max-age=300";
-
-const encoder = new TextEncoder();
-
-/**
- * A body not yet encoded: its text in parts, written one after another and never joined, so a
- * page of plugins is encoded straight into the response cache without whole-page strings.
- */
-export interface Draft {
-  parts: readonly string[];
-  contentType: string;
-  cacheControl: string;
-  status: number;
-}
-
-export function draft(body: string | readonly string[], contentType: string, cacheControl: string, status = 200): Draft {
-  return { parts: typeof body === "string" ? [body] : body, contentType, cacheControl, status };
-}
-
-function byteLength(parts: readonly string[]): number {
-  let length = 0;
-  for (const part of parts) length += Buffer.byteLength(part, "utf8");
-  return length;
-}
-
-/** Encodes the parts into `target`; the bytes written, or -1 when they did not all fit. */
-function encodeParts(parts: readonly string[], target: Uint8Array): number {
-  let written = 0;
-  for (const part of parts) {
-    const result = encoder.encodeInto(part, target.subarray(written));
-    if (result.read < part.length) return -1;
-    written += result.written;
-  }
-  return written;
-}
-
-/** The rendering of encoded bytes: a strong ETag derived from them and the fixed headers. */
-function finish(body: Uint8Array, d: Draft): Rendered {
-  const etag = `"${Bun.hash(body).toString(36)}-${body.byteLength.toString(36)}"`;
-  return { status: d.status, body, etag, headers: { "Content-Type": d.contentType, "Cache-Control": d.cacheControl, ETag: etag } };
-}
-
-/** Renders a body once: bytes, a strong ETag derived from them, and the fixed headers. */
-export function render(body: string | readonly string[], contentType: string, cacheControl: string, status = 200): Rendered {
-  const d = draft(body, contentType, cacheControl, status);
-  if (d.parts.length === 1) return finish(encoder.encode(d.parts[0]), d);
-  const bytes = new Uint8Array(byteLength(d.parts));
-  return finish(encodeParts(d.parts, bytes) === bytes.byteLength ? bytes : encoder.encode(d.parts.join("")), d);
-}
 
 /** True when an If-None-Match header names the ETag (or is `*`). */
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {

@@ -1,0 +1,60 @@
+/**
+ * Rendering a response body once: its bytes, a strong ETag derived from them, and the fixed
+ * headers. A body may come as parts, written one after another and never joined.
+ */
+
+export interface Rendered {
+  status: number;
+  body: Uint8Array;
+  etag: string;
+  headers: Record<string, string>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A body not yet encoded: its text in parts, written one after another and never joined, so a
+ * page of plugins is encoded straight into the response cache without whole-page strings.
+ */
+export interface Draft {
+  parts: readonly string[];
+  contentType: string;
+  cacheControl: string;
+  status: number;
+}
+
+export function draft(body: string | readonly string[], contentType: string, cacheControl: string, status = 200): Draft {
+  return { parts: typeof body === "string" ? [body] : body, contentType, cacheControl, status };
+}
+
+/** The UTF-8 length of the parts. */
+export function byteLength(parts: readonly string[]): number {
+  let length = 0;
+  for (const part of parts) length += Buffer.byteLength(part, "utf8");
+  return length;
+}
+
+/** Encodes the parts into `target`; the bytes written, or -1 when they did not all fit. */
+export function encodeParts(parts: readonly string[], target: Uint8Array): number {
+  let written = 0;
+  for (const part of parts) {
+    const result = encoder.encodeInto(part, target.subarray(written));
+    if (result.read < part.length) return -1;
+    written += result.written;
+  }
+  return written;
+}
+
+/** The rendering of encoded bytes: a strong ETag derived from them and the fixed headers. */
+export function finish(body: Uint8Array, d: Draft): Rendered {
+  const etag = `"${Bun.hash(body).toString(36)}-${body.byteLength.toString(36)}"`;
+  return { status: d.status, body, etag, headers: { "Content-Type": d.contentType, "Cache-Control": d.cacheControl, ETag: etag } };
+}
+
+/** Renders a body once: bytes, a strong ETag derived from them, and the fixed headers. */
+export function render(body: string | readonly string[], contentType: string, cacheControl: string, status = 200): Rendered {
+  const d = draft(body, contentType, cacheControl, status);
+  if (d.parts.length === 1) return finish(encoder.encode(d.parts[0]), d);
+  const bytes = new Uint8Array(byteLength(d.parts));
+  return finish(encodeParts(d.parts, bytes) === bytes.byteLength ? bytes : encoder.encode(d.parts.join("")), d);
+}

@@ -83,17 +83,21 @@ function copyIsCurrent(path: string): boolean {
   return snapshotAtOf(copy) === snapshotAtOf(path);
 }
 
-/** Copies a checked snapshot to the last-good path (through a temporary file, so a copy is whole or absent). */
-export function saveLastGood(path: string): boolean {
-  if (copyIsCurrent(path)) return false;
-  const copy = lastGoodPath(path);
-  const tmp = temporaryPath(copy);
+/** Copies `from` to `to` through a temporary file beside `to`, so the copy is whole or absent. */
+function copyWhole(from: string, to: string): void {
+  const tmp = temporaryPath(to);
   try {
-    copyFileSync(path, tmp);
-    renameSync(tmp, copy);
+    copyFileSync(from, tmp);
+    renameSync(tmp, to);
   } finally {
     rmSync(tmp, { force: true });
   }
+}
+
+/** Copies a checked snapshot to the last-good path (through a temporary file, so a copy is whole or absent). */
+export function saveLastGood(path: string): boolean {
+  if (copyIsCurrent(path)) return false;
+  copyWhole(path, lastGoodPath(path));
   return true;
 }
 
@@ -120,12 +124,6 @@ export async function saveLastGoodInBackground(path: string): Promise<boolean> {
 export function restoreLastGood(path: string): string | null {
   const copy = lastGoodPath(path);
   if (!existsSync(copy) || snapshotProblem(copy) !== null) return null;
-  const tmp = temporaryPath(path);
-  try {
-    copyFileSync(copy, tmp);
-    renameSync(tmp, path);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  copyWhole(copy, path);
   return snapshotAtOf(path);
 }

@@ -6,19 +6,23 @@ import type { CatalogStore } from "./catalog/store";
 import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { requestGuards } from "./http/guard";
+import { secured } from "./http/headers";
 import { rateLimit } from "./http/limit";
 import { RequestLog } from "./http/requestlog";
 import { feedRoutes } from "./routes/feed";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
+import { logJsonVia, type Log, type LogJson } from "./log";
 import { pluginRoutes } from "./routes/plugins";
 
-export type Log = (event: string, fields: Record<string, unknown>) => void;
+export type { Log } from "./log";
 
 export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> & Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp">>;
   log?: Log;
+  /** The same log for lines whose fields are already JSON (the request log); by default through `log`. */
+  logJson?: LogJson;
 }
 
 const ERROR_TYPE = "application/json; charset=utf-8";
@@ -27,7 +31,7 @@ function errorResponse(request: Request, status: number, message: string, header
   const path = new URL(request.url).pathname;
   return new Response(errorBody(path, status, message), {
     status,
-    headers: { "Content-Type": ERROR_TYPE, "Cache-Control": "no-store", ...headers },
+    headers: secured({ "Content-Type": ERROR_TYPE, "Cache-Control": "no-store", ...headers }),
   });
 }
 
@@ -52,8 +56,8 @@ function renderError({ error, code, request, set }: ErrorContext, log: Log): Res
   return errorResponse(request, 500, "Internal error.");
 }
 
-export function createApp({ store, config, log = () => {} }: AppDeps) {
-  const requests = new RequestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
+export function createApp({ store, config, log = () => {}, logJson = logJsonVia(log) }: AppDeps) {
+  const requests = new RequestLog(logJson, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
   return new Elysia()
     .use(requests.plugin())
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every

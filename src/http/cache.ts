@@ -1,8 +1,11 @@
 /**
  * Responses rendered once per snapshot: body, ETag and headers are computed on the first request
  * and served from memory until the next swap (a new store cache). The cache is bounded in bytes.
+ * A body of 1 KB or more is also kept gzip-compressed, made on the first request that accepts it.
  */
-import { byteLength, encodeParts, finish, render, type Draft, type Rendered } from "./render";
+import Negotiator from "negotiator";
+import { SECURITY_HEADERS } from "./headers";
+import { baseEtag, byteLength, encodeParts, finish, gzipped, MIN_GZIP_BYTES, render, type Draft, type Rendered } from "./render";
 import { BodyRing } from "./ring";
 
 export { draft, render, type Draft, type Rendered } from "./render";
@@ -10,11 +13,34 @@ export { draft, render, type Draft, type Rendered } from "./render";
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const JSON_CACHE_CONTROL = "public, max-age=300";
 
-/** True when an If-None-Match header names the ETag (or is `*`). */
+/**
+ * True when an If-None-Match header names the ETag (or is `*`). The gzip and the plain
+ * representation of one body validate each other: a client that changed what it accepts still
+ * holds the current version.
+ */
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === "*") return true;
-  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  const wanted = baseEtag(etag);
+  return ifNoneMatch.split(",").some((tag) => baseEtag(tag.trim().replace(/^W\//, "")) === wanted);
+}
+
+const MAX_REMEMBERED_ACCEPTS = 256;
+const gzipAccepted = new Map<string, boolean>();
+
+/**
+ * Whether an Accept-Encoding header takes gzip over no encoding (RFC 9110 12.5.3, q-values
+ * included). Clients send a handful of distinct headers: each is parsed once.
+ */
+export function acceptsGzip(acceptEncoding: string | null): boolean {
+  if (!acceptEncoding) return false;
+  let accepted = gzipAccepted.get(acceptEncoding);
+  if (accepted === undefined) {
+    accepted = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["gzip", "identity"]) === "gzip";
+    if (gzipAccepted.size >= MAX_REMEMBERED_ACCEPTS) gzipAccepted.clear();
+    gzipAccepted.set(acceptEncoding, accepted);
+  }
+  return accepted;
 }
 
 /** The response state of a request as the framework (Elysia's `set`) keeps it. */
@@ -25,15 +51,16 @@ export interface ResponseState {
 
 /**
  * Answers with a rendered body: 304 with no body when the client's copy is current. A 200 is a
- * complete Response: the headers other hooks put in the response state (security, rate limit)
- * plus the rendering's, as a Headers object built once per rendering and reused while those
- * headers stay the same. The state's headers are then emptied, so the framework sends the
- * Response as it is rather than rebuilding it to merge them; building a Response from a ready
- * Headers costs half as much as from a plain object (a tenth of a cached page's time).
+ * complete Response: the rendering's headers, the security headers and those other hooks put in
+ * the response state (the rate limit's), as a Headers object built once per rendering and reused
+ * while the state's headers stay the same. The state's headers are then emptied, so the framework
+ * sends the Response as it is rather than rebuilding it to merge them; building a Response from a
+ * ready Headers costs half as much as from a plain object (a tenth of a cached page's time).
  */
 export function respond(rendered: Rendered, request: Request, set: ResponseState): Response | null {
   if (rendered.status === 200 && matchesEtag(request.headers.get("if-none-match"), rendered.etag)) {
-    Object.assign(set.headers, rendered.headers);
+    const { "Content-Encoding": _encoding, ...validators } = rendered.headers;
+    Object.assign(set.headers, SECURITY_HEADERS, validators);
     set.status = 304;
     return null;
   }
@@ -64,7 +91,8 @@ function headersFor(rendered: Rendered, state: Record<string, string | number>):
   const found = prebuilt.get(rendered);
   if (found && sameHeaders(found, state)) return found.headers;
   const keys = Object.keys(state);
-  const headers = new Headers(keys.map((k): [string, string] => [k, String(state[k])]));
+  const headers = new Headers(SECURITY_HEADERS);
+  for (const k of keys) headers.set(k, String(state[k]));
   for (const [name, value] of Object.entries(rendered.headers)) headers.set(name, value);
   prebuilt.set(rendered, { keys, values: keys.map((k) => state[k]!), headers });
   return headers;
@@ -77,16 +105,17 @@ function overhead(key: string): number {
   return key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
-interface Entry {
+interface Kept {
   rendered: Rendered;
+  /** The ring segment's sequence number. */
   seq: number;
 }
 
-/**
- * The responses of one snapshot, bounded in bytes: bodies live in a BodyRing, which drops the
- * oldest sixteenth when full. A hit on a body in the older half copies it to the head, so what is
- * asked for keeps its place and what is not ages out: close to least-recently-used eviction.
- */
+/** A cached body and, once a client has accepted it, its gzip representation. */
+interface Entry extends Kept {
+  gzip: Kept | null;
+}
+
 /**
  * Share of the budget written between two hints to the garbage collector. Each cold response
  * leaves garbage (its rows' strings, the page's parts), which the runtime lets grow with the live
@@ -95,15 +124,21 @@ interface Entry {
  */
 const HINT_AFTER_SHARE = 0.25;
 
+/** Key of a body's gzip representation: its plain key after a prefix no route's keys start with. */
+const GZIP_KEY_PREFIX = "gzip|";
+
+/**
+ * The responses of one snapshot, bounded in bytes: bodies live in a BodyRing, which drops the
+ * oldest sixteenth when full. A hit on a body in the older half copies it to the head, so what is
+ * asked for keeps its place and what is not ages out: close to least-recently-used eviction.
+ */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private readonly ring: BodyRing;
   private writtenBytes = 0;
 
   constructor(readonly maxBytes: number) {
-    this.ring = new BodyRing(maxBytes, (key, seq) => {
-      if (this.entries.get(key)?.seq === seq) this.entries.delete(key);
-    });
+    this.ring = new BodyRing(maxBytes, (key, seq) => this.dropped(key, seq));
   }
 
   get size(): number {
@@ -114,17 +149,40 @@ export class ResponseCache {
     return this.ring.usedBytes;
   }
 
-  /** The cached rendering of `key`, or the result of `make()`, stored when it fits. */
-  get(key: string, make: () => Rendered | Draft): { rendered: Rendered; hit: boolean } {
-    const found = this.entries.get(key);
-    if (found) {
-      // The refreshed copy is the one to send: the move may have reused the old one's segment.
-      const rendered = this.ring.isOld(found.seq) ? this.store(key, found.rendered) : found.rendered;
-      return { rendered: rendered ?? found.rendered, hit: true };
+  /**
+   * The cached rendering of `key`, or the result of `make()`, stored when it fits; with `gzip`,
+   * its gzip representation when the body is large enough to have one, made on first use.
+   */
+  get(key: string, make: () => Rendered | Draft, gzip = false): { rendered: Rendered; hit: boolean } {
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      const made = this.make(key, make);
+      return { rendered: gzip ? this.gzipOf(key, made) : made, hit: false };
     }
+    // The refreshed copy is the one to send: the move may have reused the old one's segment.
+    if (this.ring.isOld(entry.seq)) this.refresh(key, entry);
+    if (!gzip) return { rendered: entry.rendered, hit: true };
+    if (entry.gzip === null) return { rendered: this.gzipOf(key, entry.rendered), hit: false };
+    if (this.ring.isOld(entry.gzip.seq)) this.refresh(`${GZIP_KEY_PREFIX}${key}`, entry.gzip);
+    return { rendered: entry.gzip.rendered, hit: true };
+  }
+
+  private make(key: string, make: () => Rendered | Draft): Rendered {
     const made = make();
-    if ("body" in made) return { rendered: this.store(key, made) ?? made, hit: false };
-    return { rendered: this.storeDraft(key, made) ?? render(made.parts, made.contentType, made.cacheControl, made.status), hit: false };
+    if ("body" in made) return this.store(key, made) ?? made;
+    return this.storeDraft(key, made) ?? render(made.parts, made.contentType, made.cacheControl, made.status);
+  }
+
+  /** The gzip representation of `key`'s rendering, kept beside it; the rendering itself when it has none. */
+  private gzipOf(key: string, rendered: Rendered): Rendered {
+    if (rendered.status !== 200 || rendered.body.byteLength < MIN_GZIP_BYTES) return rendered;
+    const compressed = gzipped(rendered);
+    const entry = this.entries.get(key);
+    if (entry === undefined) return compressed;
+    const stored = this.ring.store(`${GZIP_KEY_PREFIX}${key}`, compressed.body, overhead(key));
+    if (stored === null) return compressed;
+    entry.gzip = { rendered: { ...compressed, body: stored.view }, seq: stored.seq };
+    return entry.gzip.rendered;
   }
 
   private storeDraft(key: string, d: Draft): Rendered | null {
@@ -132,7 +190,7 @@ export class ResponseCache {
     if (stored === null) return null;
     this.hintCollector(stored.view.byteLength);
     const rendered = finish(stored.view, d);
-    this.entries.set(key, { rendered, seq: stored.seq });
+    this.entries.set(key, { rendered, seq: stored.seq, gzip: null });
     return rendered;
   }
 
@@ -140,8 +198,26 @@ export class ResponseCache {
     const stored = this.ring.store(key, rendered.body, overhead(key));
     if (stored === null) return null;
     const kept = { ...rendered, body: stored.view };
-    this.entries.set(key, { rendered: kept, seq: stored.seq });
+    this.entries.set(key, { rendered: kept, seq: stored.seq, gzip: null });
     return kept;
+  }
+
+  /** Copies a body from the older half of the ring to its head (`ringKey` is its key there). */
+  private refresh(ringKey: string, kept: Kept): void {
+    const stored = this.ring.store(ringKey, kept.rendered.body, overhead(ringKey));
+    if (stored === null) return;
+    kept.rendered = { ...kept.rendered, body: stored.view };
+    kept.seq = stored.seq;
+  }
+
+  /** Forgets a body whose ring segment is being reused, unless it was written again since. */
+  private dropped(ringKey: string, seq: number): void {
+    if (ringKey.startsWith(GZIP_KEY_PREFIX)) {
+      const entry = this.entries.get(ringKey.slice(GZIP_KEY_PREFIX.length));
+      if (entry?.gzip?.seq === seq) entry.gzip = null;
+    } else if (this.entries.get(ringKey)?.seq === seq) {
+      this.entries.delete(ringKey);
+    }
   }
 
   private hintCollector(written: number): void {

@@ -1,11 +1,12 @@
 /**
- * Guards that run before routing, on every request: security and CORS headers, the request-line
- * limit (414), malformed percent-encoding in the path (400), CORS preflight, and 405 with `Allow`
- * for a known path asked with a method other than GET or HEAD. Errors are HttpErrors, so the
- * app's onError renders them in the one error shape.
+ * Guards that run before routing, on every request: the request-line limit (414), malformed
+ * percent-encoding in the path (400), CORS preflight, and 405 with `Allow` for a known path asked
+ * with a method other than GET or HEAD. Errors are HttpErrors, so the app's onError renders them
+ * in the one error shape. The security headers are written where responses are built (headers.ts).
  */
 import type { AnyElysia } from "elysia";
 import { HttpError } from "./errors";
+import { secured } from "./headers";
 import { RouteMatcher } from "./routematch";
 
 /** Longer request lines get 414; a URL this long is never a real catalog query. */
@@ -13,15 +14,6 @@ export const MAX_REQUEST_LINE_BYTES = 8192;
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const PREFLIGHT_MAX_AGE_S = "86400";
 const TOKEN_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
-
-/** Sent on every response. The API is public and read-only: any origin may read it, none may frame it. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  "X-Content-Type-Options": "nosniff",
-  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-  "Referrer-Policy": "no-referrer",
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
-});
 
 /** The request target (path and query) of an absolute request URL. */
 export function requestTarget(url: string): string {
@@ -42,11 +34,11 @@ function validEncoding(path: string): boolean {
 
 /** The answer to a CORS preflight (or a plain OPTIONS) on a known path. */
 function preflight(request: Request): Response {
-  const headers: Record<string, string> = {
+  const headers = secured({
     Allow: ALLOWED_METHODS,
     "Access-Control-Allow-Methods": ALLOWED_METHODS,
     "Access-Control-Max-Age": PREFLIGHT_MAX_AGE_S,
-  };
+  });
   // Echoing the asked-for headers is safe: nothing here reads credentials or changes state.
   const asked = request.headers.get("access-control-request-headers")?.trim();
   if (asked && asked.length <= 1024 && TOKEN_LIST.test(asked)) headers["Access-Control-Allow-Headers"] = asked;
@@ -60,8 +52,7 @@ function preflight(request: Request): Response {
 export function requestGuards() {
   return (app: AnyElysia) => {
     const known = new RouteMatcher(() => app.routes.filter((r) => r.method === "GET").map((r) => r.path));
-    return app.onRequest(({ request, set }) => {
-      Object.assign(set.headers, SECURITY_HEADERS);
+    return app.onRequest(({ request }) => {
       const target = requestTarget(request.url);
       if (request.method.length + target.length + 10 > MAX_REQUEST_LINE_BYTES) {
         throw new HttpError(414, `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`);

@@ -79,11 +79,15 @@ export class RateLimiter {
  * builds it per call: a tenth of a cached page's time).
  */
 export function clientIp(forwardedFor: string | null, socketIp: string | null | (() => string | null), trustProxy: boolean): string {
-  if (trustProxy && forwardedFor) {
-    const first = forwardedFor.split(",", 1)[0]!.trim();
-    if (isIp(first)) return first;
-  }
-  return (typeof socketIp === "function" ? socketIp() : socketIp) ?? "unknown";
+  const forwarded = trustProxy ? forwardedClient(forwardedFor) : null;
+  return forwarded ?? (typeof socketIp === "function" ? socketIp() : socketIp) ?? "unknown";
+}
+
+/** The left-most X-Forwarded-For entry when it is a valid address (the client, as the proxy saw it). */
+export function forwardedClient(forwardedFor: string | null): string | null {
+  if (!forwardedFor) return null;
+  const first = forwardedFor.split(",", 1)[0]!.trim();
+  return isIp(first) ? first : null;
 }
 
 /** An IPv4 address as its 32-bit number; -1 when `ip` is not a dotted quad. */

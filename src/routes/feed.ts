@@ -3,9 +3,8 @@ import { Elysia } from "elysia";
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { render, respond, type Rendered } from "../http/cache";
-import { noteCacheHit } from "../http/requestlog";
-import { currentSnapshot } from "./snapshot";
+import { render, type Rendered } from "../http/cache";
+import { answer } from "./snapshot";
 
 export const FEED_LENGTH = 50;
 export const FEED_TTL_MINUTES = 60;
@@ -39,11 +38,12 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);
 }
 
+// The handler returns a 304 (null: its status and headers are in `set`) apart from other answers,
+// which keeps it synchronous to Elysia: see snapshot.ts.
 export function feedRoutes(store: CatalogStore, baseUrl: string) {
   return new Elysia({ name: "routes.feed" }).get("/plugins/feed.xml", ({ request, set }) => {
-    const snapshot = currentSnapshot(store);
-    const { rendered, hit } = store.responses().get("feed", () => renderFeed(snapshot, baseUrl));
-    noteCacheHit(request, hit);
-    return respond(rendered, request, set);
+    const response = answer(store, request, set, "feed", renderFeed, baseUrl);
+    if (response === null) return null;
+    return response;
   });
 }

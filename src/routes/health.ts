@@ -4,6 +4,7 @@
  */
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
+import { secured } from "../http/headers";
 
 export interface Readiness {
   ready: boolean;
@@ -23,7 +24,7 @@ export function readiness(snapshotAt: string | null, maxAgeSeconds: number, now:
 function json(body: unknown, status: number): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    headers: secured({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" }),
   });
 }
 

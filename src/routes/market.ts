@@ -2,11 +2,10 @@
 import { Elysia } from "elysia";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { draft, JSON_CACHE_CONTROL, JSON_TYPE, render, respond } from "../http/cache";
+import { draft, JSON_CACHE_CONTROL, JSON_TYPE, render, type Draft, type Rendered } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
 import { parsePaging } from "../http/params";
-import { noteCacheHit } from "../http/requestlog";
-import { currentSnapshot } from "./snapshot";
+import { answer } from "./snapshot";
 
 export const SOURCE_ID = "plugin-catalog";
 
@@ -39,25 +38,30 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
   };
 }
 
+function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
+  return render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL);
+}
+
+/** A page of the sync source, by stars descending (400 for bad paging). */
+function syncPage(snapshot: Snapshot, query: string): Draft {
+  const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
+  const items = snapshot.byStars((page - 1) * pageSize, pageSize);
+  return draft(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
+}
+
+// Handlers return a 304 (null: its status and headers are in `set`) apart from other answers,
+// which keeps them synchronous to Elysia: see snapshot.ts.
 export function marketRoutes(store: CatalogStore, baseUrl: string) {
   return new Elysia({ name: "routes.market" })
     .get("/market/manifest.json", ({ request, set }) => {
-      const snapshot = currentSnapshot(store);
-      const { rendered, hit } = store.responses().get("manifest", () =>
-        render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL),
-      );
-      noteCacheHit(request, hit);
-      return respond(rendered, request, set);
+      const response = answer(store, request, set, "manifest", manifestPage, baseUrl);
+      if (response === null) return null;
+      return response;
     })
     .get("/market/v1/plugins", ({ request, set }) => {
-      const snapshot = currentSnapshot(store);
       const query = rawQuery(request.url);
-      const { rendered, hit } = store.responses().get(`sync?${query}`, () => {
-        const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
-        const items = snapshot.byStars((page - 1) * pageSize, pageSize);
-        return draft(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
-      });
-      noteCacheHit(request, hit);
-      return respond(rendered, request, set);
+      const response = answer(store, request, set, `sync?${query}`, syncPage, query);
+      if (response === null) return null;
+      return response;
     });
 }

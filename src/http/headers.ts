@@ -1,0 +1,19 @@
+/**
+ * Headers every response carries. They are written into each response where it is built (the
+ * prepared headers of a cached page, an error, a preflight, a health answer) rather than by a hook
+ * per request: a cached page then costs no header work at all.
+ */
+
+/** The API is public and read-only: any origin may read it, none may frame it. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "Referrer-Policy": "no-referrer",
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
+});
+
+/** `headers` with the security headers before them. */
+export function secured(headers: Record<string, string>): Record<string, string> {
+  return { ...SECURITY_HEADERS, ...headers };
+}

@@ -21,7 +21,8 @@ export function logJsonVia(log: Log): LogJson {
   return (event, members) => log(event, JSON.parse(`{${members}}`) as Record<string, unknown>);
 }
 
-const MAX_BATCH_BYTES = 64 * 1024;
+/** A batch goes out at this many characters (64 KiB or more in UTF-8). */
+const MAX_BATCH_CHARS = 64 * 1024;
 const MAX_DELAY_MS = 50;
 
 let stampedAt = Number.NaN;
@@ -46,35 +47,47 @@ export interface ProcessLog {
   redact: (secret: string | undefined) => void;
 }
 
+/** Event names as JSON string literals, each quoted once. */
+const quotedEvents = new Map<string, string>();
+
+function quotedEvent(event: string): string {
+  let quoted = quotedEvents.get(event);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(event);
+    // Event names are the program's own: a few dozen at most.
+    if (quotedEvents.size < 1024) quotedEvents.set(event, quoted);
+  }
+  return quoted;
+}
+
 /** A log writing to the file descriptor `fd` (stdout by default). */
 export function createLog(fd = 1): ProcessLog {
-  let lines: string[] = [];
-  let bytes = 0;
+  // Lines are appended to one string (a rope, flattened once per batch): cheaper per line than an
+  // array to join, and than encoding each line into a buffer.
+  let pending = "";
   let timer: ReturnType<typeof setTimeout> | null = null;
   const secrets: string[] = [];
 
   const flush = () => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    if (lines.length === 0) return;
-    const batch = lines.join("");
-    lines = [];
-    bytes = 0;
+    if (pending.length === 0) return;
+    const bytes = Buffer.from(pending, "utf8");
+    pending = "";
     // A blocking write: when the reader is slow the process waits rather than losing lines.
-    writeSync(fd, batch);
+    for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done);
   };
 
   const write = (text: string) => {
     let line = text;
     for (const secret of secrets) if (line.includes(secret)) line = line.replaceAll(secret, "[redacted]");
-    lines.push(line);
-    bytes += line.length;
-    if (bytes >= MAX_BATCH_BYTES) flush();
+    pending += line;
+    if (pending.length >= MAX_BATCH_CHARS) flush();
     else timer ??= setTimeout(flush, MAX_DELAY_MS);
   };
 
   const log: Log = (event, fields) => write(`${JSON.stringify({ time: isoNow(), event, ...fields })}\n`);
-  const json: LogJson = (event, members) => write(`{"time":"${isoNow()}","event":${JSON.stringify(event)},${members}}\n`);
+  const json: LogJson = (event, members) => write(`{"time":"${isoNow()}","event":${quotedEvent(event)}${members ? "," : ""}${members}}\n`);
 
   const redact = (secret: string | undefined) => {
     // As it appears inside a JSON string.

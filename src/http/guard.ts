@@ -22,8 +22,14 @@ export function requestTarget(url: string): string {
   return start === -1 ? "/" : url.slice(start);
 }
 
+/** The path of an absolute request URL, without its query. */
+function requestPath(url: string): string {
+  const target = requestTarget(url);
+  const query = target.indexOf("?");
+  return query === -1 ? target : target.slice(0, query);
+}
+
 function validEncoding(path: string): boolean {
-  if (!path.includes("%")) return true;
   try {
     decodeURIComponent(path);
     return true;
@@ -53,15 +59,17 @@ export function requestGuards() {
   return (app: AnyElysia) => {
     const known = new RouteMatcher(() => app.routes.filter((r) => r.method === "GET").map((r) => r.path));
     return app.onRequest(({ request }) => {
-      const target = requestTarget(request.url);
-      if (request.method.length + target.length + 10 > MAX_REQUEST_LINE_BYTES) {
-        throw new HttpError(414, `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`);
-      }
-      const query = target.indexOf("?");
-      const path = query === -1 ? target : target.slice(0, query);
-      if (!validEncoding(path)) throw new HttpError(400, "The request path is not valid percent-encoding.");
+      const url = request.url;
       const method = request.method;
-      if (method === "GET" || method === "HEAD" || method === "OPTIONS" || !known.matches(path)) return;
+      // The request target is part of the URL: most requests are judged on the URL as a whole.
+      if (method.length + url.length + 10 > MAX_REQUEST_LINE_BYTES) {
+        const target = requestTarget(url);
+        if (method.length + target.length + 10 > MAX_REQUEST_LINE_BYTES) {
+          throw new HttpError(414, `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`);
+        }
+      }
+      if (url.includes("%") && !validEncoding(requestPath(url))) throw new HttpError(400, "The request path is not valid percent-encoding.");
+      if (method === "GET" || method === "HEAD" || method === "OPTIONS" || !known.matches(requestPath(url))) return;
       throw new HttpError(405, `Method ${method} is not allowed here; use GET or HEAD.`, { Allow: ALLOWED_METHODS });
     })
       // A route rather than an early answer from onRequest, so preflights are logged like any request.

@@ -59,8 +59,11 @@ export function finish(body: Uint8Array, d: Draft): Rendered {
   return { status: d.status, body, etag, headers };
 }
 
-/** Suffix of a gzip representation's ETag: `"abc-1f"` becomes `"abc-1f-gzip"`. */
-const GZIP_ETAG_SUFFIX = '-gzip"';
+/**
+ * Suffix of a gzip representation's ETag: `"abc-1f"` becomes `"abc-1f.gzip"`. A dot never occurs
+ * in the base-36 hash and length, so no plain ETag ends like a gzip one.
+ */
+const GZIP_ETAG_SUFFIX = '.gzip"';
 
 /**
  * The gzip representation of a rendering: compressed once, at the level that is the usual

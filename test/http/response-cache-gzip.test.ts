@@ -1,6 +1,6 @@
 /** The gzip representations in the response cache: a second entry beside the plain body, made on first use. */
 import { describe, expect, test } from "bun:test";
-import { draft, render, ResponseCache, type Rendered } from "../../src/http/cache";
+import { draft, matchesEtag, render, ResponseCache, type Rendered } from "../../src/http/cache";
 import { MIN_GZIP_BYTES } from "../../src/http/render";
 
 const KB = 1024;
@@ -34,7 +34,7 @@ const never = (): Rendered => {
 /** Asserts `gz` is the gzip representation of `plain`. */
 function expectGzipOf(gz: Rendered, plain: Rendered): void {
   expect(gz.status).toBe(200);
-  expect(gz.etag).toBe(`${plain.etag.slice(0, -1)}-gzip"`);
+  expect(gz.etag).toBe(`${plain.etag.slice(0, -1)}.gzip"`);
   expect(gz.headers).toEqual({ ...plain.headers, ETag: gz.etag, "Content-Encoding": "gzip" });
   expect(gz.headers.Vary).toBe("Accept-Encoding");
   expect(sameBytes(gunzip(gz.body), plain.body)).toBe(true);
@@ -200,5 +200,16 @@ describe("ResponseCache with gzip", () => {
     expect(got.hit).toBe(false);
     expect(renders).toBe(1);
     expectGzipOf(got.rendered, page("gone", 6 * KB));
+  });
+});
+
+describe("gzip ETags", () => {
+  test("no plain ETag looks like a gzip one, whatever the body's length", () => {
+    // 792,529 is "gzip" in base 36, the length part of a plain ETag.
+    const plain = `"abc-${(792_529).toString(36)}"`;
+    const gzipOfPlain = `${plain.slice(0, -1)}.gzip"`;
+    expect(matchesEtag(plain, gzipOfPlain)).toBe(true);
+    expect(matchesEtag(gzipOfPlain, plain)).toBe(true);
+    expect(matchesEtag('"abc"', gzipOfPlain)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@
  * count. Cold runs keep the better of two passes over disjoint halves of their URLs.
  */
 import { machineBusySeconds, processCpuSeconds } from "./cpu";
-import type { Scenario } from "./scenarios";
+import { CLIENT_HEADERS, type Scenario } from "./scenarios";
 import type { RunningServer } from "./server";
 import type { Row } from "./table";
 import { runWrk, type WrkResult } from "./wrk";
@@ -28,16 +28,17 @@ export interface Bench {
 export const HOT = { connections: 32, seconds: 1, cleanRuns: 2, maxRuns: 3 };
 /** One connection, so latency is a request's own cost, not time queued behind others. */
 export const COLD = { connections: 1, seconds: 1, passes: 2 };
-export const BARE_PATHS = ["/"];
+/** The baseline's requests: its small JSON, asked for as clients ask (it never compresses). */
+export const BARE: Scenario = { name: "bare Bun.serve, small JSON", paths: ["/"], headers: { ...CLIENT_HEADERS } };
 
 interface Run extends WrkResult {
   clean: boolean;
 }
 
-async function hotOnce(b: Bench, server: RunningServer, paths: string[], varyForwardedFor = false): Promise<Run> {
+async function hotOnce(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor = false): Promise<Run> {
   const busy = machineBusySeconds();
   const cpu = processCpuSeconds(server.pid);
-  const r = await runWrk({ url: server.url, paths, ...HOT, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
+  const r = await runWrk({ url: server.url, paths: scenario.paths, headers: scenario.headers, ...HOT, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
   const serverCpu = processCpuSeconds(server.pid) - cpu;
   const foreign = machineBusySeconds() - busy - serverCpu - r.wrkCpuSeconds;
   return { ...r, clean: serverCpu >= 0.9 * r.wallSeconds && foreign <= 0.1 * r.wallSeconds };
@@ -54,8 +55,8 @@ async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyF
   const bares: Run[] = [];
   const enough = (list: Run[]) => list.filter((r) => r.clean).length >= HOT.cleanRuns;
   while (runs.length < HOT.maxRuns && !(enough(runs) && enough(bares))) {
-    runs.push(await hotOnce(b, server, scenario.paths, varyForwardedFor));
-    bares.push(await hotOnce(b, b.bare, BARE_PATHS));
+    runs.push(await hotOnce(b, server, scenario, varyForwardedFor));
+    bares.push(await hotOnce(b, b.bare, BARE));
   }
   b.bareRuns.push(...bares);
   return { run: best(runs), bare: best(bares) };
@@ -66,7 +67,7 @@ async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Pro
   let chosen: WrkResult | null = null;
   for (let i = 0; i < COLD.passes; i++) {
     const paths = scenario.paths.slice(i * part, (i + 1) * part);
-    const r = await runWrk({ url: server.url, paths, ...COLD, onePass: true, cpu: b.cpu.load, workDir: b.workDir });
+    const r = await runWrk({ url: server.url, paths, headers: scenario.headers, ...COLD, onePass: true, cpu: b.cpu.load, workDir: b.workDir });
     if (chosen === null || r.p99Ms < chosen.p99Ms) chosen = r;
   }
   return chosen!;
@@ -94,7 +95,7 @@ export async function measureCold(b: Bench, server: RunningServer, catalog: stri
 /** The baseline row: the best of every bare run of the bench. */
 export function bareRow(b: Bench): Row {
   const r = bestBare(b);
-  return { catalog: "-", kind: "baseline", endpoint: "bare Bun.serve, small JSON", reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ratioToBare: 1, rssMb: b.bare.rssMb(), disturbed: !r.clean };
+  return { catalog: "-", kind: "baseline", endpoint: BARE.name, reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ratioToBare: 1, rssMb: b.bare.rssMb(), disturbed: !r.clean };
 }
 
 function bestBare(b: Bench): Run {
@@ -107,12 +108,13 @@ function bestBare(b: Bench): Run {
  * trains the JIT on 429s).
  */
 export async function warm(b: Bench, server: RunningServer, scenarios: Scenario[], varyForwardedFor = false): Promise<void> {
-  for (const s of scenarios) for (const path of s.paths) await (await fetch(`${server.url}${path}`)).arrayBuffer();
-  await runWrk({ url: server.url, paths: scenarios[0]!.paths, connections: HOT.connections, seconds: 3, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
+  for (const s of scenarios) for (const path of s.paths) await (await fetch(`${server.url}${path}`, { headers: s.headers, decompress: false })).arrayBuffer();
+  const first = scenarios[0]!;
+  await runWrk({ url: server.url, paths: first.paths, headers: first.headers, connections: HOT.connections, seconds: 3, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
 }
 
 /** Starts the baseline's record with a few runs, after a warm-up. */
 export async function warmBare(b: Bench): Promise<void> {
-  await runWrk({ url: b.bare.url, paths: BARE_PATHS, connections: HOT.connections, seconds: 2, cpu: b.cpu.load, workDir: b.workDir });
-  for (let i = 0; i < 2; i++) b.bareRuns.push(await hotOnce(b, b.bare, BARE_PATHS));
+  await runWrk({ url: b.bare.url, paths: BARE.paths, headers: BARE.headers, connections: HOT.connections, seconds: 2, cpu: b.cpu.load, workDir: b.workDir });
+  for (let i = 0; i < 2; i++) b.bareRuns.push(await hotOnce(b, b.bare, BARE));
 }

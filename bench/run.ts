@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
-import { coldScenarios, hotScenarios } from "./scenarios";
+import { coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
 import { freePort, startBare, startService, type RunningServer } from "./server";
 import { bareRow, COLD, HOT, measureCold, measureHot, warm, warmBare, type Bench, type Cpus } from "./measure";
 import { formatTable, formatTargets, type Row } from "./table";
@@ -15,6 +15,8 @@ import { checkTargets } from "./targets";
 
 
 const SIZES = [10_000, 100_000];
+/** The catalog whose largest bodies are also measured without compression. */
+const IDENTITY_SIZE = 100_000;
 const OUT = join(import.meta.dir, "out");
 
 function progress(message: string): void {
@@ -45,18 +47,22 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
   const catalog = `${build.count / 1000}k`;
   const facts = catalogFacts(build.path, queries);
   const hot = hotScenarios(facts);
-  const rows = await withServer(startService(build.path, await freePort(), b.cpu.server), async (server) => {
-    await warm(b, server, hot);
+  const identity = build.count === IDENTITY_SIZE ? identityScenarios(hot) : [];
+  const list = hot[0]!;
+  // TRUST_PROXY as on the limited service below, so the limiter is the only difference.
+  const rows = await withServer(startService(build.path, await freePort(), b.cpu.server, { TRUST_PROXY: "true" }), async (server) => {
+    await warm(b, server, [...hot, ...identity]);
     const measured: Row[] = [];
     for (const s of hot) measured.push(await measureHot(b, server, catalog, "hot", s));
+    for (const s of identity) measured.push(await measureHot(b, server, catalog, "identity", s));
+    measured.push(await measureHot(b, server, catalog, "limiter off", { ...list, name: `${list.name}, limiter off, new X-Forwarded-For each` }, true));
     for (const s of coldScenarios(facts)) measured.push(await measureCold(b, server, catalog, s));
     return measured;
   });
   const limited = startService(build.path, await freePort(), b.cpu.server, { RATE_LIMIT_WINDOW_MS: "2000", TRUST_PROXY: "true" });
   rows.push(await withServer(limited, async (server) => {
-    await warm(b, server, [hot[0]!], true);
-    const scenario = { name: `${hot[0]!.name}, limiter on, new X-Forwarded-For each`, paths: hot[0]!.paths };
-    return measureHot(b, server, catalog, "limiter", scenario, true);
+    await warm(b, server, [list], true);
+    return measureHot(b, server, catalog, "limiter on", { ...list, name: `${list.name}, limiter on, new X-Forwarded-For each` }, true);
   }));
   facts.snapshot.close();
   return rows;
@@ -82,7 +88,7 @@ async function main(): Promise<void> {
   let bare: Row;
   try {
     await warmBare(bench);
-    const page = await measureHot(bench, bench.bare, "-", "baseline", { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"] });
+    const page = await measureHot(bench, bench.bare, "-", "baseline", { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"], headers: {} });
     for (const build of builds) catalogs.push(...(await benchCatalog(bench, build, queries)));
     bare = bareRow(bench);
     catalogs.unshift(page);

@@ -2,7 +2,7 @@
 
 export interface Row {
   catalog: string;
-  kind: "hot" | "cold" | "baseline" | "limiter";
+  kind: "baseline" | "hot" | "identity" | "cold" | "limiter off" | "limiter on";
   endpoint: string;
   reqPerSec: number;
   p50Ms: number;

@@ -32,9 +32,11 @@ export function checkTargets(rows: Row[], builds: BuildResult[]): Target[] {
     check("cold search p99 <= 15 ms at 100k", search, (r) => r.p99Ms, (v) => v <= 15, true, " ms"),
     check("server RSS <= 150 MB at 100k", large, (r) => r.rssMb, (v) => v <= 150, true, " MB"),
   ];
-  for (const catalog of new Set(rows.filter((r) => r.kind === "limiter").map((r) => r.catalog))) {
-    const limited = rows.find((r) => r.catalog === catalog && r.kind === "limiter")!;
-    const plain = rows.find((r) => r.catalog === catalog && r.kind === "hot")!;
+  for (const catalog of new Set(rows.filter((r) => r.kind === "limiter on").map((r) => r.catalog))) {
+    const limited = rows.find((r) => r.catalog === catalog && r.kind === "limiter on")!;
+    // The same requests (a new X-Forwarded-For each) to the same service with the limiter off.
+    const plain = rows.find((r) => r.catalog === catalog && r.kind === "limiter off");
+    if (!plain) continue;
     // Each against the bare runs beside it, so a drift of the machine between the two cancels out.
     const cost = 1 - limited.ratioToBare / plain.ratioToBare;
     targets.push({ what: `rate limiter costs <= 10% (${catalog})`, holds: cost <= 0.1, detail: `${(cost * 100).toFixed(1)}% (${plain.ratioToBare.toFixed(2)}x -> ${limited.ratioToBare.toFixed(2)}x bare)` });

@@ -7,7 +7,7 @@ import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { requestGuards } from "./http/guard";
 import { secured } from "./http/headers";
-import { rateLimit } from "./http/limit";
+import { limitHeaders, rateLimit } from "./http/limit";
 import { RequestLog } from "./http/requestlog";
 import { feedRoutes } from "./routes/feed";
 import { healthRoutes } from "./routes/health";
@@ -39,15 +39,13 @@ interface ErrorContext {
   error: unknown;
   code: unknown;
   request: Request;
-  set: { headers: Record<string, unknown> };
 }
 
 /** The one place errors become responses. */
-function renderError({ error, code, request, set }: ErrorContext, log: Log): Response {
-  const limitHeaders = Object.fromEntries(
-    Object.entries(set.headers).filter(([k]) => k.startsWith("RateLimit-")).map(([k, v]) => [k, String(v)]),
-  );
-  if (error instanceof HttpError) return errorResponse(request, error.status, error.message, { ...limitHeaders, ...error.headers });
+function renderError({ error, code, request }: ErrorContext, log: Log): Response {
+  // An admitted request that then failed (a bad parameter, say) still reports its limit.
+  const limit = limitHeaders(request);
+  if (error instanceof HttpError) return errorResponse(request, error.status, error.message, { ...limit, ...error.headers });
   if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${new URL(request.url).pathname}.`);
   if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
     return errorResponse(request, 400, "The request could not be read.");
@@ -62,7 +60,7 @@ export function createApp({ store, config, log = () => {}, logJson = logJsonVia(
     .use(requests.plugin())
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
-    .onError(({ error, code, request, route, set }) => requests.error(request, route, renderError({ error, code, request, set }, log)))
+    .onError(({ error, code, request, route }) => requests.error(request, route, renderError({ error, code, request }, log)))
     .use(requestGuards())
     .use(rateLimit(config, config.rateLimitMaxKeys))
     .use(pluginRoutes(store))

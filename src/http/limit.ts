@@ -17,6 +17,25 @@ export const LIMITED_ROUTES = new Set([
   "/market/v1/plugins",
 ]);
 
+// The limit headers of an admitted request are the same for every request of a window length:
+// one frozen set, kept on the Request under a private symbol for the response to include (in the
+// headers prepared once per cached page), instead of three writes into the framework's
+// per-request headers that every response would then have to merge.
+const LIMIT_HEADERS = Symbol("rate-limit.headers");
+
+interface Limited {
+  [LIMIT_HEADERS]?: Readonly<Record<string, string>>;
+}
+
+/** The RateLimit-* headers an admitted request's response carries; null when it was not limited. */
+export function limitHeaders(request: Request): Readonly<Record<string, string>> | null {
+  return (request as Limited)[LIMIT_HEADERS] ?? null;
+}
+
+function headersFor(resetSeconds: number): Readonly<Record<string, string>> {
+  return Object.freeze({ "RateLimit-Limit": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": String(resetSeconds) });
+}
+
 /**
  * The limiter as hooks on the app itself, which knows its server (the socket address is asked of
  * it only when no trusted X-Forwarded-For names the client). The hook's source holds no `=> f(`:
@@ -27,24 +46,24 @@ export function rateLimit(config: Pick<Config, "rateLimitWindowMs" | "trustProxy
     if (config.rateLimitWindowMs === 0) return app;
     const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
     const endpoints = new Map([...LIMITED_ROUTES].map((route, index) => [route, index]));
-    const admittedReset = String(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
+    // An admitted request resets after the whole window.
+    const admitted = headersFor(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
     const socketAddress = (request: Request) => app.server?.requestIP(request)?.address ?? null;
-    return app.onBeforeHandle({ as: "global" }, ({ route, request, set }) => {
+    return app.onBeforeHandle({ as: "global" }, ({ route, request }) => {
       const endpoint = endpoints.get(route);
       if (endpoint === undefined) return;
       const forwarded = config.trustProxy ? forwardedClient(request.headers.get("x-forwarded-for")) : null;
       const ip = forwarded ?? socketAddress(request) ?? "unknown";
       const verdict = limiter.hit(clientKey(endpoint, ip), Date.now());
-      const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-      set.headers["RateLimit-Limit"] = "1";
-      set.headers["RateLimit-Remaining"] = "0";
-      // An admitted request resets after the whole window: the same text every time.
-      set.headers["RateLimit-Reset"] = verdict.allowed ? admittedReset : String(resetSeconds);
-      if (!verdict.allowed) {
-        throw new HttpError(429, `Too many requests: one request per ${config.rateLimitWindowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`, {
-          "Retry-After": String(resetSeconds),
-        });
+      if (verdict.allowed) {
+        (request as Limited)[LIMIT_HEADERS] = admitted;
+        return;
       }
+      const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
+      throw new HttpError(429, `Too many requests: one request per ${config.rateLimitWindowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`, {
+        ...headersFor(resetSeconds),
+        "Retry-After": String(resetSeconds),
+      });
     });
   };
 }

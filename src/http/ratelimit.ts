@@ -33,11 +33,14 @@ export class RateLimiter {
   private readonly ringTimes: Float64Array;
   private head = 0;
   private count = 0;
+  /** The verdict of every admission: one object, not one per request. */
+  private readonly admitted: Verdict;
 
   constructor(readonly windowMs: number, readonly maxKeys = DEFAULT_MAX_KEYS) {
     if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
     this.ringKeys = new Float64Array(maxKeys);
     this.ringTimes = new Float64Array(maxKeys);
+    this.admitted = Object.freeze({ allowed: true, resetMs: windowMs });
   }
 
   get size(): number {
@@ -61,7 +64,7 @@ export class RateLimiter {
     this.ringKeys[slot] = key;
     this.ringTimes[slot] = now;
     this.count++;
-    return { allowed: true, resetMs: this.windowMs };
+    return this.admitted;
   }
 
   /** Forgets the oldest admission; its key goes too unless it was admitted again since. */
@@ -86,29 +89,38 @@ export function clientIp(forwardedFor: string | null, socketIp: string | null | 
 /** The left-most X-Forwarded-For entry when it is a valid address (the client, as the proxy saw it). */
 export function forwardedClient(forwardedFor: string | null): string | null {
   if (!forwardedFor) return null;
-  const first = forwardedFor.split(",", 1)[0]!.trim();
+  const comma = forwardedFor.indexOf(",");
+  const first = (comma === -1 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
   return isIp(first) ? first : null;
 }
 
-/** An IPv4 address as its 32-bit number; -1 when `ip` is not a dotted quad. */
-function ipv4Number(ip: string): number {
+/**
+ * An IPv4 address in dotted-decimal form (four parts of 0 to 255, no leading zeros: what
+ * `net.isIPv4` takes) as its 32-bit number; -1 for anything else.
+ */
+export function ipv4Number(ip: string): number {
   let value = 0;
   let part = 0;
+  let digits = 0;
   let dots = 0;
   for (let i = 0; i < ip.length; i++) {
     const c = ip.charCodeAt(i);
     if (c === 46) {
+      if (digits === 0 || dots === 3) return -1;
       value = value * 256 + part;
       part = 0;
+      digits = 0;
       dots++;
     } else if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return -1;
       part = part * 10 + (c - 48);
+      digits++;
       if (part > 255) return -1;
     } else {
       return -1;
     }
   }
-  return dots === 3 ? value * 256 + part : -1;
+  return dots === 3 && digits > 0 ? value * 256 + part : -1;
 }
 
 /**
@@ -121,7 +133,10 @@ export function clientKey(endpoint: number, ip: string): number {
   return v4 >= 0 ? endpoint * 2 ** 32 + v4 : 2 ** 52 + (keyHash(`${endpoint} ${ip}`) % 2 ** 52);
 }
 
-/** A bare IPv4 or IPv6 address (no port, brackets or zone), as the proxy should have written it. */
+/**
+ * A bare IPv4 or IPv6 address (no port, brackets or zone), as the proxy should have written it.
+ * IPv4, the usual case, is judged without `net.isIP`'s regular expressions.
+ */
 function isIp(value: string): boolean {
-  return value.length <= 45 && isIP(value) !== 0 && !value.includes("%");
+  return ipv4Number(value) >= 0 || (value.length <= 45 && isIP(value) === 6 && !value.includes("%"));
 }

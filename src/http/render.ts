@@ -8,6 +8,14 @@ export interface Rendered {
   body: Uint8Array;
   etag: string;
   headers: Record<string, string>;
+  /** The complete response headers, built on first use (see `respond` in cache.ts). */
+  prepared?: Prepared;
+}
+
+export interface Prepared {
+  /** The rate-limit headers they include (one shared object per window length), or null. */
+  limit: Readonly<Record<string, string>> | null;
+  headers: Headers;
 }
 
 const encoder = new TextEncoder();

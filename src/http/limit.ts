@@ -6,7 +6,7 @@
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
 import { HttpError } from "./errors";
-import { clientKey, forwardedClient, RateLimiter } from "./ratelimit";
+import { clientKey, forwardedKey, RateLimiter } from "./ratelimit";
 
 /** The route patterns of the contract; operational routes (health) are not limited. */
 export const LIMITED_ROUTES = new Set([
@@ -52,9 +52,9 @@ export function rateLimit(config: Pick<Config, "rateLimitWindowMs" | "trustProxy
     return app.onBeforeHandle({ as: "global" }, ({ route, request }) => {
       const endpoint = endpoints.get(route);
       if (endpoint === undefined) return;
-      const forwarded = config.trustProxy ? forwardedClient(request.headers.get("x-forwarded-for")) : null;
-      const ip = forwarded ?? socketAddress(request) ?? "unknown";
-      const verdict = limiter.hit(clientKey(endpoint, ip), Date.now());
+      let key = config.trustProxy ? forwardedKey(endpoint, request.headers.get("x-forwarded-for")) : -1;
+      if (key < 0) key = clientKey(endpoint, socketAddress(request) ?? "unknown");
+      const verdict = limiter.hit(key, Date.now());
       if (verdict.allowed) {
         (request as Limited)[LIMIT_HEADERS] = admitted;
         return;

@@ -5,6 +5,7 @@
  * every key it still holds is judged exactly (keys are held as hashes; see `keyHash`).
  */
 import { isIP } from "node:net";
+import { NumberTable } from "./numbertable";
 
 export interface Verdict {
   allowed: boolean;
@@ -26,9 +27,8 @@ function keyHash(key: string): number {
 
 export class RateLimiter {
   /** When each held key's current window opened, by key hash. */
-  private readonly opened = new Map<number, number>();
-  // Admissions in order, in a ring of maxKeys slots: evicting the oldest never walks the Map,
-  // whose iteration slows down as deleted entries pile up at its head under a flood.
+  private readonly opened: NumberTable;
+  // Admissions in order, in a ring of maxKeys slots: evicting the oldest never searches the table.
   private readonly ringKeys: Float64Array;
   private readonly ringTimes: Float64Array;
   private head = 0;
@@ -38,6 +38,7 @@ export class RateLimiter {
 
   constructor(readonly windowMs: number, readonly maxKeys = DEFAULT_MAX_KEYS) {
     if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    this.opened = new NumberTable(maxKeys);
     this.ringKeys = new Float64Array(maxKeys);
     this.ringTimes = new Float64Array(maxKeys);
     this.admitted = Object.freeze({ allowed: true, resetMs: windowMs });
@@ -69,8 +70,7 @@ export class RateLimiter {
 
   /** Forgets the oldest admission; its key goes too unless it was admitted again since. */
   private dropOldest(): void {
-    const key = this.ringKeys[this.head]!;
-    if (this.opened.get(key) === this.ringTimes[this.head]) this.opened.delete(key);
+    this.opened.deleteIf(this.ringKeys[this.head]!, this.ringTimes[this.head]!);
     this.head = (this.head + 1) % this.maxKeys;
     this.count--;
   }
@@ -95,16 +95,39 @@ export function forwardedClient(forwardedFor: string | null): string | null {
 }
 
 /**
- * An IPv4 address in dotted-decimal form (four parts of 0 to 255, no leading zeros: what
- * `net.isIPv4` takes) as its 32-bit number; -1 for anything else.
+ * The limiter key of the client a trusted proxy names (see `clientKey`), read from the header in
+ * place: no strings are made for an IPv4 client. -1 when the header names no valid address.
  */
-export function ipv4Number(ip: string): number {
+export function forwardedKey(endpoint: number, forwardedFor: string | null): number {
+  if (!forwardedFor) return -1;
+  const comma = forwardedFor.indexOf(",");
+  let end = comma === -1 ? forwardedFor.length : comma;
+  let start = 0;
+  while (start < end && isSpace(forwardedFor.charCodeAt(start))) start++;
+  while (end > start && isSpace(forwardedFor.charCodeAt(end - 1))) end--;
+  const v4 = ipv4Number(forwardedFor, start, end);
+  if (v4 >= 0) return endpoint * 2 ** 32 + v4;
+  const client = forwardedClient(forwardedFor);
+  return client === null ? -1 : clientKey(endpoint, client);
+}
+
+/** Spaces and tabs, the whitespace of header values (anything else takes the general path). */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+/**
+ * An IPv4 address in dotted-decimal form (four parts of 0 to 255, no leading zeros: what
+ * `net.isIPv4` takes) as its 32-bit number; -1 for anything else. Reads `text` from `start` to
+ * `end`.
+ */
+export function ipv4Number(text: string, start = 0, end = text.length): number {
   let value = 0;
   let part = 0;
   let digits = 0;
   let dots = 0;
-  for (let i = 0; i < ip.length; i++) {
-    const c = ip.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c === 46) {
       if (digits === 0 || dots === 3) return -1;
       value = value * 256 + part;

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { isIPv4 } from "node:net";
-import { ipv4Number } from "../../src/http/ratelimit";
+import { clientKey, forwardedClient, forwardedKey, ipv4Number } from "../../src/http/ratelimit";
 
 describe("ipv4Number", () => {
   test("reads dotted quads as 32-bit numbers", () => {
@@ -22,5 +22,26 @@ describe("ipv4Number", () => {
   test("agrees with net.isIPv4 on arbitrary strings of digits and dots", () => {
     const text = fc.array(fc.constantFrom("0", "1", "2", "5", "9", ".", "25", "255", "256", "00"), { maxLength: 12 }).map((parts) => parts.join(""));
     fc.assert(fc.property(text, (value) => (ipv4Number(value) >= 0) === isIPv4(value)), { numRuns: 20_000 });
+  });
+});
+
+describe("forwardedKey", () => {
+  test("is the key of the client forwardedClient names, or -1 when it names none", () => {
+    const headers = [null, "", "10.0.0.1", " 10.0.0.1 , 172.16.0.1", "\t192.168.0.9,10.0.0.1", "01.2.3.4", "garbage, 10.0.0.1", "2001:db8::1", " 2001:db8::1 ,10.0.0.1", "fe80::1%eth0", "[::1]:80", "1.2.3.4:80"];
+    for (const header of headers) {
+      const client = forwardedClient(header);
+      expect(forwardedKey(3, header)).toBe(client === null ? -1 : clientKey(3, client));
+    }
+  });
+
+  test("agrees with forwardedClient on arbitrary headers", () => {
+    const header = fc.array(fc.constantFrom("1", "0", "25", "255", "256", ".", ",", " ", "\t", "\u00a0", "\n", ":", "a", "f", "::"), { maxLength: 16 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(header, (value) => {
+        const client = forwardedClient(value);
+        return forwardedKey(1, value) === (client === null ? -1 : clientKey(1, client));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -1,10 +1,11 @@
 /**
  * One row of the table: a scenario run against a server. The machine's speed drifts (other
- * tenants share its cores; the same run can differ by half from one second to the next), so a hot
- * run alternates with a run of the bare baseline on the same CPU, and the row's ratio compares
- * the best of each: both met the same machine. A run is clean when the server had its CPU (busy
- * 90% of the run) and nothing else on the machine used a tenth of a CPU; the best clean runs
- * count. Cold runs keep the better of two passes over disjoint halves of their URLs.
+ * tenants share its cores; the same run can differ by half from one second to the next), so each
+ * hot run sits between two runs of the bare baseline on the same CPU and is compared with their
+ * mean: all three met nearly the same machine. A row is three such runs and takes the median
+ * ratio. A run is clean when the server had its CPU (busy 90% of the run) and nothing else on the
+ * machine used a tenth of a CPU; only clean runs count when there are any. Cold runs keep the
+ * better of two passes over disjoint halves of their URLs.
  */
 import { machineBusySeconds, processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS, type Scenario } from "./scenarios";
@@ -22,16 +23,20 @@ export interface Bench {
   cpu: Cpus;
   workDir: string;
   /** Every bare run so far: the baseline row is the best of them. */
-  bareRuns: WrkResult[];
+  bareRuns: Run[];
+  /** The latest bare run and when it ended (ms): the first neighbour of the next hot run. */
+  lastBare?: { run: Run; at: number };
 }
 
-export const HOT = { connections: 32, seconds: 1, cleanRuns: 2, maxRuns: 3 };
+export const HOT = { connections: 32, seconds: 1, runs: 3 };
+/** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
+const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
 export const COLD = { connections: 1, seconds: 1, passes: 2 };
 /** The baseline's requests: its small JSON, asked for as clients ask (it never compresses). */
 export const BARE: Scenario = { name: "bare Bun.serve, small JSON", paths: ["/"], headers: { ...CLIENT_HEADERS } };
 
-interface Run extends WrkResult {
+export interface Run extends WrkResult {
   clean: boolean;
 }
 
@@ -49,17 +54,26 @@ function best(runs: Run[]): Run {
   return pool.reduce((a, r) => (r.reqPerSec > a.reqPerSec ? r : a));
 }
 
-/** Alternates runs of the scenario and of the bare baseline until enough of both are clean. */
-async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor: boolean): Promise<{ run: Run; bare: Run }> {
-  const runs: Run[] = [];
-  const bares: Run[] = [];
-  const enough = (list: Run[]) => list.filter((r) => r.clean).length >= HOT.cleanRuns;
-  while (runs.length < HOT.maxRuns && !(enough(runs) && enough(bares))) {
-    runs.push(await hotOnce(b, server, scenario, varyForwardedFor));
-    bares.push(await hotOnce(b, b.bare, BARE));
+async function bareRun(b: Bench): Promise<Run> {
+  const run = await hotOnce(b, b.bare, BARE);
+  b.bareRuns.push(run);
+  b.lastBare = { run, at: performance.now() };
+  return run;
+}
+
+/** Runs of the scenario, each between two bare runs; the run whose ratio is the median. */
+async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor: boolean): Promise<{ run: Run; ratio: number; clean: boolean }> {
+  let before = b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b);
+  const pairs: Array<{ run: Run; ratio: number; clean: boolean }> = [];
+  for (let i = 0; i < HOT.runs; i++) {
+    const run = await hotOnce(b, server, scenario, varyForwardedFor);
+    const after = await bareRun(b);
+    pairs.push({ run, ratio: run.reqPerSec / ((before.reqPerSec + after.reqPerSec) / 2), clean: run.clean && before.clean && after.clean });
+    before = after;
   }
-  b.bareRuns.push(...bares);
-  return { run: best(runs), bare: best(bares) };
+  const pool = pairs.some((p) => p.clean) ? pairs.filter((p) => p.clean) : pairs;
+  // The lower middle of an even count: a noisy run never lifts the row.
+  return pool.sort((x, y) => x.ratio - y.ratio)[Math.floor((pool.length - 1) / 2)]!;
 }
 
 async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Promise<WrkResult> {
@@ -80,10 +94,10 @@ function row(catalog: string, kind: Row["kind"], scenario: Scenario, r: WrkResul
   return made;
 }
 
-/** A hot (or rate-limited) row: its best run against the best bare run beside it. */
+/** A hot (or rate-limited) row: the median of its runs, each against the bare runs beside it. */
 export async function measureHot(b: Bench, server: RunningServer, catalog: string, kind: Row["kind"], scenario: Scenario, varyForwardedFor = false): Promise<Row> {
-  const { run, bare } = await hotRun(b, server, scenario, varyForwardedFor);
-  return row(catalog, kind, scenario, run, run.reqPerSec / bare.reqPerSec, server.rssMb(), !run.clean || !bare.clean);
+  const { run, ratio, clean } = await hotRun(b, server, scenario, varyForwardedFor);
+  return row(catalog, kind, scenario, run, ratio, server.rssMb(), !clean);
 }
 
 /** A cold row; its ratio is against the best bare run so far. */
@@ -99,7 +113,7 @@ export function bareRow(b: Bench): Row {
 }
 
 function bestBare(b: Bench): Run {
-  return best(b.bareRuns as Run[]);
+  return best(b.bareRuns);
 }
 
 /**
@@ -116,5 +130,5 @@ export async function warm(b: Bench, server: RunningServer, scenarios: Scenario[
 /** Starts the baseline's record with a few runs, after a warm-up. */
 export async function warmBare(b: Bench): Promise<void> {
   await runWrk({ url: b.bare.url, paths: BARE.paths, headers: BARE.headers, connections: HOT.connections, seconds: 2, cpu: b.cpu.load, workDir: b.workDir });
-  for (let i = 0; i < 2; i++) b.bareRuns.push(await hotOnce(b, b.bare, BARE));
+  for (let i = 0; i < 2; i++) await bareRun(b);
 }

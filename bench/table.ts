@@ -7,7 +7,10 @@ export interface Row {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** Hot rows: bare's server CPU time per request over this row's; cold rows: req/s over bare's. */
   ratioToBare: number;
+  /** Hot rows: the best run's req/s over the best bare run's beside it. */
+  reqRatioToBare: number | null;
   rssMb: number;
   /** No clean run: other load on the machine took CPU from the server or wrk. */
   disturbed?: boolean;
@@ -19,9 +22,10 @@ function fixed(value: number, digits: number): string {
 
 /** A plain-text table that reads the same in a terminal and in a Markdown file. */
 export function formatTable(rows: Row[]): string {
-  const header = ["catalog", "kind", "endpoint", "req/s", "p50 ms", "p99 ms", "x bare", "RSS MB"];
+  const header = ["catalog", "kind", "endpoint", "req/s", "p50 ms", "p99 ms", "x bare", "x bare req/s", "RSS MB"];
   const cells = rows.map((r) => [
-    r.catalog, r.kind, `${r.endpoint}${r.disturbed ? " *" : ""}`, fixed(r.reqPerSec, 0), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), fixed(r.ratioToBare, 2), fixed(r.rssMb, 0),
+    r.catalog, r.kind, `${r.endpoint}${r.disturbed ? " *" : ""}`, fixed(r.reqPerSec, 0), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), fixed(r.ratioToBare, 2),
+    r.reqRatioToBare === null ? "-" : fixed(r.reqRatioToBare, 2), fixed(r.rssMb, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const numeric = (i: number) => i >= 3;

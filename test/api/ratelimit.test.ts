@@ -100,3 +100,50 @@ describe("client address", () => {
     }
   });
 });
+
+describe("rate limit headers on every answer of a limited endpoint", () => {
+  let server: TestServer;
+  let client = 0;
+  const from = (headers: Record<string, string> = {}) => ({ "X-Forwarded-For": `10.9.0.${++client}`, ...headers });
+  beforeAll(() => {
+    server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: true });
+  });
+  afterAll(() => server.stop());
+
+  function expectLimitHeaders(response: Response, reset: number): void {
+    expect(response.headers.get("ratelimit-limit")).toBe("1");
+    expect(response.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(response.headers.get("ratelimit-reset"))).toBe(reset);
+  }
+
+  test("an admitted request that fails (400, 404) still reports its limit", async () => {
+    const bad = await server.get("/api/v1/plugins?sort=nope", from());
+    expect(bad.status).toBe(400);
+    expectLimitHeaders(bad, 60);
+    const missing = await server.get("/api/v1/plugins/nobody/nothing", from());
+    expect(missing.status).toBe(404);
+    expectLimitHeaders(missing, 60);
+  });
+
+  test("a 304, plain and gzip answers carry it; a 429 carries it with Retry-After", async () => {
+    const first = await server.get("/plugins/feed.xml", from({ "Accept-Encoding": "identity" }));
+    expectLimitHeaders(first, 60);
+    const zipped = await server.get("/plugins/feed.xml", from({ "Accept-Encoding": "gzip" }));
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expectLimitHeaders(zipped, 60);
+    const notModified = await server.get("/plugins/feed.xml", from({ "If-None-Match": first.headers.get("etag")! }));
+    expect(notModified.status).toBe(304);
+    expectLimitHeaders(notModified, 60);
+    const again = { "X-Forwarded-For": "10.9.1.1" };
+    expect((await server.get("/plugins/feed.xml", again)).status).toBe(200);
+    const refused = await server.get("/plugins/feed.xml", again);
+    expect(refused.status).toBe(429);
+    const reset = Number(refused.headers.get("retry-after"));
+    expectLimitHeaders(refused, reset);
+  });
+
+  test("health answers carry no limit headers", async () => {
+    const health = await server.get("/healthz", from());
+    expect(health.headers.get("ratelimit-limit")).toBeNull();
+  });
+});

@@ -113,6 +113,34 @@ function row(catalog: string, kind: Row["kind"], scenario: Scenario, r: WrkResul
   return made;
 }
 
+export interface Contender {
+  server: RunningServer;
+  kind: Row["kind"];
+  scenario: Scenario;
+}
+
+/**
+ * Rows of several servers measured in turns (A, bare, B, bare, A, bare, B, …), each judged
+ * against the same bare runs: their ratios to bare compare them with each other as directly as
+ * two runs a second apart allow (the limiter off and on, say).
+ */
+export async function measureInTurns(b: Bench, catalog: string, contenders: Contender[], varyForwardedFor: boolean): Promise<Row[]> {
+  const bares = [b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b)];
+  const runs = contenders.map((): Run[] => []);
+  for (let i = 0; i < HOT.runs; i++) {
+    for (const [k, c] of contenders.entries()) {
+      runs[k]!.push(await hotOnce(b, c.server, c.scenario, varyForwardedFor));
+      bares.push(await bareRun(b));
+    }
+  }
+  return contenders.map((c, k) => {
+    const own = runs[k]!;
+    const run = best(own);
+    const clean = own.some((r) => r.clean) && bares.some((r) => r.clean);
+    return row(catalog, c.kind, c.scenario, run, leastCpu(bares) / leastCpu(own), run.reqPerSec / best(bares).reqPerSec, c.server.rssMb(), !clean);
+  });
+}
+
 /** A hot (or rate-limited) row: its runs against the bare runs around them. */
 export async function measureHot(b: Bench, server: RunningServer, catalog: string, kind: Row["kind"], scenario: Scenario, varyForwardedFor = false): Promise<Row> {
   const { run, ratio, reqRatio, clean } = await hotRun(b, server, scenario, varyForwardedFor);

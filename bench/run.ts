@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
 import { coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
 import { freePort, startBare, startService, type RunningServer } from "./server";
-import { bareRow, COLD, HOT, measureCold, measureHot, warm, warmBare, type Bench, type Cpus } from "./measure";
+import { bareRow, COLD, HOT, measureCold, measureHot, measureInTurns, warm, warmBare, type Bench, type Cpus } from "./measure";
 import { formatTable, formatTargets, type Row } from "./table";
 import { checkTargets } from "./targets";
 
@@ -59,15 +59,19 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
     const measured: Row[] = [];
     for (const s of hot) measured.push(await measureHot(b, server, catalog, "hot", s));
     for (const s of identity) measured.push(await measureHot(b, server, catalog, "identity", s));
-    measured.push(await measureHot(b, server, catalog, "limiter off", { ...list, name: `${list.name}, limiter off, new X-Forwarded-For each` }, true));
     for (const s of coldScenarios(facts)) measured.push(await measureCold(b, server, catalog, s));
+    // The limiter off and on, in turns: the same requests to two services a second apart.
+    const limited = startService(build.path, await freePort(), b.cpu.server, { RATE_LIMIT_WINDOW_MS: "2000", TRUST_PROXY: "true" });
+    measured.push(...(await withServer(limited, async (on) => {
+      await warm(b, server, [list], true);
+      await warm(b, on, [list], true);
+      return measureInTurns(b, catalog, [
+        { server, kind: "limiter off", scenario: { ...list, name: `${list.name}, limiter off, new X-Forwarded-For each` } },
+        { server: on, kind: "limiter on", scenario: { ...list, name: `${list.name}, limiter on, new X-Forwarded-For each` } },
+      ], true);
+    })));
     return measured;
   });
-  const limited = startService(build.path, await freePort(), b.cpu.server, { RATE_LIMIT_WINDOW_MS: "2000", TRUST_PROXY: "true" });
-  rows.push(await withServer(limited, async (server) => {
-    await warm(b, server, [list], true);
-    return measureHot(b, server, catalog, "limiter on", { ...list, name: `${list.name}, limiter on, new X-Forwarded-For each` }, true);
-  }));
   facts.snapshot.close();
   return rows;
 }

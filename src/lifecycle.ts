@@ -7,8 +7,9 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
 import { removeLeftovers } from "./refresh/files";
 import { isOtherProcessRunning } from "./refresh/lock";
+import type { Log } from "./log";
 
-export type Log = (event: string, fields: Record<string, unknown>) => void;
+export type { Log };
 
 /** One thing to stop, in order; `run` may be asynchronous. */
 export interface StopStep {

@@ -8,8 +8,9 @@ import { isOtherProcessRunning } from "../refresh/lock";
 import { removeLeftovers } from "../refresh/files";
 import { lastGoodPath, restoreLastGood, saveLastGood, snapshotProblem } from "./integrity";
 import { ensureDatabase } from "./publish";
+import type { Log } from "../log";
 
-export type Log = (event: string, fields: Record<string, unknown>) => void;
+export type { Log };
 
 /** `db/catalog.sqlite` → `db/catalog.sqlite-corrupt-20260102T030405Z`: kept for a person to inspect. */
 export function asidePath(path: string, now = new Date()): string {

@@ -9,8 +9,9 @@ import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck";
 import { countingFetch, Usage, type Wait } from "./usage";
+import type { Log } from "../log";
 
-export type Log = (event: string, fields: Record<string, unknown>) => void;
+export type { Log };
 
 /** Spacing of calls. The defaults are the throttling plugin's own (the platform's guidance); tests shorten them. */
 export interface Pacing {

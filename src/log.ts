@@ -47,17 +47,21 @@ export interface ProcessLog {
   redact: (secret: string | undefined) => void;
 }
 
-/** Event names as JSON string literals, each quoted once. */
-const quotedEvents = new Map<string, string>();
+const MAX_QUOTED = 256;
+const quotedTexts = new Map<string, string>();
 
-function quotedEvent(event: string): string {
-  let quoted = quotedEvents.get(event);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(event);
-    // Event names are the program's own: a few dozen at most.
-    if (quotedEvents.size < 1024) quotedEvents.set(event, quoted);
+/**
+ * `text` as a JSON string literal, for the few texts that recur in every line (event names,
+ * methods, route patterns), each quoted once. Texts from clients may be anything: a bounded
+ * number of them are remembered.
+ */
+export function quoted(text: string): string {
+  let found = quotedTexts.get(text);
+  if (found === undefined) {
+    found = JSON.stringify(text);
+    if (quotedTexts.size < MAX_QUOTED) quotedTexts.set(text, found);
   }
-  return quoted;
+  return found;
 }
 
 /** A log writing to the file descriptor `fd` (stdout by default). */
@@ -87,7 +91,7 @@ export function createLog(fd = 1): ProcessLog {
   };
 
   const log: Log = (event, fields) => write(`${JSON.stringify({ time: isoNow(), event, ...fields })}\n`);
-  const json: LogJson = (event, members) => write(`{"time":"${isoNow()}","event":${quotedEvent(event)}${members ? "," : ""}${members}}\n`);
+  const json: LogJson = (event, members) => write(`{"time":"${isoNow()}","event":${quoted(event)}${members ? "," : ""}${members}}\n`);
 
   const redact = (secret: string | undefined) => {
     // As it appears inside a JSON string.

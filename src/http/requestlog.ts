@@ -10,7 +10,7 @@
  */
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
-import type { LogJson } from "../log";
+import { quoted, type LogJson } from "../log";
 import { clientIp } from "./ratelimit";
 
 // What the log learns about a request is kept on the Request object itself, under private
@@ -28,20 +28,6 @@ interface Noted {
 /** Records whether a request was answered from the response cache. */
 export function noteCacheHit(request: Request, hit: boolean): void {
   (request as Noted)[CACHE_HIT] = hit;
-}
-
-const MAX_QUOTED = 256;
-const quotedTexts = new Map<string, string>();
-
-/** `text` as a JSON string literal; the few methods and route patterns are quoted once each. */
-function quoted(text: string): string {
-  let found = quotedTexts.get(text);
-  if (found === undefined) {
-    found = JSON.stringify(text);
-    // Methods come from clients: remember a bounded number of them.
-    if (quotedTexts.size < MAX_QUOTED) quotedTexts.set(text, found);
-  }
-  return found;
 }
 
 export class RequestLog {

@@ -17,8 +17,11 @@ const OUT = join(import.meta.dir, "out");
 const SNAPSHOT = join(OUT, "synthetic-100000.sqlite");
 
 const args = process.argv.slice(2);
-const env = Object.fromEntries(args.filter((a) => a.includes("=")).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
-const [path = "/api/v1/plugins", pairsArg = "10"] = args.filter((a) => !a.includes("="));
+/** `NAME=value` arguments are the service's environment; a path may hold `=` in its query. */
+const isSetting = (a: string) => /^[A-Z_][A-Z0-9_]*=/.test(a);
+const settings = args.filter(isSetting);
+const env = Object.fromEntries(settings.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
+const [path = "/api/v1/plugins", pairsArg = "10"] = args.filter((a) => !isSetting(a));
 const pairs = Number(pairsArg);
 const varyForwardedFor = env.TRUST_PROXY === "true";
 
@@ -50,7 +53,7 @@ try {
     before = after;
   }
   const sorted = ratios.sort((a, b) => a - b);
-  console.log(`${path}${Object.keys(env).length ? ` with ${args.filter((a) => a.includes("=")).join(" ")}` : ""}: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}x bare over ${pairs} pairs (range ${sorted[0]!.toFixed(2)}-${sorted.at(-1)!.toFixed(2)})`);
+  console.log(`${path}${settings.length ? ` with ${settings.join(" ")}` : ""}: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}x bare over ${pairs} pairs (range ${sorted[0]!.toFixed(2)}-${sorted.at(-1)!.toFixed(2)})`);
 } finally {
   await service.stop();
   await bare.stop();

@@ -12,7 +12,7 @@ import { RequestLog } from "./http/requestlog";
 import { feedRoutes } from "./routes/feed";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
-import { logJsonVia, type Log, type LogJson } from "./log";
+import { lineSinkVia, type LineSink, type Log } from "./log";
 import { pluginRoutes } from "./routes/plugins";
 
 export type { Log } from "./log";
@@ -21,8 +21,8 @@ export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> & Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp">>;
   log?: Log;
-  /** The same log for lines whose fields are already JSON (the request log); by default through `log`. */
-  logJson?: LogJson;
+  /** The same log for lines written as bytes (the request log's); by default parsed and handed to `log`. */
+  lines?: LineSink;
 }
 
 const ERROR_TYPE = "application/json; charset=utf-8";
@@ -54,8 +54,8 @@ function renderError({ error, code, request }: ErrorContext, log: Log): Response
   return errorResponse(request, 500, "Internal error.");
 }
 
-export function createApp({ store, config, log = () => {}, logJson = logJsonVia(log) }: AppDeps) {
-  const requests = new RequestLog(logJson, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
+export function createApp({ store, config, log = () => {}, lines = lineSinkVia(log) }: AppDeps) {
+  const requests = new RequestLog(lines, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
   return new Elysia()
     .use(requests.plugin())
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every

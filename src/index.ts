@@ -11,7 +11,7 @@ import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
-const { log, json: logJson, redact } = createLog();
+const { log, lines, redact } = createLog();
 
 let config;
 try {
@@ -32,7 +32,7 @@ store.onSwap(() => {
   saveLastGoodInBackground(databasePath).catch((error: Error) => log("snapshot.last_good_failed", { error: error.message }));
 });
 store.current();
-const app = createApp({ store, config, log, logJson })
+const app = createApp({ store, config, log, lines })
   .use(refreshCron({ config, store, log }))
   .listen({ port: config.port, hostname: config.host });
 new Shutdown({ log })

@@ -1,16 +1,17 @@
 /**
- * The request log: one line per request with method, route pattern, status, duration and whether
- * the response came from the snapshot's response cache. The client IP is logged only when
- * configured (it is personal data); query strings and headers never are.
+ * The request log: one line per request with method, route pattern, status, cache use (whether
+ * the response came from the snapshot's response cache) and duration. The client IP is logged
+ * only when configured (it is personal data); query strings and headers never are.
  *
  * The line is written when the response is ready (after the handler, or by the error renderer),
- * not in an after-response hook: that hook costs a scheduled callback per request. It is built as
- * JSON text directly (see `LogJson`): under load, a generic object per line cost a quarter of a
- * cached page's time.
+ * not in an after-response hook: that hook costs a scheduled callback per request. It is written
+ * as bytes into the log's batch (see `LineSink`): the fields a route's lines share are encoded
+ * once, and only the time and the duration are written per request. Built as a string, the line
+ * cost a tenth of a cached page's time; as bytes it costs a third of that.
  */
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
-import { quoted, type LogJson } from "../log";
+import type { LineSink } from "../log";
 import { clientIp } from "./ratelimit";
 
 // What the log learns about a request is kept on the Request object itself, under private
@@ -30,9 +31,22 @@ export function noteCacheHit(request: Request, hit: boolean): void {
   (request as Noted)[CACHE_HIT] = hit;
 }
 
+/**
+ * Encoded fixed parts kept at most. Methods, routes and statuses are few (Bun knows only the
+ * standard methods and reads any other as GET), so this is a bound that is never reached.
+ */
+const MAX_FIXED_PARTS = 1024;
+const NEWLINE_CLOSE = new Uint8Array([0x7d, 0x0a]);
+/** Room for the digits of a duration: far more than any request takes. */
+const MAX_DURATION_BYTES = 24;
+
 export class RequestLog {
+  /** The encoded fields from the event name to `"durationMs":`, per method, route, status and cache use. */
+  private readonly fixed = new Map<string, Map<string | undefined, Map<number, Uint8Array>>>();
+  private fixedCount = 0;
+
   constructor(
-    private readonly log: LogJson,
+    private readonly lines: LineSink,
     private readonly config: Pick<Config, "trustProxy" | "logClientIp">,
   ) {}
 
@@ -69,11 +83,82 @@ export class RequestLog {
   private write(request: Request, route: string | undefined, status: number): void {
     const noted = request as Noted;
     const start = noted[STARTED];
-    const durationMs = start === undefined ? "null" : String(Math.round((performance.now() - start) * 1000) / 1000);
-    const hit = noted[CACHE_HIT];
-    const cache = hit === undefined ? "null" : hit ? '"hit"' : '"miss"';
-    let members = `"method":${quoted(request.method)},"route":${route ? quoted(route) : "null"},"status":${status},"durationMs":${durationMs},"cache":${cache}`;
-    if (this.config.logClientIp) members += `,"ip":${JSON.stringify(noted[ADDRESS] ?? "unknown")}`;
-    this.log("request", members);
+    const end = performance.now();
+    const head = this.lines.head();
+    const fixed = this.fixedPart(request.method, route, status, noted[CACHE_HIT]);
+    const ip = this.config.logClientIp ? this.lines.encode(`,"ip":${JSON.stringify(noted[ADDRESS] ?? "unknown")}`) : null;
+    const max = head.byteLength + fixed.byteLength + MAX_DURATION_BYTES + (ip === null ? 0 : ip.byteLength) + NEWLINE_CLOSE.byteLength;
+    const bytes = this.lines.bytes;
+    let at = this.lines.begin(max);
+    bytes.set(head, at);
+    at += head.byteLength;
+    bytes.set(fixed, at);
+    at += fixed.byteLength;
+    at = start === undefined ? writeNull(bytes, at) : writeMillis(bytes, at, Math.round((end - start) * 1000));
+    if (ip !== null) {
+      bytes.set(ip, at);
+      at += ip.byteLength;
+    }
+    bytes.set(NEWLINE_CLOSE, at);
+    this.lines.end(at + NEWLINE_CLOSE.byteLength);
   }
+
+  /** Looked up by method, route and a number for status and cache use: no key is built per request. */
+  private fixedPart(method: string, route: string | undefined, status: number, hit: boolean | undefined): Uint8Array {
+    let byRoute = this.fixed.get(method);
+    if (byRoute === undefined) this.fixed.set(method, (byRoute = new Map()));
+    let byOutcome = byRoute.get(route);
+    if (byOutcome === undefined) byRoute.set(route, (byOutcome = new Map()));
+    const outcome = status * 4 + (hit === undefined ? 0 : hit ? 1 : 2);
+    let part = byOutcome.get(outcome);
+    if (part === undefined) {
+      const cache = hit === undefined ? "null" : hit ? '"hit"' : '"miss"';
+      part = this.lines.encode(`"request","method":${JSON.stringify(method)},"route":${route ? JSON.stringify(route) : "null"},"status":${status},"cache":${cache},"durationMs":`);
+      if (++this.fixedCount > MAX_FIXED_PARTS) {
+        this.fixed.clear();
+        this.fixedCount = 0;
+      }
+      byOutcome.set(outcome, part);
+    }
+    return part;
+  }
+}
+
+const NULL = new Uint8Array([0x6e, 0x75, 0x6c, 0x6c]);
+
+function writeNull(bytes: Uint8Array, at: number): number {
+  bytes.set(NULL, at);
+  return at + NULL.byteLength;
+}
+
+const ZERO = 0x30;
+const DOT = 0x2e;
+
+/**
+ * Writes `micros` microseconds as milliseconds in JSON, the way `String(micros / 1000)` would
+ * (`1234.5`, `0.007`, `12`), and returns the offset after it. `micros` is a non-negative integer.
+ */
+export function writeMillis(bytes: Uint8Array, at: number, micros: number): number {
+  let whole = Math.floor(micros / 1000);
+  let fraction = micros - whole * 1000;
+  // The whole milliseconds, written backwards and turned round.
+  const first = at;
+  do {
+    bytes[at++] = ZERO + (whole % 10);
+    whole = Math.floor(whole / 10);
+  } while (whole > 0);
+  for (let i = first, j = at - 1; i < j; i++, j--) {
+    const digit = bytes[i]!;
+    bytes[i] = bytes[j]!;
+    bytes[j] = digit;
+  }
+  if (fraction === 0) return at;
+  bytes[at++] = DOT;
+  // Up to three decimals, without trailing zeros.
+  for (let unit = 100; fraction > 0; unit /= 10) {
+    const digit = Math.floor(fraction / unit);
+    bytes[at++] = ZERO + digit;
+    fraction -= digit * unit;
+  }
+  return at;
 }

@@ -1,0 +1,122 @@
+/** The request log's lines as bytes: durations written as JSON numbers, and whole lines through a real process log. */
+import { afterEach, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../src/app";
+import { CatalogStore } from "../../src/catalog/store";
+import { loadConfig } from "../../src/config";
+import { writeMillis } from "../../src/http/requestlog";
+import { createLog } from "../../src/log";
+import { tempDir } from "../helpers";
+import { publishMarked } from "../reliability/support/catalog";
+
+function millis(micros: number): string {
+  const bytes = new Uint8Array(32);
+  return new TextDecoder().decode(bytes.subarray(0, writeMillis(bytes, 0, micros)));
+}
+
+describe("writeMillis", () => {
+  test("writes milliseconds with up to three decimals and no trailing zeros", () => {
+    expect(millis(0)).toBe("0");
+    expect(millis(7)).toBe("0.007");
+    expect(millis(10)).toBe("0.01");
+    expect(millis(250)).toBe("0.25");
+    expect(millis(1000)).toBe("1");
+    expect(millis(1500)).toBe("1.5");
+    expect(millis(1234567)).toBe("1234.567");
+    expect(millis(10_000_000)).toBe("10000");
+  });
+
+  test("agrees with String(micros / 1000) for any duration a request can take", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 2 ** 40 }), (micros) => {
+        expect(millis(micros)).toBe(String(micros / 1000));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  test("writes at the offset it is given and returns the offset after the number", () => {
+    const bytes = new Uint8Array(16).fill(0x78);
+    const end = writeMillis(bytes, 3, 42_005);
+    expect(new TextDecoder().decode(bytes)).toBe("xxx42.005xxxxxxx");
+    expect(end).toBe(9);
+  });
+});
+
+describe("request lines through the process log", () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+
+  /** An app whose request log writes into a process log on a temp file, as in production. */
+  function loggedApp(env: Record<string, string> = {}) {
+    const { dir, cleanup } = tempDir();
+    const path = join(dir, "catalog.sqlite");
+    publishMarked(path, "2026-01-02T03:04:05.678Z");
+    const logPath = join(dir, "process.log");
+    const fd = openSync(logPath, "w");
+    const processLog = createLog(fd);
+    const config = loadConfig({ RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off", DATABASE_PATH: path, ...env });
+    const store = new CatalogStore(path, { cacheBytes: config.responseCacheBytes, log: processLog.log });
+    const app = createApp({ store, config, log: processLog.log, lines: processLog.lines });
+    cleanups.push(() => {
+      store.close();
+      processLog.flush();
+      closeSync(fd);
+      cleanup();
+    });
+    const lines = () => {
+      processLog.flush();
+      const text = readFileSync(logPath, "utf8");
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.event === "request");
+    };
+    const call = (target: string, init: RequestInit = {}) => app.handle(new Request(`http://localhost${target}`, init));
+    return { call, lines, processLog };
+  }
+
+  test("each request is one JSON line: time and event first, then its fields", async () => {
+    const { call, lines } = loggedApp();
+    await call("/api/v1/plugins");
+    const hit = await call("/api/v1/plugins");
+    await call("/api/v1/plugins", { headers: { "If-None-Match": hit.headers.get("etag")! } });
+    await call("/nowhere");
+    await call("/api/v1/plugins", { method: "DELETE" });
+    const got = lines();
+    expect(got.map(({ time, durationMs, ...rest }) => rest)).toEqual([
+      { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "miss" },
+      { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "hit" },
+      { event: "request", method: "GET", route: "/api/v1/plugins", status: 304, cache: "hit" },
+      { event: "request", method: "GET", route: null, status: 404, cache: null },
+      { event: "request", method: "DELETE", route: null, status: 405, cache: null },
+    ]);
+    for (const line of got) {
+      expect(Object.keys(line).slice(0, 2)).toEqual(["time", "event"]);
+      expect(Date.parse(line.time as string)).toBeGreaterThan(0);
+      expect(typeof line.durationMs).toBe("number");
+      expect(line.durationMs as number).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  test("thousands of lines across batches arrive whole and in order", async () => {
+    const { call, lines } = loggedApp();
+    for (let i = 0; i < 1500; i++) await call(i % 3 === 0 ? "/nowhere" : "/api/v1/plugins");
+    const got = lines();
+    expect(got).toHaveLength(1500);
+    got.forEach((line, i) => expect(line.status).toBe(i % 3 === 0 ? 404 : 200));
+  });
+
+  test("the log's secrets are redacted from the request lines' fixed fields too", async () => {
+    const { call, lines, processLog } = loggedApp();
+    processLog.redact("PROPFIND");
+    await call("/api/v1/plugins", { method: "PROPFIND" });
+    const [line] = lines();
+    expect(line!.method).toBe("[redacted]");
+  });
+});

@@ -13,10 +13,24 @@ import { ConfigError, loadConfig } from "../src/config";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
 
+/** The token as it may appear in a line: raw, and escaped inside a JSON string. */
+let secrets: string[] = [];
+
+/** `text` with the token replaced, wherever an upstream error put it. */
+function hidden(text: string): string {
+  let out = text;
+  for (const secret of secrets) out = out.replaceAll(secret, "[redacted]");
+  return out;
+}
+
+function print(line: string): void {
+  console.log(hidden(line));
+}
+
 /** Log events as short lines for a person: `· repository_gone id=a/b reason=NOT_FOUND`. */
 function log(event: string, fields: Record<string, unknown>): void {
   const detail = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-  console.log(`· ${event.replace(/^refresh\./, "")} ${detail}`);
+  print(`· ${event.replace(/^refresh\./, "")} ${detail}`);
 }
 
 function options(): { data: string | undefined } {
@@ -39,6 +53,8 @@ async function main(): Promise<number> {
     console.error(`Invalid configuration: ${error.message}`);
     return 2;
   }
+  const token = config.githubToken;
+  if (token) secrets = [...new Set([token, JSON.stringify(token).slice(1, -1)])];
   const result = await runRefresh({
     databasePath: config.databasePath,
     apiUrl: config.githubApiUrl,
@@ -46,15 +62,15 @@ async function main(): Promise<number> {
     maxDrop: config.refreshMaxDrop,
     dataDir: args.data,
     log,
-    write: (line) => console.log(line),
+    write: print,
   });
-  for (const line of formatResult(result)) console.log(line);
+  for (const line of formatResult(result)) print(line);
   return exitCode(result);
 }
 
 try {
   process.exit(await main());
 } catch (error) {
-  console.error(`refresh failed, snapshot left as it was: ${(error as Error).stack ?? String(error)}`);
+  console.error(hidden(`refresh failed, snapshot left as it was: ${(error as Error).stack ?? String(error)}`));
   process.exit(1);
 }

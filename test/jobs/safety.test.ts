@@ -124,3 +124,22 @@ describe("bun run refresh against the fake", () => {
     expect(run.stdout).toMatch(/time: discover [\d.]+s, fetch [\d.]+s, validate [\d.]+s, publish [\d.]+s/);
   });
 });
+
+describe("the token by hand", () => {
+  test("an upstream that echoes it in its errors gets it into none of the job's output", async () => {
+    env = new Env();
+    seedKnown(3);
+    const token = "ghp_echoedIntoTheConsole";
+    const platform = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) => Response.json({ message: `Bad credentials: ${request.headers.get("authorization")}` }, { status: 401 }),
+    });
+    env.onStop(() => platform.stop(true));
+    const run = await within(spawnRefresh(env, { GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: token }).done(), 20_000, "the refresh");
+    expect(run.code).not.toBe(0);
+    const output = `${run.stdout}${run.stderr}`;
+    expect(output).toContain("[redacted]");
+    expect(output).not.toContain("echoedIntoTheConsole");
+  });
+});

@@ -41,14 +41,18 @@ export class CatalogStore {
   private snapshot: Snapshot | null = null;
   private cache: ResponseCache;
   private loadedFile: FileId | null = null;
-  private lastCheck = 0;
+  /** Set when the file should be looked at again: a change was seen, or the check interval passed. */
   private dirty = true;
+  private readonly checkTimer: ReturnType<typeof setInterval> | null;
   private watcher: FSWatcher | null = null;
   private readonly checkIntervalMs: number;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
 
   constructor(readonly path: string, private readonly options: StoreOptions) {
     this.checkIntervalMs = options.checkIntervalMs ?? 1000;
+    // A timer marks the periodic check due, so a request reads no clock to know.
+    this.checkTimer = this.checkIntervalMs > 0 ? setInterval(() => (this.dirty = true), this.checkIntervalMs) : null;
+    this.checkTimer?.unref();
     this.cache = new ResponseCache(options.cacheBytes);
     try {
       this.watcher = watch(dirname(path), (_event, name) => {
@@ -62,9 +66,7 @@ export class CatalogStore {
 
   /** The snapshot to serve now, or null when none could be opened yet. */
   current(): Snapshot | null {
-    const now = performance.now();
-    if (this.dirty || now - this.lastCheck >= this.checkIntervalMs) {
-      this.lastCheck = now;
+    if (this.dirty || this.checkTimer === null) {
       this.dirty = false;
       this.reloadIfChanged();
     }
@@ -109,6 +111,7 @@ export class CatalogStore {
   }
 
   close(): void {
+    if (this.checkTimer !== null) clearInterval(this.checkTimer);
     this.watcher?.close();
     this.snapshot?.close();
     this.snapshot = null;

@@ -1,14 +1,14 @@
 /**
  * One row of the table: a scenario run against a server. The machine's speed drifts (other
  * tenants share its cores, invisibly: the same run can differ by half from one second to the
- * next), so hot runs alternate with runs of the bare baseline on the same CPU: three runs of the
- * scenario, each between two bare runs. Noise only ever slows a run down, so each side is judged
- * by its best run: the ratio to bare is the bare baseline's least server CPU time per request over
- * the scenario's (what their throughputs compare as when the server's CPU is the bottleneck, as in
- * every clean run), and the req/s ratio, the best run over the best bare run beside it, is shown
- * too. A run is clean when the server had its CPU (busy 90% of the run) and nothing else on the
- * machine used a tenth of a CPU; only clean runs count when there are any. Cold runs keep the
- * better of two passes over disjoint halves of their URLs.
+ * next), so hot runs alternate with runs of the bare baseline on the same CPU: four runs of the
+ * scenario, a bare run before the first and after every second one. Noise only ever slows a run
+ * down, so each side is judged by its best run: the ratio to bare is the bare baseline's least
+ * server CPU time per request over the scenario's (what their throughputs compare as when the
+ * server's CPU is the bottleneck, as in every clean run), and the req/s ratio, the best run over
+ * the best bare run beside it, is shown too. A run is clean when the server had its CPU (busy 90%
+ * of the run) and nothing else on the machine used a tenth of a CPU; only clean runs count when
+ * there are any. Cold runs keep the better of two passes over disjoint halves of their URLs.
  */
 import { machineBusySeconds, processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS, type Scenario } from "./scenarios";
@@ -31,7 +31,7 @@ export interface Bench {
   lastBare?: { run: Run; at: number };
 }
 
-export const HOT = { connections: 32, seconds: 1, runs: 3 };
+export const HOT = { connections: 32, seconds: 1, runs: 4, runsPerBare: 2, turns: 3 };
 /** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
 const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
@@ -83,13 +83,13 @@ interface HotResult {
   clean: boolean;
 }
 
-/** Runs of the scenario, each between two bare runs, judged against those bare runs. */
+/** Runs of the scenario with bare runs among them, judged against those bare runs. */
 async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor: boolean): Promise<HotResult> {
   const bares = [b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b)];
   const runs: Run[] = [];
-  for (let i = 0; i < HOT.runs; i++) {
+  for (let i = 1; i <= HOT.runs; i++) {
     runs.push(await hotOnce(b, server, scenario, varyForwardedFor));
-    bares.push(await bareRun(b));
+    if (i % HOT.runsPerBare === 0) bares.push(await bareRun(b));
   }
   const run = best(runs);
   return { run, ratio: leastCpu(bares) / leastCpu(runs), reqRatio: run.reqPerSec / best(bares).reqPerSec, clean: runs.some((r) => r.clean) && bares.some((r) => r.clean) };
@@ -127,7 +127,7 @@ export interface Contender {
 export async function measureInTurns(b: Bench, catalog: string, contenders: Contender[], varyForwardedFor: boolean): Promise<Row[]> {
   const bares = [b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b)];
   const runs = contenders.map((): Run[] => []);
-  for (let i = 0; i < HOT.runs; i++) {
+  for (let i = 0; i < HOT.turns; i++) {
     for (const [k, c] of contenders.entries()) {
       runs[k]!.push(await hotOnce(b, c.server, c.scenario, varyForwardedFor));
       bares.push(await bareRun(b));

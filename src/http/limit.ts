@@ -5,6 +5,7 @@
  */
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
+import { arrivalOf } from "./arrival";
 import { HttpError } from "./errors";
 import { clientKey, forwardedKey, RateLimiter } from "./ratelimit";
 
@@ -54,7 +55,7 @@ export function rateLimit(config: Pick<Config, "rateLimitWindowMs" | "trustProxy
       if (endpoint === undefined) return;
       let key = config.trustProxy ? forwardedKey(endpoint, request.headers.get("x-forwarded-for")) : -1;
       if (key < 0) key = clientKey(endpoint, socketAddress(request) ?? "unknown");
-      const verdict = limiter.hit(key, Date.now());
+      const verdict = limiter.hit(key, arrivalOf(request) ?? performance.now());
       if (verdict.allowed) {
         (request as Limited)[LIMIT_HEADERS] = admitted;
         return;

@@ -12,16 +12,15 @@
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
 import type { LineSink } from "../log";
+import { arrivalOf, noteArrival } from "./arrival";
 import { clientIp } from "./ratelimit";
 
 // What the log learns about a request is kept on the Request object itself, under private
 // symbols: a WeakMap per fact cost five times as much and left the collector weak entries to sweep.
-const STARTED = Symbol("request-log.started");
 const CACHE_HIT = Symbol("request-log.cache-hit");
 const ADDRESS = Symbol("request-log.address");
 
 interface Noted {
-  [STARTED]?: number;
   [CACHE_HIT]?: boolean;
   [ADDRESS]?: string;
 }
@@ -59,7 +58,7 @@ export class RequestLog {
     return (app: AnyElysia) =>
       app
         .onRequest(({ request }) => {
-          (request as Noted)[STARTED] = performance.now();
+          noteArrival(request);
           // Read while the connection is open: after the response the socket address is gone.
           if (this.config.logClientIp) (request as Noted)[ADDRESS] = this.address(app, request);
         })
@@ -82,7 +81,7 @@ export class RequestLog {
 
   private write(request: Request, route: string | undefined, status: number): void {
     const noted = request as Noted;
-    const start = noted[STARTED];
+    const start = arrivalOf(request);
     const end = performance.now();
     const head = this.lines.head();
     const fixed = this.fixedPart(request.method, route, status, noted[CACHE_HIT]);

@@ -1,14 +1,16 @@
 /**
  * One row of the table: a scenario run against a server. The machine's speed drifts (other
  * tenants share its cores, invisibly: the same run can differ by half from one second to the
- * next), so hot runs alternate with runs of the bare baseline on the same CPU: four runs of the
- * scenario, a bare run before the first and after every second one. Noise only ever slows a run
- * down, so each side is judged by its best run: the ratio to bare is the bare baseline's least
- * server CPU time per request over the scenario's (what their throughputs compare as when the
- * server's CPU is the bottleneck, as in every clean run), and the req/s ratio, the best run over
- * the best bare run beside it, is shown too. A run is clean when the server had its CPU (busy 90%
- * of the run) and nothing else on the machine used a tenth of a CPU; only clean runs count when
- * there are any. Cold runs keep the better of two passes over disjoint halves of their URLs.
+ * next), so hot runs alternate with runs of the bare baseline on the same CPU: three runs of the
+ * scenario, each between two bare runs. A run's ratio to bare compares server CPU time per
+ * request (what throughputs compare as when the server's CPU is the bottleneck, as in every clean
+ * run): the mean of the two bare runs beside it over its own. The row keeps the median of its
+ * runs' ratios, counting only clean ones when there are any: a run is clean when it and both
+ * bare runs beside it had their CPU (busy 90% of the run) and nothing else on the machine used a
+ * tenth of a CPU. Comparing each side's best run instead was tried: the bare baseline's rare fast
+ * seconds then set the ratio, and identical rows scattered from 0.5 to 0.96x. The req/s ratio,
+ * the best run over the best bare run beside it, is shown too. Cold runs keep the better of two
+ * passes over disjoint halves of their URLs.
  */
 import { machineBusySeconds, processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS, type Scenario } from "./scenarios";
@@ -31,7 +33,7 @@ export interface Bench {
   lastBare?: { run: Run; at: number };
 }
 
-export const HOT = { connections: 32, seconds: 1, runs: 4, runsPerBare: 2, turns: 3 };
+export const HOT = { connections: 32, seconds: 1, runs: 3 };
 /** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
 const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
@@ -55,7 +57,7 @@ async function hotOnce(b: Bench, server: RunningServer, scenario: Scenario, vary
 }
 
 /** The clean runs, or all of them when none is clean. */
-function pool(runs: Run[]): Run[] {
+function pool<T extends { clean: boolean }>(runs: T[]): T[] {
   return runs.some((r) => r.clean) ? runs.filter((r) => r.clean) : runs;
 }
 
@@ -63,8 +65,30 @@ function best(runs: Run[]): Run {
   return pool(runs).reduce((a, r) => (r.reqPerSec > a.reqPerSec ? r : a));
 }
 
-function leastCpu(runs: Run[]): number {
-  return Math.min(...pool(runs).map((r) => r.cpuUs));
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** A run between two bare runs: its ratio to them, and whether all three were clean. */
+interface Paired {
+  ratio: number;
+  clean: boolean;
+}
+
+function paired(before: Run, run: Run, after: Run): Paired {
+  return { ratio: (before.cpuUs + after.cpuUs) / 2 / run.cpuUs, clean: before.clean && run.clean && after.clean };
+}
+
+/** The median ratio of the runs, counting only clean ones when there are any. */
+function medianRatio(pairs: Paired[]): number {
+  return median(pool(pairs).map((p) => p.ratio));
+}
+
+/** The latest bare run when it is recent enough to neighbour the next run, else a new one. */
+async function neighbourBare(b: Bench): Promise<Run> {
+  return b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b);
 }
 
 async function bareRun(b: Bench): Promise<Run> {
@@ -76,23 +100,25 @@ async function bareRun(b: Bench): Promise<Run> {
 
 interface HotResult {
   run: Run;
-  /** Bare CPU time per request over the scenario's, each side's least. */
+  /** The median of the runs' ratios to the bare runs beside them, in server CPU time per request. */
   ratio: number;
   /** The best run's req/s over the best bare run's beside it. */
   reqRatio: number;
   clean: boolean;
 }
 
-/** Runs of the scenario with bare runs among them, judged against those bare runs. */
+/** Runs of the scenario, each between two bare runs, judged against those bare runs. */
 async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor: boolean): Promise<HotResult> {
-  const bares = [b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b)];
+  const bares = [await neighbourBare(b)];
   const runs: Run[] = [];
-  for (let i = 1; i <= HOT.runs; i++) {
+  const pairs: Paired[] = [];
+  for (let i = 0; i < HOT.runs; i++) {
     runs.push(await hotOnce(b, server, scenario, varyForwardedFor));
-    if (i % HOT.runsPerBare === 0) bares.push(await bareRun(b));
+    bares.push(await bareRun(b));
+    pairs.push(paired(bares[i]!, runs[i]!, bares[i + 1]!));
   }
   const run = best(runs);
-  return { run, ratio: leastCpu(bares) / leastCpu(runs), reqRatio: run.reqPerSec / best(bares).reqPerSec, clean: runs.some((r) => r.clean) && bares.some((r) => r.clean) };
+  return { run, ratio: medianRatio(pairs), reqRatio: run.reqPerSec / best(bares).reqPerSec, clean: pairs.some((p) => p.clean) };
 }
 
 async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Promise<WrkResult> {
@@ -125,19 +151,21 @@ export interface Contender {
  * two runs a second apart allow (the limiter off and on, say).
  */
 export async function measureInTurns(b: Bench, catalog: string, contenders: Contender[], varyForwardedFor: boolean): Promise<Row[]> {
-  const bares = [b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b)];
+  const bares = [await neighbourBare(b)];
   const runs = contenders.map((): Run[] => []);
-  for (let i = 0; i < HOT.turns; i++) {
+  const pairs = contenders.map((): Paired[] => []);
+  for (let i = 0; i < HOT.runs; i++) {
     for (const [k, c] of contenders.entries()) {
-      runs[k]!.push(await hotOnce(b, c.server, c.scenario, varyForwardedFor));
+      const run = await hotOnce(b, c.server, c.scenario, varyForwardedFor);
+      const before = bares.at(-1)!;
       bares.push(await bareRun(b));
+      runs[k]!.push(run);
+      pairs[k]!.push(paired(before, run, bares.at(-1)!));
     }
   }
   return contenders.map((c, k) => {
-    const own = runs[k]!;
-    const run = best(own);
-    const clean = own.some((r) => r.clean) && bares.some((r) => r.clean);
-    return row(catalog, c.kind, c.scenario, run, leastCpu(bares) / leastCpu(own), run.reqPerSec / best(bares).reqPerSec, c.server.rssMb(), !clean);
+    const run = best(runs[k]!);
+    return row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares).reqPerSec, c.server.rssMb(), !pairs[k]!.some((p) => p.clean));
   });
 }
 

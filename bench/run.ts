@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     await bench.bare.stop();
   }
   const pinning = cpu.server === null ? "unpinned" : `server on CPU ${cpu.server}, wrk on CPU ${cpu.load} (taskset)`;
-  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.runs} runs of ${HOT.seconds} s per row, a run of the bare baseline before them and after every ${HOT.runsPerBare}; x bare = least server CPU per request, bare over the row · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
+  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.runs} runs of ${HOT.seconds} s per row, each between two runs of the bare baseline; x bare = median over the runs of server CPU per request, bare (the runs beside) over the row's · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
   console.log(formatTable([bare, ...catalogs]));
   if ([bare, ...catalogs].some((r) => r.disturbed)) console.log("\n* no clean run: other load on the machine took CPU from the server or wrk during every run");
   console.log(`\n${builds.map((b) => `build ${b.count / 1000}k: ${(b.buildMs / 1000).toFixed(2)} s, peak RSS ${b.peakRssMb.toFixed(0)} MB (synthetic input included), file ${b.fileMb.toFixed(0)} MB`).join("\n")}\n`);

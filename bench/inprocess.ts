@@ -1,0 +1,66 @@
+/**
+ * `bun run bench:inprocess [path] [tree…]`: what one cached request costs the application itself,
+ * without the network: `app.handle()` on a new Request, in a loop, in nanoseconds (the Request's
+ * own construction included). Far quieter than a wrk run, so it resolves changes of a few
+ * hundred nanoseconds that HTTP runs on a shared machine cannot. With source trees given (say a
+ * `git worktree` of another commit, under this repository so it finds node_modules), each builds
+ * its own app and they take turns, round after round. Uses the 100k snapshot the bench left in
+ * bench/out (run `bun run bench` once first); pin it to a CPU (`taskset -c 0`) for steadier figures.
+ */
+import { existsSync, openSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CLIENT_HEADERS } from "./scenarios";
+
+const ROOT = join(import.meta.dir, "..");
+const SNAPSHOT = join(import.meta.dir, "out", "synthetic-100000.sqlite");
+const ROUNDS = 12;
+const PER_ROUND = 30_000;
+const WARM_UP = 20_000;
+
+const [path = "/api/v1/plugins", ...others] = process.argv.slice(2);
+const trees = [ROOT, ...others.map((tree) => resolve(tree))];
+
+if (!existsSync(SNAPSHOT)) {
+  console.error(`${SNAPSHOT} is missing: run \`bun run bench\` once first.`);
+  process.exit(1);
+}
+
+interface Handler {
+  handle(request: Request): Response | Promise<Response>;
+}
+
+/** The tree's app over the snapshot, its request log written to /dev/null, limiter off. */
+async function appOf(tree: string): Promise<Handler> {
+  const { createApp } = await import(join(tree, "src/app.ts"));
+  const { CatalogStore } = await import(join(tree, "src/catalog/store.ts"));
+  const { createLog } = await import(join(tree, "src/log.ts"));
+  const processLog = createLog(openSync("/dev/null", "w"));
+  const store = new CatalogStore(SNAPSHOT, { cacheBytes: 16 * 1024 * 1024, log: () => {} });
+  // Trees older than the request log's byte lines took its writer as `logJson`.
+  const log = { log: () => {}, lines: processLog.lines, logJson: processLog.json };
+  const app = createApp({ store, config: { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: false }, ...log });
+  app.compile();
+  return app as Handler;
+}
+
+const url = `http://127.0.0.1${path}`;
+const request = () => new Request(url, { headers: CLIENT_HEADERS });
+const apps = await Promise.all(trees.map(appOf));
+for (const app of apps) {
+  for (let i = 0; i < WARM_UP; i++) {
+    const response = await app.handle(request());
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  }
+}
+const times = apps.map((): number[] => []);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [k, app] of apps.entries()) {
+    const start = Bun.nanoseconds();
+    for (let i = 0; i < PER_ROUND; i++) app.handle(request());
+    times[k]!.push((Bun.nanoseconds() - start) / PER_ROUND);
+  }
+}
+for (const [k, tree] of trees.entries()) {
+  const sorted = times[k]!.sort((a, b) => a - b);
+  console.log(`${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}`);
+}

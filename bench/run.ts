@@ -85,8 +85,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadBefore = loadavg()[0]!;
   mkdirSync(OUT, { recursive: true });
-  // Earlier runs' files, and the copies the service keeps beside its database (last good, set aside).
-  for (const name of readdirSync(OUT)) rmSync(join(OUT, name), { force: true });
+  // Earlier runs' files, and the copies the service keeps beside its database (last good, set aside);
+  // directories (source trees compared by bench:inprocess) stay.
+  for (const entry of readdirSync(OUT, { withFileTypes: true })) if (!entry.isDirectory()) rmSync(join(OUT, entry.name), { force: true });
   const builds: BuiltSnapshot[] = [];
   for (const count of SIZES) {
     progress(`building the synthetic ${count / 1000}k snapshot`);

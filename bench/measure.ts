@@ -33,7 +33,7 @@ export interface Bench {
   lastBare?: { run: Run; at: number };
 }
 
-export const HOT = { connections: 32, seconds: 1, runs: 3 };
+export const HOT = { connections: 32, seconds: 1, runs: 3, turns: 5 };
 /** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
 const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
@@ -146,7 +146,7 @@ export interface Contender {
 }
 
 /**
- * Rows of several servers measured in turns (A, bare, B, bare, A, bare, B, …), each judged
+ * Rows of several servers measured in turns (A, bare, B, bare, A, bare, B, …; five rounds), each judged
  * against the same bare runs: their ratios to bare compare them with each other as directly as
  * two runs a second apart allow (the limiter off and on, say).
  */
@@ -154,7 +154,7 @@ export async function measureInTurns(b: Bench, catalog: string, contenders: Cont
   const bares = [await neighbourBare(b)];
   const runs = contenders.map((): Run[] => []);
   const pairs = contenders.map((): Paired[] => []);
-  for (let i = 0; i < HOT.runs; i++) {
+  for (let i = 0; i < HOT.turns; i++) {
     for (const [k, c] of contenders.entries()) {
       const run = await hotOnce(b, c.server, c.scenario, varyForwardedFor);
       const before = bares.at(-1)!;
@@ -165,7 +165,9 @@ export async function measureInTurns(b: Bench, catalog: string, contenders: Cont
   }
   return contenders.map((c, k) => {
     const run = best(runs[k]!);
-    return row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares).reqPerSec, c.server.rssMb(), !pairs[k]!.some((p) => p.clean));
+    const made = row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares).reqPerSec, c.server.rssMb(), !pairs[k]!.some((p) => p.clean));
+    if (k > 0) made.againstFirst = median(runs[k]!.map((r, i) => runs[0]![i]!.cpuUs / r.cpuUs));
+    return made;
   });
 }
 

@@ -14,6 +14,11 @@ export interface Row {
   rssMb: number;
   /** No clean run: other load on the machine took CPU from the server or wrk. */
   disturbed?: boolean;
+  /**
+   * Rows measured in turns after the first (the limiter on): the median over the rounds of the
+   * first's server CPU time per request over this row's, each round's two runs a second apart.
+   */
+  againstFirst?: number;
 }
 
 function fixed(value: number, digits: number): string {

@@ -1,16 +1,18 @@
 /**
- * One row of the table: a scenario run against a server. The machine's speed drifts (other
- * tenants share its cores, invisibly: the same run can differ by half from one second to the
- * next), so hot runs alternate with runs of the bare baseline on the same CPU: three runs of the
- * scenario, each between two bare runs. A run's ratio to bare compares server CPU time per
- * request (what throughputs compare as when the server's CPU is the bottleneck, as in every clean
- * run): the mean of the two bare runs beside it over its own. The row keeps the median of its
- * runs' ratios, counting only clean ones when there are any: a run is clean when it and both
- * bare runs beside it had their CPU (busy 90% of the run) and nothing else on the machine used a
- * tenth of a CPU. Comparing each side's best run instead was tried: the bare baseline's rare fast
- * seconds then set the ratio, and identical rows scattered from 0.5 to 0.96x. The req/s ratio,
- * the best run over the best bare run beside it, is shown too. Cold runs keep the better of two
- * passes over disjoint halves of their URLs.
+ * Rows of the table: scenarios run against servers. The machine's speed drifts (other tenants
+ * share its cores, invisibly: the same run can differ by half from one second to the next, and a
+ * slow spell lasts seconds to a minute), so hot runs alternate with runs of the bare baseline on
+ * the same CPU, and go in rounds: each round runs every scenario of a set once, each run between
+ * two bare runs (bare, A, bare, B, bare, C, …). A row's three runs are thus a round apart and
+ * meet different spells; three runs in a row mostly met the same one. A run's ratio to bare
+ * compares server CPU time per request (what throughputs compare as when the server's CPU is the
+ * bottleneck, as in every clean run): the mean of the two bare runs beside it over its own. The
+ * row keeps the median of its runs' ratios, counting only clean ones when there are any: a run is
+ * clean when it and both bare runs beside it had their CPU (busy 90% of the run) and nothing else
+ * on the machine used a tenth of a CPU. Comparing each side's best run instead was tried: the
+ * bare baseline's rare fast seconds then set the ratio, and rows doing the same work scattered
+ * from 0.5 to 0.96x. The req/s ratio, the best run over the best bare run beside it, is shown
+ * too. Cold runs keep the better of two passes over disjoint halves of their URLs.
  */
 import { machineBusySeconds, processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS, type Scenario } from "./scenarios";
@@ -33,7 +35,9 @@ export interface Bench {
   lastBare?: { run: Run; at: number };
 }
 
-export const HOT = { connections: 32, seconds: 1, runs: 3, turns: 5 };
+export const HOT = { connections: 32, seconds: 1, runs: 3 };
+/** Rounds of the limiter off and on: the cost is their median, so more than a row's runs. */
+export const LIMITER_ROUNDS = 5;
 /** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
 const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
@@ -98,29 +102,6 @@ async function bareRun(b: Bench): Promise<Run> {
   return run;
 }
 
-interface HotResult {
-  run: Run;
-  /** The median of the runs' ratios to the bare runs beside them, in server CPU time per request. */
-  ratio: number;
-  /** The best run's req/s over the best bare run's beside it. */
-  reqRatio: number;
-  clean: boolean;
-}
-
-/** Runs of the scenario, each between two bare runs, judged against those bare runs. */
-async function hotRun(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor: boolean): Promise<HotResult> {
-  const bares = [await neighbourBare(b)];
-  const runs: Run[] = [];
-  const pairs: Paired[] = [];
-  for (let i = 0; i < HOT.runs; i++) {
-    runs.push(await hotOnce(b, server, scenario, varyForwardedFor));
-    bares.push(await bareRun(b));
-    pairs.push(paired(bares[i]!, runs[i]!, bares[i + 1]!));
-  }
-  const run = best(runs);
-  return { run, ratio: medianRatio(pairs), reqRatio: run.reqPerSec / best(bares).reqPerSec, clean: pairs.some((p) => p.clean) };
-}
-
 async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Promise<WrkResult> {
   const part = Math.ceil(scenario.paths.length / COLD.passes);
   let chosen: WrkResult | null = null;
@@ -145,36 +126,43 @@ export interface Contender {
   scenario: Scenario;
 }
 
+export interface Rounds {
+  rounds: number;
+  /** A new X-Forwarded-For on every request (the limiter rows). */
+  varyForwardedFor?: boolean;
+  /** Give every row after the first its CPU time per request against the first's, round by round. */
+  againstFirst?: boolean;
+}
+
 /**
- * Rows of several servers measured in turns (A, bare, B, bare, A, bare, B, …; five rounds), each judged
- * against the same bare runs: their ratios to bare compare them with each other as directly as
- * two runs a second apart allow (the limiter off and on, say).
+ * Rows measured in rounds (A, bare, B, bare, C, bare, A, bare, …), each run judged against the
+ * bare runs beside it. The contenders may be scenarios of one server (the hot rows) or servers
+ * compared with each other (the limiter off and on, `againstFirst`: the two runs of a round are a
+ * second apart, as directly comparable as this machine allows).
  */
-export async function measureInTurns(b: Bench, catalog: string, contenders: Contender[], varyForwardedFor: boolean): Promise<Row[]> {
-  const bares = [await neighbourBare(b)];
+export async function measureInRounds(b: Bench, catalog: string, contenders: Contender[], options: Rounds): Promise<Row[]> {
   const runs = contenders.map((): Run[] => []);
   const pairs = contenders.map((): Paired[] => []);
-  for (let i = 0; i < HOT.turns; i++) {
+  const bares = contenders.map((): Run[] => []);
+  const rss = contenders.map(() => 0);
+  let before = await neighbourBare(b);
+  for (let i = 0; i < options.rounds; i++) {
     for (const [k, c] of contenders.entries()) {
-      const run = await hotOnce(b, c.server, c.scenario, varyForwardedFor);
-      const before = bares.at(-1)!;
-      bares.push(await bareRun(b));
+      const run = await hotOnce(b, c.server, c.scenario, options.varyForwardedFor ?? false);
+      rss[k] = Math.max(rss[k]!, c.server.rssMb());
+      const after = await bareRun(b);
       runs[k]!.push(run);
-      pairs[k]!.push(paired(before, run, bares.at(-1)!));
+      bares[k]!.push(before, after);
+      pairs[k]!.push(paired(before, run, after));
+      before = after;
     }
   }
   return contenders.map((c, k) => {
     const run = best(runs[k]!);
-    const made = row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares).reqPerSec, c.server.rssMb(), !pairs[k]!.some((p) => p.clean));
-    if (k > 0) made.againstFirst = median(runs[k]!.map((r, i) => runs[0]![i]!.cpuUs / r.cpuUs));
+    const made = row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares[k]!).reqPerSec, rss[k]!, !pairs[k]!.some((p) => p.clean));
+    if (options.againstFirst && k > 0) made.againstFirst = median(runs[k]!.map((r, i) => runs[0]![i]!.cpuUs / r.cpuUs));
     return made;
   });
-}
-
-/** A hot (or rate-limited) row: its runs against the bare runs around them. */
-export async function measureHot(b: Bench, server: RunningServer, catalog: string, kind: Row["kind"], scenario: Scenario, varyForwardedFor = false): Promise<Row> {
-  const { run, ratio, reqRatio, clean } = await hotRun(b, server, scenario, varyForwardedFor);
-  return row(catalog, kind, scenario, run, ratio, reqRatio, server.rssMb(), !clean);
 }
 
 /** A cold row; its ratio is against the best bare run so far. */

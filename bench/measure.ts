@@ -11,7 +11,7 @@
  * clean when it and both bare runs beside it had their CPU (busy 90% of the run) and nothing else
  * on the machine used a tenth of a CPU. Comparing each side's best run instead was tried: the
  * bare baseline's rare fast seconds then set the ratio, and rows doing the same work scattered
- * from 0.5 to 0.96x. The req/s ratio, the best run over the best bare run beside it, is shown
+ * from 0.54 to 0.96x. The req/s ratio, the best run over the best bare run beside it, is shown
  * too. Cold runs keep the better of two passes over disjoint halves of their URLs.
  */
 import { machineBusySeconds, processCpuSeconds } from "./cpu";

@@ -32,6 +32,11 @@ export interface LineSink {
 /** The most bytes a LineSink's line may take. */
 export const MAX_LINE_BYTES = 16 * 1024;
 
+/** A writer asking for room for a longer line has a bug: nothing is written. */
+function checkLineBytes(maxBytes: number): void {
+  if (maxBytes > MAX_LINE_BYTES) throw new RangeError(`A line of ${maxBytes} bytes is longer than ${MAX_LINE_BYTES}.`);
+}
+
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -44,7 +49,7 @@ export function lineSinkVia(log: Log): LineSink {
   return {
     bytes,
     begin: (maxBytes) => {
-      if (maxBytes > MAX_LINE_BYTES) throw new RangeError(`A line of ${maxBytes} bytes is longer than ${MAX_LINE_BYTES}.`);
+      checkLineBytes(maxBytes);
       return 0;
     },
     end: (offset) => {
@@ -118,7 +123,7 @@ export function createLog(fd = 1): ProcessLog {
   };
 
   const begin = (maxBytes: number) => {
-    if (maxBytes > MAX_LINE_BYTES) throw new RangeError(`A line of ${maxBytes} bytes is longer than ${MAX_LINE_BYTES}.`);
+    checkLineBytes(maxBytes);
     if (used + maxBytes > batch.byteLength) flush();
     return used;
   };

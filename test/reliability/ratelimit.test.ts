@@ -47,6 +47,30 @@ describe("RateLimiter under a flood", () => {
     expect(limiter.size).toBe(1);
   });
 
+  test("floods and quiet spells in turn: the bound holds and the keys held stay exact", () => {
+    // A power of two, so the key table has exactly twice the slots: the fullest it gets.
+    const maxKeys = 1024;
+    const limiter = new RateLimiter(1000, maxKeys);
+    let now = 0;
+    let next = 0;
+    for (let spell = 0; spell < 30; spell++) {
+      // A flood of new clients within one window: the oldest are forgotten to keep the bound.
+      const first = next;
+      for (let i = 0; i < 5 * maxKeys; i++) expect(limiter.hit(next++, now + i / 10_000).allowed).toBe(true);
+      expect(limiter.size).toBe(maxKeys);
+      // The newest maxKeys are held, exactly; the one before them is forgotten.
+      const at = now + 0.6;
+      for (let k = next - maxKeys; k < next; k++) expect(limiter.hit(k, at).allowed).toBe(false);
+      expect(limiter.hit(next - maxKeys - 1, at).allowed).toBe(true);
+      expect(limiter.hit(first, at).allowed).toBe(true);
+      // Everyone's window passes; the same clients come back once and are admitted again.
+      now += 5000;
+      for (let k = next - 10; k < next; k++) expect(limiter.hit(k, now).allowed).toBe(true);
+      expect(limiter.size).toBe(10);
+      now += 5000;
+    }
+  });
+
   test("against an unbounded model: every key still held gets the model's verdict", () => {
     const step = fc.record({ key: fc.integer({ min: 0, max: 30 }), advance: fc.integer({ min: 0, max: 700 }) });
     fc.assert(

@@ -112,6 +112,15 @@ describe("request lines through the process log", () => {
     got.forEach((line, i) => expect(line.status).toBe(i % 3 === 0 ? 404 : 200));
   });
 
+  test("with LOG_CLIENT_IP the client's address ends the line", async () => {
+    const { call, lines } = loggedApp({ LOG_CLIENT_IP: "true", TRUST_PROXY: "true" });
+    await call("/api/v1/plugins", { headers: { "X-Forwarded-For": "203.0.113.7, 10.0.0.1" } });
+    await call("/nowhere", { headers: { "X-Forwarded-For": "2001:db8::1" } });
+    const got = lines();
+    expect(got.map((l) => l.ip)).toEqual(["203.0.113.7", "2001:db8::1"]);
+    for (const line of got) expect(Object.keys(line).at(-1)).toBe("ip");
+  });
+
   test("the log's secrets are redacted from the request lines' fixed fields too", async () => {
     const { call, lines, processLog } = loggedApp();
     processLog.redact("PROPFIND");

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
-import { coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
+import { CLIENT_HEADERS, coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
 import { freePort, startBare, startService, type RunningServer } from "./server";
 import { bareRow, COLD, HOT, LIMITER_ROUNDS, measureCold, measureInRounds, warm, warmBare, type Bench, type Cpus } from "./measure";
 import { formatTable, formatTargets, type Row } from "./table";
@@ -101,7 +101,10 @@ async function main(): Promise<void> {
   let bare: Row;
   try {
     await warmBare(bench);
-    const page = await measureInRounds(bench, "-", [{ server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"], headers: {} } }], { rounds: HOT.runs });
+    const page = await measureInRounds(bench, "-", [
+      { server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"], headers: {} } },
+      { server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, a cached sync page's own work", paths: ["/cached"], headers: { ...CLIENT_HEADERS } } },
+    ], { rounds: HOT.runs });
     for (const build of builds) catalogs.push(...(await benchCatalog(bench, build, queries)));
     bare = bareRow(bench);
     catalogs.unshift(...page);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { draft, render, ResponseCache, type Rendered } from "../../src/http/cache";
+import { draft, render, respond, ResponseCache, type Rendered } from "../../src/http/cache";
 
 const KB = 1024;
 
@@ -35,6 +35,21 @@ describe("ResponseCache", () => {
     expect(cache.size).toBeLessThan(1024 / 10);
     expect(cache.get("k0", () => page("k0", 10 * KB)).hit).toBe(false);
     expect(cache.get("k4999", () => page("k4999", 10 * KB)).hit).toBe(true);
+  });
+
+  test("small answers are charged what their entries hold outside the ring, not only their bytes", () => {
+    // A cached rendering with its prepared headers holds about 4 KB of objects beside its body:
+    // a budget of 8 MiB keeps about 1,500 single plugins of 1.3 KB, not the 4,000 their bytes
+    // alone would fit, whose objects took twice the budget again.
+    const budget = 8 * 1024 * KB;
+    const cache = new ResponseCache(budget);
+    for (let i = 0; i < 20_000; i++) {
+      const key = `plugin:owner-${i}/repository-${i}`;
+      const { rendered } = cache.get(key, () => page(key, 1300));
+      respond(rendered, new Request("http://localhost/"), { headers: {} });
+      expect(cache.size * (1300 + 4096)).toBeLessThanOrEqual(budget);
+    }
+    expect(cache.size).toBeGreaterThan(1000);
   });
 
   test("a response asked for again and again survives a stream of others, bytes intact", () => {

@@ -10,6 +10,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config";
+import { withoutSecrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
 
@@ -18,9 +19,7 @@ let secrets: string[] = [];
 
 /** `text` with the token replaced, wherever an upstream error put it. */
 function hidden(text: string): string {
-  let out = text;
-  for (const secret of secrets) out = out.replaceAll(secret, "[redacted]");
-  return out;
+  return withoutSecrets(text, secrets);
 }
 
 function print(line: string): void {

@@ -40,6 +40,18 @@ function checkLineBytes(maxBytes: number): void {
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
+/** The start of every line, up to its event name: `{"time":"<iso>","event":`. */
+function lineHead(iso: string): Uint8Array {
+  return utf8.encode(`{"time":"${iso}","event":`);
+}
+
+/** `text` with every secret replaced by `[redacted]`. */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, "[redacted]");
+  return out;
+}
+
 /**
  * A LineSink handing each line, parsed, to `log` (tests capture lines as objects this way). Its
  * head carries the time and no event name: the line's own event follows it.
@@ -56,7 +68,7 @@ export function lineSinkVia(log: Log): LineSink {
       const { time: _time, event, ...fields } = JSON.parse(utf8Decoder.decode(bytes.subarray(0, offset))) as Record<string, unknown>;
       log(String(event), fields);
     },
-    head: () => utf8.encode(`{"time":"${isoNow()}","event":`),
+    head: () => lineHead(isoNow()),
     encode: (text) => utf8.encode(text),
   };
 }
@@ -116,12 +128,6 @@ export function createLog(fd = 1): ProcessLog {
     else timer ??= setTimeout(flush, MAX_DELAY_MS);
   };
 
-  const redacted = (text: string) => {
-    let out = text;
-    for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, "[redacted]");
-    return out;
-  };
-
   const begin = (maxBytes: number) => {
     checkLineBytes(maxBytes);
     if (used + maxBytes > batch.byteLength) flush();
@@ -129,7 +135,7 @@ export function createLog(fd = 1): ProcessLog {
   };
 
   const write = (text: string) => {
-    const line = redacted(text);
+    const line = withoutSecrets(text, secrets);
     // A UTF-16 code unit takes at most three bytes in UTF-8.
     const maxBytes = line.length * 3;
     if (maxBytes > MAX_LINE_BYTES) {
@@ -143,7 +149,7 @@ export function createLog(fd = 1): ProcessLog {
   };
 
   let headAt = Number.NaN;
-  let head = new Uint8Array(0);
+  let head: Uint8Array = new Uint8Array(0);
   const lines: LineSink = {
     bytes: batch,
     begin,
@@ -152,11 +158,11 @@ export function createLog(fd = 1): ProcessLog {
       const now = isoNow();
       if (stampedAt !== headAt) {
         headAt = stampedAt;
-        head = utf8.encode(`{"time":"${now}","event":`);
+        head = lineHead(now);
       }
       return head;
     },
-    encode: (text) => utf8.encode(redacted(text)),
+    encode: (text) => utf8.encode(withoutSecrets(text, secrets)),
   };
 
   const log: Log = (event, fields) => {

@@ -10,6 +10,12 @@ export interface Rendered {
   headers: Record<string, string>;
   /** The complete response headers, built on first use (see `respond` in cache.ts). */
   prepared?: Prepared;
+  /**
+   * The body as a Blob, made once the response cache has served the rendering again (see
+   * `ResponseCache`): Bun sends a Blob's bytes as they are, where it copies a byte array into
+   * every Response.
+   */
+  blob?: Blob;
 }
 
 export interface Prepared {

@@ -73,6 +73,46 @@ describe("ResponseCache", () => {
     }
   });
 
+  test("a body served again is sent from a Blob of its bytes, its gzip too", async () => {
+    const cache = new ResponseCache(1024 * KB);
+    const first = cache.get("a", () => page("a", 6 * KB), true);
+    expect(first.rendered.blob).toBeUndefined();
+    for (let i = 0; i < 3; i++) {
+      const again = cache.get("a", () => page("a", 6 * KB), true);
+      expect(again.hit).toBe(true);
+      expect(again.rendered.blob).toBeDefined();
+      expect(Buffer.from(await again.rendered.blob!.bytes()).equals(Buffer.from(again.rendered.body))).toBe(true);
+      const response = respond(again.rendered, new Request("http://localhost/"), { headers: {} })!;
+      expect(response.headers.get("Content-Encoding")).toBe("gzip");
+      expect(new TextDecoder().decode(Bun.gunzipSync(await response.bytes()))).toBe(text(page("a", 6 * KB)));
+    }
+    // The plain rendering was made by the first request: the first request for it is a hit.
+    const plain = cache.get("a", () => page("a", 6 * KB));
+    expect(plain.hit).toBe(true);
+    expect(plain.rendered.blob).toBeDefined();
+    expect(cache.blobBytesHeld).toBe(plain.rendered.body.byteLength + first.rendered.body.byteLength);
+  });
+
+  test("Blobs stay within a quarter of the budget and give it back as their bodies leave", () => {
+    const cache = new ResponseCache(1024 * KB);
+    cache.get("hot", () => page("hot", 5 * KB));
+    cache.get("hot", () => page("hot", 5 * KB));
+    // 60 bodies asked for twice fit the ring (with their entries' charge), but not all get a Blob.
+    for (let i = 0; i < 60; i++) {
+      cache.get(`k${i}`, () => page(`k${i}`, 7 * KB));
+      expect(cache.get(`k${i}`, () => page(`k${i}`, 7 * KB)).hit).toBe(true);
+      expect(cache.blobBytesHeld).toBeLessThanOrEqual(cache.maxBytes / 4);
+    }
+    expect(cache.blobBytesHeld).toBeGreaterThan(cache.maxBytes / 4 - 7 * KB);
+    expect(cache.get("k59", () => page("k59", 7 * KB)).rendered.blob).toBeUndefined();
+    // A stream of bodies asked for once makes no Blobs and pushes the others' out.
+    for (let i = 0; i < 400; i++) {
+      cache.get(`once${i}`, () => page(`once${i}`, 7 * KB));
+      expect(cache.get("hot", () => page("hot", 5 * KB)).rendered.blob).toBeDefined();
+    }
+    expect(cache.blobBytesHeld).toBe(5 * KB);
+  });
+
   test("a body larger than a segment is served but not kept; a zero budget keeps nothing", () => {
     const cache = new ResponseCache(256 * KB);
     expect(cache.get("big", () => page("big", 200 * KB)).rendered.body.byteLength).toBe(200 * KB);

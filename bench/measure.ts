@@ -36,8 +36,8 @@ export interface Bench {
 }
 
 export const HOT = { connections: 32, seconds: 1, runs: 3 };
-/** Rounds of the limiter off and on: the cost is their median, so more than a row's runs. */
-export const LIMITER_ROUNDS = 5;
+/** Runs of the limiter on, each between two of the limiter off: the cost is their median. */
+export const LIMITER_RUNS = 8;
 /** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
 const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
@@ -126,29 +126,20 @@ export interface Contender {
   scenario: Scenario;
 }
 
-export interface Rounds {
-  rounds: number;
-  /** A new X-Forwarded-For on every request (the limiter rows). */
-  varyForwardedFor?: boolean;
-  /** Give every row after the first its CPU time per request against the first's, round by round. */
-  againstFirst?: boolean;
-}
-
 /**
  * Rows measured in rounds (A, bare, B, bare, C, bare, A, bare, …), each run judged against the
- * bare runs beside it. The contenders may be scenarios of one server (the hot rows) or servers
- * compared with each other (the limiter off and on, `againstFirst`: the two runs of a round are a
- * second apart, as directly comparable as this machine allows).
+ * bare runs beside it. The contenders may be scenarios of one server (the hot rows) or of the bare
+ * server itself (the baseline's other rows).
  */
-export async function measureInRounds(b: Bench, catalog: string, contenders: Contender[], options: Rounds): Promise<Row[]> {
+export async function measureInRounds(b: Bench, catalog: string, contenders: Contender[], rounds: number): Promise<Row[]> {
   const runs = contenders.map((): Run[] => []);
   const pairs = contenders.map((): Paired[] => []);
   const bares = contenders.map((): Run[] => []);
   const rss = contenders.map(() => 0);
   let before = await neighbourBare(b);
-  for (let i = 0; i < options.rounds; i++) {
+  for (let i = 0; i < rounds; i++) {
     for (const [k, c] of contenders.entries()) {
-      const run = await hotOnce(b, c.server, c.scenario, options.varyForwardedFor ?? false);
+      const run = await hotOnce(b, c.server, c.scenario);
       rss[k] = Math.max(rss[k]!, c.server.rssMb());
       const after = await bareRun(b);
       runs[k]!.push(run);
@@ -159,10 +150,41 @@ export async function measureInRounds(b: Bench, catalog: string, contenders: Con
   }
   return contenders.map((c, k) => {
     const run = best(runs[k]!);
-    const made = row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares[k]!).reqPerSec, rss[k]!, !pairs[k]!.some((p) => p.clean));
-    if (options.againstFirst && k > 0) made.againstFirst = median(runs[k]!.map((r, i) => runs[0]![i]!.cpuUs / r.cpuUs));
-    return made;
+    return row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares[k]!).reqPerSec, rss[k]!, !pairs[k]!.some((p) => p.clean));
   });
+}
+
+/**
+ * The limiter off and on, two services answering the same requests (a new X-Forwarded-For each):
+ * off, on, off, on, …, off, with no bare run between, so each run of the limiter on sits a second
+ * from a run of it off on either side. Its cost is read against the mean of those two, which
+ * cancels a drift of the machine across the three seconds, and the limiter's row keeps the median
+ * of its runs' (`againstFirst`: the off side's CPU time per request over the on side's). Both rows'
+ * ratios to bare are against the bare runs just before and after the whole sequence.
+ */
+export async function measureLimiter(b: Bench, catalog: string, off: Contender, on: Contender, rounds: number): Promise<Row[]> {
+  const offRuns: Run[] = [];
+  const onRuns: Run[] = [];
+  const rss = [0, 0];
+  const before = await neighbourBare(b);
+  offRuns.push(await hotOnce(b, off.server, off.scenario, true));
+  for (let i = 0; i < rounds; i++) {
+    onRuns.push(await hotOnce(b, on.server, on.scenario, true));
+    rss[1] = Math.max(rss[1]!, on.server.rssMb());
+    offRuns.push(await hotOnce(b, off.server, off.scenario, true));
+    rss[0] = Math.max(rss[0]!, off.server.rssMb());
+  }
+  const after = await bareRun(b);
+  const bareUs = (before.cpuUs + after.cpuUs) / 2;
+  const bestBareRps = Math.max(before.reqPerSec, after.reqPerSec);
+  const disturbed = ![before, after, ...offRuns, ...onRuns].some((r) => r.clean);
+  const make = (c: Contender, runs: Run[], k: number): Row => {
+    const run = best(runs);
+    return row(catalog, c.kind, c.scenario, run, bareUs / median(runs.map((r) => r.cpuUs)), run.reqPerSec / bestBareRps, rss[k]!, disturbed);
+  };
+  const limited = make(on, onRuns, 1);
+  limited.againstFirst = median(onRuns.map((r, i) => (offRuns[i]!.cpuUs + offRuns[i + 1]!.cpuUs) / 2 / r.cpuUs));
+  return [make(off, offRuns, 0), limited];
 }
 
 /** A cold row; its ratio is against the best bare run so far. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
 import { CLIENT_HEADERS, coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
 import { freePort, startBare, startService, type RunningServer } from "./server";
-import { bareRow, COLD, HOT, LIMITER_ROUNDS, measureCold, measureInRounds, warm, warmBare, type Bench, type Cpus } from "./measure";
+import { bareRow, COLD, HOT, LIMITER_RUNS, measureCold, measureInRounds, measureLimiter, warm, warmBare, type Bench, type Cpus } from "./measure";
 import { formatTable, formatTargets, type Row } from "./table";
 import { checkTargets } from "./targets";
 
@@ -57,7 +57,7 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
     await warm(b, server, [...hot, ...identity]);
     const measured: Row[] = [];
     const rows = [...hot.map((scenario) => ({ server, kind: "hot" as const, scenario })), ...identity.map((scenario) => ({ server, kind: "identity" as const, scenario }))];
-    measured.push(...(await measureInRounds(b, catalog, rows, { rounds: HOT.runs })));
+    measured.push(...(await measureInRounds(b, catalog, rows, HOT.runs)));
     for (const s of coldScenarios(facts)) measured.push(await measureCold(b, server, catalog, s));
     return measured;
   });
@@ -70,10 +70,13 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
     return withServer(on, async (limited) => {
       await warm(b, plain, [list], true);
       await warm(b, limited, [list], true);
-      return measureInRounds(b, catalog, [
+      return measureLimiter(
+        b,
+        catalog,
         { server: plain, kind: "limiter off", scenario: { ...list, name: `${list.name}, limiter off, new X-Forwarded-For each` } },
         { server: limited, kind: "limiter on", scenario: { ...list, name: `${list.name}, limiter on, new X-Forwarded-For each` } },
-      ], { rounds: LIMITER_ROUNDS, varyForwardedFor: true, againstFirst: true });
+        LIMITER_RUNS,
+      );
     });
   })));
   facts.snapshot.close();
@@ -104,7 +107,7 @@ async function main(): Promise<void> {
     const page = await measureInRounds(bench, "-", [
       { server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"], headers: {} } },
       { server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, a cached sync page's own work", paths: ["/cached"], headers: { ...CLIENT_HEADERS } } },
-    ], { rounds: HOT.runs });
+    ], HOT.runs);
     for (const build of builds) catalogs.push(...(await benchCatalog(bench, build, queries)));
     bare = bareRow(bench);
     catalogs.unshift(...page);
@@ -112,7 +115,7 @@ async function main(): Promise<void> {
     await bench.bare.stop();
   }
   const pinning = cpu.server === null ? "unpinned" : `server on CPU ${cpu.server}, wrk on CPU ${cpu.load} (taskset)`;
-  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.runs} runs of ${HOT.seconds} s per row, in rounds over the rows, each run between two runs of the bare baseline; x bare = median over the runs of server CPU per request, bare (the runs beside) over the row's · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
+  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.runs} runs of ${HOT.seconds} s per row, in rounds over the rows, each run between two runs of the bare baseline; x bare = median over the runs of server CPU per request, bare (the runs beside) over the row's · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · limiter: off, on, off, … (${LIMITER_RUNS} runs on), each on run against the off runs beside it, median · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
   console.log(formatTable([bare, ...catalogs]));
   if ([bare, ...catalogs].some((r) => r.disturbed)) console.log("\n* no clean run: other load on the machine took CPU from the server or wrk during every run");
   console.log(`\n${builds.map((b) => `build ${b.count / 1000}k: ${(b.buildMs / 1000).toFixed(2)} s, peak RSS ${b.peakRssMb.toFixed(0)} MB (synthetic input included), file ${b.fileMb.toFixed(0)} MB`).join("\n")}\n`);

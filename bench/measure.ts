@@ -31,6 +31,8 @@ export interface Bench {
   workDir: string;
   /** Every bare run so far: the baseline row is the best of them. */
   bareRuns: Run[];
+  /** Every measured run in order, for `bench/out/runs.json` (how a row's figure came about). */
+  log: RunRecord[];
   /** The latest bare run and when it ended (ms): the first neighbour of the next hot run. */
   lastBare?: { run: Run; at: number };
 }
@@ -44,6 +46,23 @@ const NEIGHBOUR_MS = 2000;
 export const COLD = { connections: 1, seconds: 1, passes: 2 };
 /** The baseline's requests: its small JSON, asked for as clients ask (it never compresses). */
 export const BARE: Scenario = { name: "bare Bun.serve, small JSON", paths: ["/"], headers: { ...CLIENT_HEADERS } };
+
+/** One run as `bench/out/runs.json` keeps it. */
+export interface RunRecord {
+  catalog: string;
+  kind: string;
+  endpoint: string;
+  /** Server CPU time per request, µs; for a hot run also the bare runs' beside it. */
+  cpuUs: number;
+  bareBeforeUs?: number;
+  bareAfterUs?: number;
+  reqPerSec: number;
+  clean: boolean;
+}
+
+function record(b: Bench, catalog: string, c: Contender, run: Run, before?: Run, after?: Run): void {
+  b.log.push({ catalog, kind: c.kind, endpoint: c.scenario.name, cpuUs: run.cpuUs, bareBeforeUs: before?.cpuUs, bareAfterUs: after?.cpuUs, reqPerSec: run.reqPerSec, clean: run.clean });
+}
 
 export interface Run extends WrkResult {
   clean: boolean;
@@ -145,6 +164,7 @@ export async function measureInRounds(b: Bench, catalog: string, contenders: Con
       runs[k]!.push(run);
       bares[k]!.push(before, after);
       pairs[k]!.push(paired(before, run, after));
+      record(b, catalog, c, run, before, after);
       before = after;
     }
   }
@@ -167,12 +187,16 @@ export async function measureLimiter(b: Bench, catalog: string, off: Contender, 
   const onRuns: Run[] = [];
   const rss = [0, 0];
   const before = await neighbourBare(b);
-  offRuns.push(await hotOnce(b, off.server, off.scenario, true));
+  const next = async (c: Contender, runs: Run[], k: number) => {
+    const run = await hotOnce(b, c.server, c.scenario, true);
+    runs.push(run);
+    rss[k] = Math.max(rss[k]!, c.server.rssMb());
+    record(b, catalog, c, run);
+  };
+  await next(off, offRuns, 0);
   for (let i = 0; i < rounds; i++) {
-    onRuns.push(await hotOnce(b, on.server, on.scenario, true));
-    rss[1] = Math.max(rss[1]!, on.server.rssMb());
-    offRuns.push(await hotOnce(b, off.server, off.scenario, true));
-    rss[0] = Math.max(rss[0]!, off.server.rssMb());
+    await next(on, onRuns, 1);
+    await next(off, offRuns, 0);
   }
   const after = await bareRun(b);
   const bareUs = (before.cpuUs + after.cpuUs) / 2;

@@ -3,7 +3,7 @@
  * real service pinned to CPU 0, loads it with wrk pinned to CPU 1, and prints one table against a
  * bare Bun.serve baseline measured in the same run, then the issue's targets checked against it.
  */
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   const queries = searchQueries(builds[0]!.path);
   progress(`${queries.words.length} distinct queries; ${queries.broadWords.length} words and ${queries.broadCombos.length} sets of words in most rows`);
   // The baseline runs beside the service on the same CPU, idle except when it is measured.
-  const bench: Bench = { bare: await startBare(await freePort(), cpu.server), cpu, workDir: OUT, bareRuns: [] };
+  const bench: Bench = { bare: await startBare(await freePort(), cpu.server), cpu, workDir: OUT, bareRuns: [], log: [] };
   const catalogs: Row[] = [];
   let bare: Row;
   try {
@@ -120,6 +120,8 @@ async function main(): Promise<void> {
   if ([bare, ...catalogs].some((r) => r.disturbed)) console.log("\n* no clean run: other load on the machine took CPU from the server or wrk during every run");
   console.log(`\n${builds.map((b) => `build ${b.count / 1000}k: ${(b.buildMs / 1000).toFixed(2)} s, peak RSS ${b.peakRssMb.toFixed(0)} MB (synthetic input included), file ${b.fileMb.toFixed(0)} MB`).join("\n")}\n`);
   console.log(formatTargets(checkTargets([bare, ...catalogs], builds)));
+  writeFileSync(join(OUT, "runs.json"), `${JSON.stringify(bench.log, null, 1)}\n`);
+  console.log(`\nevery run: ${join("bench", "out", "runs.json")}`);
   console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 

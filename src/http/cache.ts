@@ -110,7 +110,7 @@ const HINT_AFTER_SHARE = 0.125;
  * Share of the budget that Blobs of repeated bodies may take beside the ring. A Response built
  * from a byte array gets its own copy of the body, which the collector must then free; one built
  * from a Blob shares the Blob's bytes. On an 8 KB page that copy and the collections it brings
- * cost 6% of a request. A body gets its Blob on its first hit: a body asked for once (a stream
+ * cost 4-7% of a request. A body gets its Blob on its first hit: a body asked for once (a stream
  * of distinct requests) never makes one, and the cap bounds what a stream of repeated ones can.
  */
 const BLOB_SHARE = 0.25;

@@ -328,6 +328,28 @@ describe("the gzip body in the response cache", () => {
     expect(sameBytes(plainKept.rendered.body, plain.body)).toBe(true);
   });
 
+  test("a body asked for again goes out from a Blob of it: the same bytes, plain and gzip, on GET and HEAD", async () => {
+    const path = "/market/v1/plugins?page=2&pageSize=30";
+    const cache = server.store.responses();
+    const firstPlain = await identity(path);
+    const firstGzip = await gzip(path);
+    const held = cache.blobBytesHeld;
+    for (let i = 0; i < 3; i++) {
+      const plain = await identity(path);
+      const zipped = await gzip(path);
+      expect(sameBytes(plain.body, firstPlain.body)).toBe(true);
+      expect(sameBytes(zipped.body, firstGzip.body)).toBe(true);
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(zipped.headers.get("etag")).toBe(firstGzip.headers.get("etag"));
+    }
+    // Both representations got their Blob on their first hit, once.
+    expect(cache.blobBytesHeld - held).toBe(firstPlain.body.byteLength + firstGzip.body.byteLength);
+    const head = await raw(path, { "Accept-Encoding": "gzip" }, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+    expect(head.headers.get("content-length")).toBe(String(firstGzip.body.byteLength));
+  });
+
   test("the request log sees the gzip body made once, on the first gzip request, after the plain one was cached", async () => {
     const lines: Array<Record<string, unknown>> = [];
     const app = createApp({

@@ -182,7 +182,7 @@ export async function measureInRounds(b: Bench, catalog: string, contenders: Con
  * off, on, off, on, …, off, with no bare run between, so each run of the limiter on sits a second
  * from a run of it off on either side. Its cost is read against the mean of those two, which
  * cancels a drift of the machine across the three seconds, and the limiter's row keeps the median
- * of its runs' (`againstFirst`: the off side's CPU time per request over the on side's). Both rows'
+ * of its runs' (`againstOff`: the off side's CPU time per request over the on side's). Both rows'
  * ratios to bare are against the bare runs just before and after the whole sequence.
  */
 export async function measureLimiter(b: Bench, catalog: string, off: Contender, on: Contender, rounds: number): Promise<Row[]> {
@@ -210,7 +210,7 @@ export async function measureLimiter(b: Bench, catalog: string, off: Contender, 
     return row(catalog, c.kind, c.scenario, run, bareUs / median(runs.map((r) => r.cpuUs)), run.reqPerSec / bestBareRps, rss[k]!, disturbed);
   };
   const limited = make(on, onRuns, 1);
-  limited.againstFirst = median(onRuns.map((r, i) => (offRuns[i]!.cpuUs + offRuns[i + 1]!.cpuUs) / 2 / r.cpuUs));
+  limited.againstOff = median(onRuns.map((r, i) => (offRuns[i]!.cpuUs + offRuns[i + 1]!.cpuUs) / 2 / r.cpuUs));
   return [make(off, offRuns, 0), limited];
 }
 

@@ -15,10 +15,10 @@ export interface Row {
   /** No clean run: other load on the machine took CPU from the server or wrk. */
   disturbed?: boolean;
   /**
-   * Rows measured in turns after the first (the limiter on): the median over the rounds of the
-   * first's server CPU time per request over this row's, each round's two runs a second apart.
+   * The limiter-on row: the median, over its runs, of the mean server CPU time per request of the
+   * limiter-off runs just before and after it over its own (see `measureLimiter`).
    */
-  againstFirst?: number;
+  againstOff?: number;
 }
 
 function fixed(value: number, digits: number): string {

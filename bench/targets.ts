@@ -39,7 +39,7 @@ export function checkTargets(rows: Row[], builds: BuildResult[]): Target[] {
     if (!plain) continue;
     // Each run of the limiter on against the runs of it off a second before and after, so a drift
     // of the machine cancels out (measureLimiter).
-    const cost = 1 - (limited.againstFirst ?? limited.ratioToBare / plain.ratioToBare);
+    const cost = 1 - (limited.againstOff ?? limited.ratioToBare / plain.ratioToBare);
     targets.push({ what: `rate limiter costs <= 10% (${catalog})`, holds: cost <= 0.1, detail: `${(cost * 100).toFixed(1)}% (median of runs against their neighbours; ${plain.ratioToBare.toFixed(2)}x -> ${limited.ratioToBare.toFixed(2)}x bare)` });
   }
   const build = builds.find((b) => b.count === 100_000);

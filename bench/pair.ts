@@ -15,29 +15,15 @@ import { join } from "node:path";
 import { processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS } from "./scenarios";
 import { freePort, startBare, startService, type RunningServer } from "./server";
+import { sidesOf } from "./settings";
 import { runWrk } from "./wrk";
 
 const OUT = join(import.meta.dir, "out");
 const SNAPSHOT = join(OUT, "synthetic-100000.sqlite");
 
-/** `NAME=value` arguments are a service's environment; a path may hold `=` in its query. */
-const isSetting = (a: string) => /^[A-Z_][A-Z0-9_]*=/.test(a);
-
-interface Side {
-  settings: string[];
-  env: Record<string, string>;
-}
-
-function side(settings: string[]): Side {
-  return { settings, env: Object.fromEntries(settings.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)])) };
-}
-
-const args = process.argv.slice(2);
-const split = args.indexOf("vs");
-const own = split === -1 ? args : args.slice(0, split);
-const [path = "/api/v1/plugins", pairsArg = "10"] = own.filter((a) => !isSetting(a));
+const { positional, sides } = sidesOf(process.argv.slice(2));
+const [path = "/api/v1/plugins", pairsArg = "10"] = positional;
 const pairs = Number(pairsArg);
-const sides = [side(own.filter(isSetting)), ...(split === -1 ? [] : [side(args.slice(split + 1).filter(isSetting))])];
 
 interface Measured {
   rps: number;

@@ -30,18 +30,22 @@ const { positional, sides } = sidesOf(process.argv.slice(2));
 const [path = "/api/v1/plugins", roundsArg = "3"] = positional;
 const rounds = Number(roundsArg);
 
-/** Samples by where they fell, and the requests served while they were taken. */
-interface Tally {
+/** One round's samples by where they fell, and the requests served while they were taken. */
+interface Round {
   requests: number;
   groups: Map<string, number>;
   functions: Map<string, number>;
   instructions: Map<string, number>;
-  places: Map<string, JitPlace>;
-  /** Microseconds per request of each round, to show how much rounds differ. */
-  perRound: number[];
 }
 
-const newTally = (): Tally => ({ requests: 0, groups: new Map(), functions: new Map(), instructions: new Map(), places: new Map(), perRound: [] });
+/**
+ * A side's rounds. Figures are medians over rounds, each round's samples per its own requests: a
+ * round that met a slow spell of the machine moves them less than it would a sum.
+ */
+interface Tally {
+  rounds: Round[];
+  places: Map<string, JitPlace>;
+}
 
 function add(map: Map<string, number>, key: string, samples: number): void {
   map.set(key, (map.get(key) ?? 0) + samples);
@@ -76,34 +80,47 @@ function jitFunction(name: string): { fn: string; tier: string } {
 
 function tallyRun(tally: Tally, rows: SampleRow[], names: JitNames, requests: number): void {
   const bun = basename(process.execPath);
-  let samples = 0;
+  const round: Round = { requests, groups: new Map(), functions: new Map(), instructions: new Map() };
   for (const row of rows) {
-    samples += row.samples;
     if (row.dso.startsWith("[JIT]")) {
-      add(tally.groups, "JavaScript (JIT code)", row.samples);
+      add(round.groups, "JavaScript (JIT code)", row.samples);
       const place = names.find(Number.parseInt(row.symbol, 16));
       if (place === null) {
-        add(tally.functions, "(code not in the jitdump)", row.samples);
+        add(round.functions, "(code not in the jitdump)", row.samples);
         continue;
       }
       const { fn, tier } = jitFunction(place.code.name);
-      add(tally.functions, fn, row.samples);
-          const instruction = `${fn} +${place.offset} (${tier})`;
-      add(tally.instructions, instruction, row.samples);
+      add(round.functions, fn, row.samples);
+      const instruction = `${fn} +${place.offset} (${tier})`;
+      add(round.instructions, instruction, row.samples);
       tally.places.set(instruction, place);
     } else if (row.dso === "[kernel.kallsyms]") {
-      add(tally.groups, "kernel", row.samples);
+      add(round.groups, "kernel", row.samples);
     } else if (row.dso === bun || row.dso === "bun.exe" || row.dso === "bun") {
-      add(tally.groups, "Bun, native code", row.samples);
+      add(round.groups, "Bun, native code", row.samples);
     } else {
-      add(tally.groups, "libraries (libc, vdso, …)", row.samples);
+      add(round.groups, "libraries (libc, vdso, …)", row.samples);
     }
   }
-  tally.requests += requests;
-  tally.perRound.push(microseconds(samples, requests));
+  tally.rounds.push(round);
 }
 
 const microseconds = (samples: number, requests: number) => (samples / FREQUENCY / requests) * 1e6;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+type Part = "groups" | "functions" | "instructions";
+
+/** µs per request of `key`, the median over the side's rounds. */
+function us(p: Profiled, part: Part, key: string): number {
+  return median(p.tally.rounds.map((r) => microseconds(r[part].get(key) ?? 0, r.requests)));
+}
+
+const total = (r: Round) => microseconds([...r.groups.values()].reduce((a, b) => a + b, 0), r.requests);
 
 interface Profiled {
   side: Side;
@@ -134,35 +151,35 @@ function row(label: string, values: number[], width = 44): string {
 }
 
 function print(profiled: Profiled[]): void {
-  const us = (p: Profiled, map: Map<string, number>, key: string) => microseconds(map.get(key) ?? 0, p.tally.requests);
   const heads = profiled.map((p, k) => (profiled.length > 1 ? (k === 0 ? "first" : "second") : "µs/req").padStart(8));
   if (profiled.length === 2) heads.push("change".padStart(9));
   for (const [k, p] of profiled.entries()) {
     const what = p.side.settings.length ? p.side.settings.join(" ") : "default settings";
-    console.log(`${profiled.length > 1 ? (k === 0 ? "first:  " : "second: ") : ""}${path} with ${what}: ${p.tally.requests} requests in ${rounds} rounds of ${SECONDS} s`);
+    const requests = p.tally.rounds.reduce((sum, r) => sum + r.requests, 0);
+    console.log(`${profiled.length > 1 ? (k === 0 ? "first:  " : "second: ") : ""}${path} with ${what}: ${requests} requests in ${rounds} rounds of ${SECONDS} s`);
   }
-  console.log(`\nServer CPU per request, µs (perf cpu-clock at ${FREQUENCY} Hz):`);
+  console.log(`\nServer CPU per request, µs (perf cpu-clock at ${FREQUENCY} Hz; medians over rounds):`);
   console.log(`${"".padEnd(44)}${heads.join(" ")}`);
   const groups = ["kernel", "Bun, native code", "libraries (libc, vdso, …)", "JavaScript (JIT code)"];
-  for (const g of groups) console.log(row(g, profiled.map((p) => us(p, p.tally.groups, g))));
-  console.log(row("all", profiled.map((p) => microseconds([...p.tally.groups.values()].reduce((a, b) => a + b, 0), p.tally.requests))));
-  console.log(`rounds: ${profiled.map((p) => p.tally.perRound.map((v) => v.toFixed(2)).join(" ")).join("  |  ")}`);
+  for (const g of groups) console.log(row(g, profiled.map((p) => us(p, "groups", g))));
+  console.log(row("all", profiled.map((p) => median(p.tally.rounds.map(total)))));
+  console.log(`all, each round: ${profiled.map((p) => p.tally.rounds.map((r) => total(r).toFixed(2)).join(" ")).join("  |  ")}`);
 
   const last = profiled.at(-1)!;
-  const fns = new Set(profiled.flatMap((p) => [...p.tally.functions.keys()]));
-  const change = (fn: string) => us(last, last.tally.functions, fn) - (profiled.length > 1 ? us(profiled[0]!, profiled[0]!.tally.functions, fn) : 0);
+  const fns = new Set(profiled.flatMap((p) => p.tally.rounds.flatMap((r) => [...r.functions.keys()])));
+  const change = (fn: string) => us(last, "functions", fn) - (profiled.length > 1 ? us(profiled[0]!, "functions", fn) : 0);
   console.log(`\nJavaScript by function${profiled.length > 1 ? ", largest changes first" : ""}:`);
   for (const fn of [...fns].sort((a, b) => Math.abs(change(b)) - Math.abs(change(a))).slice(0, 12)) {
-    console.log(row(fn, profiled.map((p) => us(p, p.tally.functions, fn))));
+    console.log(row(fn, profiled.map((p) => us(p, "functions", fn))));
   }
-  const jit = us(last, last.tally.groups, "JavaScript (JIT code)");
+  const jit = us(last, "groups", "JavaScript (JIT code)");
+  const places = new Set(last.tally.rounds.flatMap((r) => [...r.instructions.keys()]));
+  const busiest = [...places].map((place) => [place, us(last, "instructions", place)] as const).sort((a, b) => b[1] - a[1]);
   console.log(`\nJavaScript's busiest instructions${profiled.length > 1 ? " (second)" : ""}, µs per request and share of its JavaScript time:`);
-  for (const [place, samples] of [...last.tally.instructions].sort((a, b) => b[1] - a[1]).slice(0, 8)) {
-    const v = microseconds(samples, last.tally.requests);
+  for (const [place, v] of busiest.slice(0, 8)) {
     console.log(`${place.slice(0, 52).padEnd(52)}${v.toFixed(3).padStart(8)} ${((v / jit) * 100).toFixed(0).padStart(4)}%`);
   }
-  const [busiest] = [...last.tally.instructions].sort((a, b) => b[1] - a[1]);
-  const place = busiest && last.tally.places.get(busiest[0]);
+  const place = busiest[0] && last.tally.places.get(busiest[0][0]);
   if (place) {
     const code = disassembly(place);
     // A sample names the instruction that waits, the one after the slow one.
@@ -201,7 +218,7 @@ try {
     // JavaScriptCore writes what it compiles, with names, for the profile to read.
     const env = { ...side.env, BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: dir };
     const server = await startService(SNAPSHOT, await freePort(), 0, env);
-    profiled.push({ side, server, dir, varies: side.env.TRUST_PROXY === "true", tally: newTally() });
+    profiled.push({ side, server, dir, varies: side.env.TRUST_PROXY === "true", tally: { rounds: [], places: new Map() } });
   }
   for (const p of profiled) {
     await runWrk({ url: p.server.url, paths: [path], headers: { ...CLIENT_HEADERS }, connections: 32, seconds: 2, varyForwardedFor: p.varies, cpu: 1, workDir: OUT });

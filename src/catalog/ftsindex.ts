@@ -4,6 +4,7 @@
  * large ones (ftsworker.ts), where it overlaps the rest of the build.
  */
 import { Database } from "bun:sqlite";
+import { writeBroadSets } from "./broadsets";
 import { SCHEMA } from "./schema";
 
 /** rowid, name, topics, description and filter tokens, as the index takes them. */
@@ -53,11 +54,19 @@ export function openForBuild(path: string): Database {
   return db;
 }
 
-/** Every term of the index, as the tokenizer folded it (search.ts lists a long prefix's terms). */
-function writeTerms(db: Database): void {
-  db.exec(`CREATE VIRTUAL TABLE temp.plugins_vocab USING fts5vocab(main, plugins_fts, 'row');
-           INSERT INTO terms (term) SELECT term FROM temp.plugins_vocab;
-           DROP TABLE temp.plugins_vocab;`);
+/**
+ * Every term of the index, as the tokenizer folded it (search.ts lists a long prefix's terms), and
+ * the sets of the broadest prefixes (broadsets.ts), from one pass over the index's vocabulary.
+ */
+function writeTerms(db: Database, rows: FtsRow[]): void {
+  db.exec(`CREATE VIRTUAL TABLE temp.plugins_vocab USING fts5vocab(main, plugins_fts, 'row');`);
+  const docs = db.query<{ term: string; doc: number }, []>(`SELECT term, doc FROM temp.plugins_vocab`).all();
+  db.exec(`DROP TABLE temp.plugins_vocab;`);
+  const insert = db.prepare(`INSERT INTO terms (term) VALUES (?)`);
+  for (const { term } of docs) insert.run(term);
+  let maxRowid = 0;
+  for (const row of rows) if (row[0] > maxRowid) maxRowid = row[0];
+  writeBroadSets(db, docs, rows.length, maxRowid);
 }
 
 /** Creates the schema in the new file at `path` and writes the full-text index of `rows`. */
@@ -73,7 +82,7 @@ export function writeIndex(path: string, rows: FtsRow[]): void {
     })();
     // One segment per term makes every query a single doclist walk.
     db.exec("INSERT INTO plugins_fts (plugins_fts) VALUES ('optimize');");
-    writeTerms(db);
+    db.transaction(() => writeTerms(db, rows))();
   } finally {
     db.close();
   }

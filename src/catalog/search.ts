@@ -5,6 +5,8 @@
 import { tagToken } from "./schema";
 
 export interface MatchQuery {
+  /** The words' phrases, sorted: `all` is their AND. */
+  phrases: readonly string[];
   /** Every word somewhere in name, topics or description. */
   all: string;
   /** Any word in the name: the first relevance tier. */
@@ -57,7 +59,7 @@ export function toMatchQuery(q: string, lookup?: TermLookup): MatchQuery | null 
   if (unique.size === 0) return null;
   const phrases = [...unique].sort();
   const any = phrases.join(" OR ");
-  return { all: phrases.join(" AND "), name: `name : (${any})`, topics: `topics : (${any})` };
+  return { phrases, all: phrases.join(" AND "), name: `name : (${any})`, topics: `topics : (${any})` };
 }
 
 export interface SearchFilters {

@@ -6,7 +6,8 @@ import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
 import { ListOrders } from "./listorders";
 import type { Sort } from "./orders";
-import { pageInOrder, probedPage, tieredPage } from "./ranking";
+import { pageInOrder, pageOfSet, probedPage, tieredPage } from "./ranking";
+import { BroadSets } from "./broadsets";
 import { SCHEMA_VERSION } from "./schema";
 import { searchExpressions, toMatchQuery, type MatchQuery } from "./search";
 import type { SnapshotStats } from "./types";
@@ -51,6 +52,7 @@ export class Snapshot {
   readonly categoryIds: ReadonlySet<string>;
   private readonly orders: ListOrders;
   private readonly fts: FtsIndex;
+  private readonly broad: BroadSets;
   /** Scratch space of `pageInOrder`: one byte per rowid. */
   private marks: Uint8Array | null = null;
   private readonly byRowid: Statement<{ full_json: string }>;
@@ -71,6 +73,7 @@ export class Snapshot {
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
     this.newestRow = db.prepare(`SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`);
     this.fts = new FtsIndex(db);
+    this.broad = new BroadSets(db);
     this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
     this.termsByPrefix = db.prepare(`SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`);
   }
@@ -130,18 +133,21 @@ export class Snapshot {
    */
   private search(query: ListQuery, match: MatchQuery): Page<string> {
     const { matches, tiers } = searchExpressions(match, query);
+    // Words whose rows are stored as sets (the broadest) are counted from them, unfiltered.
+    const broad = query.category === null && !query.curated ? this.broad.all(match.phrases) : null;
+    const total = broad?.size ?? this.fts.count(matches);
+    if (query.offset >= total) return { items: [], total };
     if (query.sort === "default" || query.sort === "stars") {
-      const total = this.fts.count(matches);
-      if (query.offset >= total) return { items: [], total };
       const rowids = query.sort === "default"
         ? tieredPage(this.fts, tiers, query.offset, query.limit)
         : this.fts.page(matches, query.offset, query.limit);
       return { items: this.fullJson(rowids), total };
     }
-    const total = this.fts.count(matches);
-    if (query.offset >= total) return { items: [], total };
     const order = this.orders.sorted(query.sort, null, false);
-    return { items: this.fullJson(this.sortedPage(matches, total, order, query.offset, query.limit)), total };
+    const rowids = broad === null
+      ? this.sortedPage(matches, total, order, query.offset, query.limit)
+      : pageOfSet(order, broad.bits, query.offset, query.limit);
+    return { items: this.fullJson(rowids), total };
   }
 
   /**

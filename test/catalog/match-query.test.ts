@@ -7,6 +7,7 @@ const terms = (list: string[] | null) => () => list;
 describe("toMatchQuery", () => {
   test("every word is a quoted phrase whose last token is a prefix", () => {
     expect(toMatchQuery("mcp-ser git")).toEqual({
+      phrases: [`"git"*`, `"mcp ser"*`],
       all: `"git"* AND "mcp ser"*`,
       name: `name : ("git"* OR "mcp ser"*)`,
       topics: `topics : ("git"* OR "mcp ser"*)`,

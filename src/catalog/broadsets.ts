@@ -11,6 +11,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { parseRowids } from "./fts";
+import { prefixPhrase } from "./search";
 
 /**
  * A phrase gets a set when it matches at least this share of the rows. An AND with a narrower
@@ -23,14 +24,9 @@ export const BROAD_SHARE = 1 / 2;
  * it has listed this many times the catalog, whatever the vocabulary: about 0.2 s at 100,000
  * plugins at most. A set is one bit per plugin (12.5 KB at 100,000).
  */
-export const BROAD_ROWS_BUDGET = 16;
+const BROAD_ROWS_BUDGET = 16;
 /** Prefixes up to this length are candidates: longer words become lists of terms (search.ts). */
 const MAX_PREFIX = 3;
-
-/** The phrase search.ts writes for a prefix of ASCII letters and digits. */
-export function prefixPhrase(prefix: string): string {
-  return `"${prefix}"*`;
-}
 
 /**
  * Writes the sets of the broadest prefixes into `broad_sets`. `docs` is every term with the number
@@ -61,7 +57,7 @@ export function writeBroadSets(db: Database, docs: Iterable<{ term: string; doc:
 }
 
 /** One bit per rowid from 0 to `maxRowid`, in 32-bit words. */
-export function bitmap(rowids: ArrayLike<number>, maxRowid: number): Uint32Array {
+function bitmap(rowids: ArrayLike<number>, maxRowid: number): Uint32Array {
   const bits = new Uint32Array((maxRowid >>> 5) + 1);
   for (let i = 0; i < rowids.length; i++) {
     const rowid = rowids[i]!;
@@ -99,10 +95,6 @@ export class BroadSets {
       new Uint8Array(bits.buffer).set(row.bits.subarray(0, bits.byteLength));
       this.sets.set(row.phrase, { bits, size: row.size });
     }
-  }
-
-  get phrases(): string[] {
-    return [...this.sets.keys()];
   }
 
   /** The rows matching every phrase, or null unless each has a set. */

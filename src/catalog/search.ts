@@ -31,12 +31,17 @@ const LONGEST_INDEXED_PREFIX = 3;
  * FTS5's own prefix match, which folds them.
  */
 function phrase(tokens: string[], lookup: TermLookup | undefined): string {
-  const prefix = `"${tokens.join(" ")}"*`;
+  const prefix = prefixPhrase(tokens.join(" "));
   const token = tokens[0]!;
   if (!lookup || tokens.length !== 1 || token.length <= LONGEST_INDEXED_PREFIX || !/^[a-z0-9]+$/.test(token)) return prefix;
   const terms = lookup(token);
   if (terms === null || terms.length === 0) return prefix;
   return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
+}
+
+/** Text as an FTS5 phrase whose last token is a prefix: `mcp ser` → `"mcp ser"*`. */
+export function prefixPhrase(text: string): string {
+  return `"${text}"*`;
 }
 
 /** ASCII letters fold to lowercase as the tokenizer folds them; other letters are left to it. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { Database } from "bun:sqlite";
+import { collectAll, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer;
 
@@ -105,5 +106,36 @@ describe("search with q", () => {
     const res = await server.get(`/api/v1/plugins?q=${"a".repeat(201)}`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).message).toContain("q");
+  });
+});
+
+describe("words in most of the catalog", () => {
+  test("counted from the snapshot's sets of broad prefixes, they give the index's own rows over HTTP, in every sort", async () => {
+    const db = new Database(server.path, { readonly: true });
+    try {
+      const phrases = db.query<{ phrase: string }, []>("SELECT phrase FROM broad_sets ORDER BY phrase").all().map((r) => r.phrase);
+      const matching = (match: string) =>
+        db
+          .query<{ id: string }, [string]>("SELECT id FROM plugins WHERE rowid IN (SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ?)")
+          .all(match)
+          .map((r) => r.id)
+          .sort();
+      // Two broad words whose rows overlap only in part, so the AND is neither one alone.
+      const pairs = phrases.flatMap((a, i) => phrases.slice(i + 1).map((b) => [a, b]));
+      const chosen = pairs.find(([a, b]) => {
+        const both = matching(`${a} AND ${b}`).length;
+        return both > 0 && both < Math.min(matching(a!).length, matching(b!).length);
+      })!;
+      expect(chosen).toBeDefined();
+      const want = matching(chosen.join(" AND "));
+      const q = chosen.map((phrase) => phrase.slice(1, -2)).join(" ");
+      for (const sort of ["default", "stars", "name", "heat"]) {
+        const { ids, totals } = await collectAll(server, `/api/v1/plugins?q=${encodeURIComponent(q)}&sort=${sort}`, 3);
+        expect({ sort, ids: [...ids].sort() }).toEqual({ sort, ids: want });
+        expect(new Set(totals)).toEqual(new Set([want.length]));
+      }
+    } finally {
+      db.close();
+    }
   });
 });

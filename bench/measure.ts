@@ -91,7 +91,8 @@ function best(runs: Run[]): Run {
   return pool(runs).reduce((a, r) => (r.reqPerSec > a.reqPerSec ? r : a));
 }
 
-function median(values: number[]): number {
+/** The middle value, or the mean of the middle two. */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

@@ -16,6 +16,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { JitNames, readJitDumpFile, type JitPlace } from "./jitdump";
+import { median } from "./measure";
 import { CLIENT_HEADERS } from "./scenarios";
 import { freePort, startService, type RunningServer } from "./server";
 import { sidesOf, type Side } from "./settings";
@@ -106,12 +107,6 @@ function tallyRun(tally: Tally, rows: SampleRow[], names: JitNames, requests: nu
 }
 
 const microseconds = (samples: number, requests: number) => (samples / FREQUENCY / requests) * 1e6;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 type Part = "groups" | "functions" | "instructions";
 

@@ -1,22 +1,24 @@
 /**
  * Fetching with a token: repositories in GraphQL queries of up to 100 aliased `repository` fields,
- * one point of the GraphQL budget each. The platform resolves an old name to the renamed repository
+ * one point of the GraphQL budget each. Inside the same query each repository is asked for the
+ * evidence files (`object(expression: "HEAD:path")`) and its marketplace manifest's text, so
+ * evidence costs no call of its own. The platform resolves an old name to the renamed repository
  * (its nameWithOwner is the new id) and answers a deleted or hidden one with null and a NOT_FOUND error.
  */
 import { GraphqlResponseError } from "@octokit/graphql";
-import { fromGraph, REPO_FIELDS, type GraphRepo } from "./facts";
+import { MARKETPLACE_MANIFEST } from "./discover";
+import { fromGraph, REPO_FIELDS } from "./facts";
 import type { GitHub } from "./github";
+import { listedInManifest } from "./listings";
 import type { Outcome } from "./outcome";
+import type { UpstreamGate } from "./upstream";
 
 /** The platform's limit of nodes per query, and the size that keeps a query at one point. */
 export const GRAPHQL_BATCH = 100;
 /** Error types that mean the repository is gone for us; any other error fails the run. */
 const GONE = new Set(["NOT_FOUND", "FORBIDDEN"]);
 
-interface BatchData {
-  rateLimit?: { cost: number; remaining: number; resetAt: string };
-  [alias: string]: GraphRepo | null | BatchData["rateLimit"];
-}
+type BatchData = Record<string, unknown> & { rateLimit?: { cost: number; remaining: number; resetAt: string } };
 
 interface GraphError {
   type?: string;
@@ -24,7 +26,20 @@ interface GraphError {
   message: string;
 }
 
-function batchQuery(ids: string[]): { query: string; variables: Record<string, string> } {
+export interface GraphFetch {
+  gate: UpstreamGate;
+  /** Paths whose presence at HEAD is evidence (db/discovery.json `evidence.files`). */
+  files: string[];
+}
+
+/** The fragment every repository field spreads: facts, one `object` per evidence file, the manifest's text. */
+function fragment(files: string[]): string {
+  const objects = files.map((path, i) => `f${i}: object(expression: ${JSON.stringify(`HEAD:${path}`)}) { __typename }`);
+  const manifest = `manifest: object(expression: ${JSON.stringify(`HEAD:${MARKETPLACE_MANIFEST}`)}) { ... on Blob { text } }`;
+  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifest].join("\n  ")} }`;
+}
+
+function batchQuery(ids: string[], files: string[]): { query: string; variables: Record<string, string> } {
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];
@@ -39,12 +54,12 @@ function batchQuery(ids: string[]): { query: string; variables: Record<string, s
   rateLimit { cost remaining resetAt }
   ${fields.join("\n  ")}
 }
-fragment Repo on Repository { ${REPO_FIELDS} }`;
+${fragment(files)}`;
   return { query, variables };
 }
 
-async function runBatch(gh: GitHub, ids: string[]): Promise<{ data: BatchData; errors: GraphError[] }> {
-  const { query, variables } = batchQuery(ids);
+async function runBatch(gh: GitHub, ids: string[], files: string[]): Promise<{ data: BatchData; errors: GraphError[] }> {
+  const { query, variables } = batchQuery(ids, files);
   try {
     return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };
   } catch (error) {
@@ -56,22 +71,33 @@ async function runBatch(gh: GitHub, ids: string[]): Promise<{ data: BatchData; e
   }
 }
 
+function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome {
+  const facts = options.gate.facts(fromGraph(node));
+  if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
+  const files = options.files.filter((_, i) => node[`f${i}`] !== null && node[`f${i}`] !== undefined);
+  const text = (node.manifest as { text?: unknown } | null)?.text;
+  const lists = typeof text === "string" ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
+  return { kind: "fetched", facts, etag: null, files, lists };
+}
+
 /** Fetches `ids` batch by batch, handing each batch's outcomes (keyed by lowercased asked id) to `onBatch`. */
 export async function fetchGraph(
   gh: GitHub,
   ids: string[],
+  options: GraphFetch,
   onBatch: (outcomes: Array<[string, Outcome]>) => void,
 ): Promise<void> {
   for (let start = 0; start < ids.length; start += GRAPHQL_BATCH) {
     const batch = ids.slice(start, start + GRAPHQL_BATCH);
-    const { data, errors } = await runBatch(gh, batch);
-    if (data.rateLimit) gh.usage.addPoints(data.rateLimit.cost, data.rateLimit.remaining, data.rateLimit.resetAt);
+    const { data, errors } = await runBatch(gh, batch, options.files);
+    const rate = data.rateLimit;
+    if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
     const reasons = new Map(errors.map((e) => [String(e.path?.[0]), e.type ?? "NOT_FOUND"]));
     onBatch(
       batch.map((id, i): [string, Outcome] => {
-        const node = data[`r${i}`] as GraphRepo | null | undefined;
-        const outcome: Outcome = node
-          ? { kind: "fetched", facts: fromGraph(node), etag: null }
+        const node = data[`r${i}`];
+        const outcome: Outcome = node && typeof node === "object"
+          ? outcomeOf(node as Record<string, unknown>, options)
           : { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" };
         return [id.toLowerCase(), outcome];
       }),

@@ -28,8 +28,8 @@ describe("discovery", () => {
     const windows = env.github.queries.filter((q) => q.includes("created:"));
     expect(windows.length).toBeGreaterThan(3);
     expect(env.github.queries.every((q) => q.startsWith("topic:mcp-server created:"))).toBe(true);
-    // Search items carry the facts; nothing is fetched twice.
-    expect(env.github.count("graphql")).toBe(0);
+    // Every candidate is fetched once, in GraphQL batches of 100 that also look for its evidence.
+    expect(env.github.count("graphql")).toBe(25);
     expect(env.github.count("search 422")).toBe(0);
   });
 

@@ -5,13 +5,14 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { toRecords } from "../../src/catalog/classify";
 import { loadEditorial } from "../../src/catalog/editorial";
-import { fromRest, type RestRepo } from "../../src/refresh/facts";
+import { fromRest } from "../../src/refresh/facts";
+import { UpstreamGate } from "../../src/refresh/upstream";
 import { restBody } from "../fakes/github-repos";
 import { publishSnapshot } from "../../src/catalog/publish";
 import { CatalogStore } from "../../src/catalog/store";
 import type { PluginRecord } from "../../src/catalog/types";
 import { runRefresh, type RefreshOptions, type RefreshResult } from "../../src/refresh/refresh";
-import type { SearchRule } from "../../src/refresh/rules";
+import type { DiscoveryRules } from "../../src/refresh/rules";
 import { FakeGitHub } from "../fakes/github";
 
 export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
@@ -23,9 +24,20 @@ const CATEGORIES = [
   { id: "other", name: "Other", name_zh: "其他", description: "Everything else.", topics: [], keywords: [], hints: [] },
 ];
 
+type Noted<T> = Omit<T, "note"> & { note?: string };
+
+/** The evidence of the tests' rules: the topics the tests search for, and the manifests. */
+export const TEST_EVIDENCE: DiscoveryRules["evidence"] = {
+  topics: ["mcp-server", "agent-skills", "claude-code-plugin"],
+  files: [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "server.json", "SKILL.md"],
+};
+
 export interface DataFiles {
-  searches?: SearchRule[];
-  code?: SearchRule[];
+  searches?: Array<Noted<DiscoveryRules["searches"][number]>>;
+  code?: Array<Noted<DiscoveryRules["code"][number]>>;
+  marketplaces?: Array<Noted<DiscoveryRules["marketplaces"][number]>>;
+  lists?: Array<Noted<DiscoveryRules["lists"][number]>>;
+  evidence?: DiscoveryRules["evidence"];
   repositories?: string[];
   overrides?: Record<string, { exclude?: boolean; category?: string }>;
   fullEveryDays?: number;
@@ -59,7 +71,16 @@ export class Env {
     write("categories.json", { categories: CATEGORIES });
     write("curated.json", { plugins: [] });
     write("overrides.json", { overrides: data.overrides ?? {} });
-    write("discovery.json", { fullEveryDays: data.fullEveryDays ?? 7, searches: data.searches ?? [], code: data.code ?? [], repositories: data.repositories ?? [] });
+    const noted = <T extends { note?: string }>(rules: T[] = []) => rules.map((r) => ({ note: "a test rule", ...r }));
+    write("discovery.json", {
+      fullEveryDays: data.fullEveryDays ?? 7,
+      evidence: data.evidence ?? TEST_EVIDENCE,
+      searches: noted(data.searches),
+      code: noted(data.code),
+      marketplaces: noted(data.marketplaces),
+      lists: noted(data.lists),
+      repositories: data.repositories ?? [],
+    });
   }
 
   /** Publishes the snapshot a refresh starts from. */
@@ -69,7 +90,8 @@ export class Env {
 
   /** The fake's repositories, published exactly as they are now: the usual starting point. */
   publishFake(snapshotAt = OLD_SNAPSHOT_AT): void {
-    const facts = this.github.repos.all().map((r) => fromRest(restBody(r, this.github.url) as unknown as RestRepo));
+    const gate = new UpstreamGate();
+    const facts = this.github.repos.all().map((r) => gate.facts(fromRest(restBody(r, this.github.url)))!);
     this.publish(toRecords(facts, loadEditorial(this.dataDir), () => ({ firstSeenAt: snapshotAt })), snapshotAt);
   }
 
@@ -81,7 +103,7 @@ export class Env {
       maxDrop: 0.1,
       dataDir: this.dataDir,
       maxWaitSeconds: 0,
-      pacing: { searchMs: 0, graphqlMs: 0, retryAfterBaseMs: 1 },
+      pacing: { retryAfterBaseMs: 1 },
       ...extra,
     };
   }

@@ -1,0 +1,189 @@
+/**
+ * The one gate for facts from the hosting platform: every repository record, name and list entry
+ * passes here before it reaches the checkpoint, the database or a log. Names must be ones the
+ * platform allows, counts safe integers, dates strict ISO 8601 UTC, text free of control, bidi and
+ * XML-invalid characters and bounded. A field that fails keeps the plugin's previous value (or
+ * null); a record whose name fails is left out. Each repair is counted by reason for the summary.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { RepoFacts } from "../catalog/types";
+
+/** Owner: letters, digits and hyphens, at most 39; name: letters, digits, `.`, `_`, `-`, at most 100, never `.` or `..`. */
+export const REPO_ID_PATTERN = "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\\.\\.?$)[A-Za-z0-9._-]{1,100}$";
+const REPO_ID = new RegExp(REPO_ID_PATTERN);
+/** The platform's topic form: lowercase letters, digits and hyphens, at most 50, at most 20 per repository. */
+const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
+const MAX_TOPICS = 20;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+export const MAX_DESCRIPTION = 1000;
+const MAX_HOMEPAGE = 2000;
+/** Language and licence names are short words; anything longer is not one. */
+const MAX_LABEL = 100;
+
+/** C0 and C1 controls, DEL, bidi overrides and isolates, XML-invalid noncharacters and lone surrogates. */
+const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+const HAS_UNSAFE = new RegExp(UNSAFE.source, "u");
+const LINE_BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g;
+
+const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+const Timestamp = Type.String({ pattern: ISO_UTC.source });
+const Label = Type.Union([Type.String({ minLength: 1, maxLength: MAX_LABEL }), Type.Null()]);
+
+/** What a cleaned record is: the schema every fact handed on (and every checkpointed one) satisfies. */
+export const CleanFacts = Type.Object({
+  full_name: Type.String({ pattern: REPO_ID_PATTERN }),
+  description: Type.Union([Type.String({ maxLength: MAX_DESCRIPTION * 2 }), Type.Null()]),
+  homepage: Type.Union([Type.String({ maxLength: MAX_HOMEPAGE, pattern: "^https?://" }), Type.Null()]),
+  stars: Type.Union([Count, Type.Null()]),
+  forks: Type.Union([Count, Type.Null()]),
+  language: Label,
+  license: Label,
+  archived: Type.Union([Type.Boolean(), Type.Null()]),
+  created_at: Type.Union([Timestamp, Type.Null()]),
+  pushed_at: Type.Union([Timestamp, Type.Null()]),
+  topics: Type.Array(Type.String({ pattern: TOPIC.source }), { maxItems: MAX_TOPICS }),
+  database_id: Type.Optional(Type.Union([Count, Type.Null()])),
+});
+export type CleanFactsShape = Static<typeof CleanFacts>;
+
+/** A record as one of the platform's shapes holds it, before the gate: every field is whatever came. */
+export type RawFacts = { [K in Exclude<keyof RepoFacts, "database_id">]-?: unknown } & { database_id?: unknown };
+
+/** Whether `value` is an `owner/name` the platform would allow. */
+export function isRepoId(value: unknown): value is string {
+  return typeof value === "string" && REPO_ID.test(value);
+}
+
+/** Text without unsafe characters, line breaks as single spaces, trimmed; null when nothing is left. */
+export function cleanText(value: string, max: number): string | null {
+  const chars = Array.from(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "").trim());
+  const text = (chars.length > max ? chars.slice(0, max).join("").trimEnd() : chars.join(""));
+  return text === "" ? null : text;
+}
+
+/** `text` for a terminal: every unsafe character shown as a `\u{…}` escape instead of acting on the screen. */
+export function printable(text: string): string {
+  return text.replace(UNSAFE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+function isoSeconds(value: unknown): string | undefined {
+  if (typeof value !== "string" || !ISO_UTC.test(value)) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return undefined;
+  // A day the calendar lacks (`2026-02-31`) parses as another one: compare it back.
+  return new Date(ms).toISOString().slice(0, 10) === value.slice(0, 10) ? value.replace(/\.\d+Z$/, "Z") : undefined;
+}
+
+function homepage(value: string): string | null | undefined {
+  if (value.trim() === "") return null;
+  if (value.length > MAX_HOMEPAGE || HAS_UNSAFE.test(value)) return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href.slice(0, MAX_HOMEPAGE) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts of repairs and refusals, by reason, for the summary. */
+export class GateCounts {
+  readonly cleaned = new Map<string, number>();
+  readonly leftOut = new Map<string, number>();
+
+  add(map: Map<string, number>, reason: string): void {
+    map.set(reason, (map.get(reason) ?? 0) + 1);
+  }
+
+  /** `description: unsafe characters 2, homepage: not http(s) 1`, or "none". */
+  static text(map: Map<string, number>): string {
+    return map.size === 0 ? "none" : [...map].map(([reason, n]) => `${reason} ${n}`).join(", ");
+  }
+}
+
+/** The gate of one run: cleans records against the published values, and counts what it did. */
+export class UpstreamGate {
+  readonly counts = new GateCounts();
+  /** Records seen, and per field how many of them failed it: a field failing in all is a broken query, not data. */
+  private seen = 0;
+  private readonly failedFields = new Map<string, number>();
+
+  /** `previous(id)` is the published facts of a plugin (by lowercased id), the fallback of a failed field. */
+  constructor(private readonly previous: (key: string) => RepoFacts | undefined = () => undefined) {}
+
+  /** An `owner/name` from a list, manifest or search; null (counted) when the platform could not have it. */
+  id(value: unknown, where: string): string | null {
+    if (isRepoId(value)) return value;
+    this.counts.add(this.counts.leftOut, `${where}: not a repository name`);
+    return null;
+  }
+
+  /** The cleaned record, or null when its name is not one the platform allows. */
+  facts(raw: RawFacts): RepoFacts | null {
+    if (!isRepoId(raw.full_name)) {
+      this.counts.add(this.counts.leftOut, "full_name: not a repository name");
+      return null;
+    }
+    const before = this.previous(raw.full_name.toLowerCase());
+    this.seen++;
+    const field = <K extends keyof RepoFacts>(name: K, value: RepoFacts[K] | undefined, reason: string): RepoFacts[K] => {
+      if (value !== undefined) return value;
+      this.counts.add(this.counts.cleaned, `${name}: ${reason}`);
+      this.failedFields.set(name, (this.failedFields.get(name) ?? 0) + 1);
+      return (before?.[name] ?? null) as RepoFacts[K];
+    };
+    const facts: RepoFacts & { database_id?: number | null } = {
+      full_name: raw.full_name,
+      description: field("description", this.text(raw.description, MAX_DESCRIPTION, "description"), "not text"),
+      homepage: field("homepage", typeof raw.homepage === "string" ? homepage(raw.homepage) : raw.homepage === null ? null : undefined, "not an http(s) address"),
+      stars: field("stars", this.count(raw.stars), "not a safe count"),
+      forks: field("forks", this.count(raw.forks), "not a safe count"),
+      language: field("language", this.text(raw.language, MAX_LABEL, "language"), "not text"),
+      license: field("license", this.text(raw.license, MAX_LABEL, "license"), "not text"),
+      archived: field("archived", typeof raw.archived === "boolean" ? raw.archived : undefined, "not a boolean"),
+      created_at: field("created_at", isoSeconds(raw.created_at), "not ISO 8601 UTC"),
+      pushed_at: field("pushed_at", isoSeconds(raw.pushed_at), "not ISO 8601 UTC"),
+      topics: this.topics(raw.topics),
+    };
+    if (raw.database_id !== undefined) facts.database_id = this.count(raw.database_id) ?? null;
+    if (raw.hint !== undefined) facts.hint = typeof raw.hint === "string" ? cleanText(raw.hint, MAX_LABEL) : null;
+    return facts;
+  }
+
+  /** `stars is missing from every one of 20 repositories` when some field failed in every record (of two or more). */
+  brokenEverywhere(): string | null {
+    if (this.seen < 2) return null;
+    const field = [...this.failedFields].find(([, n]) => n === this.seen)?.[0];
+    return field ? `${field} is missing from every one of ${this.seen} repositories` : null;
+  }
+
+  private count(value: unknown): number | undefined {
+    return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  }
+
+  /** Cleaned text (null stays null); undefined when it is not text at all. */
+  private text(value: unknown, max: number, name: string): string | null | undefined {
+    if (value === null) return null;
+    if (typeof value !== "string") return undefined;
+    const text = cleanText(value, max);
+    if (text !== (value.trim() || null)) {
+      const reason = Array.from(value).length > max ? "too long" : "unsafe characters or line breaks";
+      this.counts.add(this.counts.cleaned, `${name}: ${reason}`);
+    }
+    return text;
+  }
+
+  private topics(value: unknown): string[] {
+    if (value === null || value === undefined) return [];
+    const list = Array.isArray(value) ? value : [];
+    const valid = list.filter((t): t is string => typeof t === "string" && TOPIC.test(t));
+    if (!Array.isArray(value) || valid.length < list.length) this.counts.add(this.counts.cleaned, "topics: not in the platform's topic form");
+    if (valid.length > MAX_TOPICS) this.counts.add(this.counts.cleaned, `topics: more than ${MAX_TOPICS}`);
+    return [...new Set(valid)].slice(0, MAX_TOPICS);
+  }
+}
+
+/** Whether a stored record (a checkpoint's) is one the gate could have produced. */
+export function isCleanFacts(value: unknown): value is RepoFacts {
+  return Value.Check(CleanFacts, value);
+}

@@ -13,13 +13,14 @@ import { ConfigError, loadConfig } from "../src/config";
 import { withoutSecrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
+import { printable } from "../src/refresh/upstream";
 
 /** The token as it may appear in a line: raw, and escaped inside a JSON string. */
 let secrets: string[] = [];
 
-/** `text` with the token replaced, wherever an upstream error put it. */
+/** `text` with the token replaced, wherever an upstream error put it, and no control character from the data. */
 function hidden(text: string): string {
-  return withoutSecrets(text, secrets);
+  return withoutSecrets(text, secrets).split("\n").map(printable).join("\n");
 }
 
 function print(line: string): void {

@@ -11,6 +11,7 @@ import { fromGraph, REPO_FIELDS } from "./facts";
 import type { GitHub } from "./github";
 import { listedInManifest } from "./listings";
 import type { Outcome } from "./outcome";
+import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
 /** The platform's limit of nodes per query, and the size that keeps a query at one point. */
@@ -28,18 +29,19 @@ interface GraphError {
 
 export interface GraphFetch {
   gate: UpstreamGate;
-  /** Paths whose presence at HEAD is evidence (db/discovery.json `evidence.files`). */
-  files: string[];
+  /** Files whose presence at HEAD (holding `contains`, when given) is evidence: db/discovery.json `evidence.files`. */
+  files: DiscoveryRules["evidence"]["files"];
 }
 
 /** The fragment every repository field spreads: facts, one `object` per evidence file, the manifest's text. */
-function fragment(files: string[]): string {
-  const objects = files.map((path, i) => `f${i}: object(expression: ${JSON.stringify(`HEAD:${path}`)}) { __typename }`);
+function fragment(files: GraphFetch["files"]): string {
+  const objects = files.map(({ path, contains }, i) =>
+    `f${i}: object(expression: ${JSON.stringify(`HEAD:${path}`)}) { __typename${contains ? " ... on Blob { text }" : ""} }`);
   const manifest = `manifest: object(expression: ${JSON.stringify(`HEAD:${MARKETPLACE_MANIFEST}`)}) { ... on Blob { text } }`;
   return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifest].join("\n  ")} }`;
 }
 
-function batchQuery(ids: string[], files: string[]): { query: string; variables: Record<string, string> } {
+function batchQuery(ids: string[], files: GraphFetch["files"]): { query: string; variables: Record<string, string> } {
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];
@@ -58,7 +60,7 @@ ${fragment(files)}`;
   return { query, variables };
 }
 
-async function runBatch(gh: GitHub, ids: string[], files: string[]): Promise<{ data: BatchData; errors: GraphError[] }> {
+async function runBatch(gh: GitHub, ids: string[], files: GraphFetch["files"]): Promise<{ data: BatchData; errors: GraphError[] }> {
   const { query, variables } = batchQuery(ids, files);
   try {
     return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };
@@ -74,7 +76,11 @@ async function runBatch(gh: GitHub, ids: string[], files: string[]): Promise<{ d
 function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome {
   const facts = options.gate.facts(fromGraph(node));
   if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
-  const files = options.files.filter((_, i) => node[`f${i}`] !== null && node[`f${i}`] !== undefined);
+  const files = options.files.filter(({ contains }, i) => {
+    const object = node[`f${i}`] as { __typename?: unknown; text?: unknown } | null | undefined;
+    if (!object || typeof object !== "object") return false;
+    return contains === undefined || (typeof object.text === "string" && object.text.includes(contains));
+  }).map((f) => f.path);
   const text = (node.manifest as { text?: unknown } | null)?.text;
   const lists = typeof text === "string" ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
   return { kind: "fetched", facts, etag: null, files, lists };

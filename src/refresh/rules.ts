@@ -20,8 +20,12 @@ const Rules = Type.Object({
     note: Type.Optional(Type.String()),
     /** A candidate with one of these topics is a plugin. */
     topics: Type.Array(Type.String({ pattern: "^[a-z0-9][a-z0-9-]*$" })),
-    /** A candidate holding one of these files at HEAD is a plugin. */
-    files: Type.Array(Type.String({ pattern: "^[^/\\s][^\\s\"]*$" })),
+    /** A candidate holding one of these files at HEAD (with `contains` in it, when given) is a plugin. */
+    files: Type.Array(Type.Object({
+      path: Type.String({ pattern: "^[^/\\s][^\\s\"\\\\]*$" }),
+      contains: Type.Optional(Type.String({ minLength: 1 })),
+      note: Note,
+    })),
   }),
   /** Repository searches, e.g. `topic:claude-code-plugin` or `"mcp server" in:name,description`. */
   searches: Type.Array(Type.Object({ query: Query, note: Note })),

@@ -29,7 +29,12 @@ type Noted<T> = Omit<T, "note"> & { note?: string };
 /** The evidence of the tests' rules: the topics the tests search for, and the manifests. */
 export const TEST_EVIDENCE: DiscoveryRules["evidence"] = {
   topics: ["mcp-server", "agent-skills", "claude-code-plugin"],
-  files: [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "server.json", "SKILL.md"],
+  files: [
+    { path: ".claude-plugin/plugin.json", note: "a plugin manifest" },
+    { path: ".claude-plugin/marketplace.json", note: "a marketplace manifest" },
+    { path: "server.json", contains: "modelcontextprotocol.io/schemas", note: "an MCP server manifest" },
+    { path: "SKILL.md", note: "a skill" },
+  ],
 };
 
 export interface DataFiles {

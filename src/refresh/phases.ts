@@ -191,7 +191,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
   const { valid, invalid } = checkFacts(merged.facts);
-  for (const { fields } of invalid) for (const field of fields) run.gate.counts.add(run.gate.counts.leftOut, `${field}: missing or invalid`);
+  for (const { id, fields } of invalid) for (const field of fields) run.gate.counts.leaveOut(`${field}: missing or invalid`, id);
   if (invalid.length) run.log("refresh.invalid_facts", { repositories: invalid });
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };
   const records = toRecords(valid, run.editorial, context);

@@ -55,9 +55,9 @@ export function isRepoId(value: unknown): value is string {
   return typeof value === "string" && REPO_ID.test(value);
 }
 
-/** Text without unsafe characters, line breaks as single spaces, trimmed; null when nothing is left. */
+/** Text without unsafe characters, line breaks and runs of spaces as single spaces, trimmed; null when nothing is left. */
 export function cleanText(value: string, max: number): string | null {
-  const chars = Array.from(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "").trim());
+  const chars = Array.from(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "").replace(/ {2,}/g, " ").trim());
   const text = (chars.length > max ? chars.slice(0, max).join("").trimEnd() : chars.join(""));
   return text === "" ? null : text;
 }
@@ -86,18 +86,41 @@ function homepage(value: string): string | null | undefined {
   }
 }
 
-/** Counts of repairs and refusals, by reason, for the summary. */
+/** Repairs and refusals by reason, each counting a repository once however often the run met it. */
 export class GateCounts {
-  readonly cleaned = new Map<string, number>();
-  readonly leftOut = new Map<string, number>();
+  private readonly cleanedBy = new Map<string, Set<string>>();
+  private readonly leftOutBy = new Map<string, Set<string>>();
 
-  add(map: Map<string, number>, reason: string): void {
-    map.set(reason, (map.get(reason) ?? 0) + 1);
+  clean(reason: string, id: string): void {
+    GateCounts.add(this.cleanedBy, reason, id);
+  }
+
+  leaveOut(reason: string, id: string): void {
+    GateCounts.add(this.leftOutBy, reason, id);
+  }
+
+  /** Repositories repaired, by reason. */
+  get cleaned(): Map<string, number> {
+    return GateCounts.sizes(this.cleanedBy);
+  }
+
+  /** Repositories (or names) left out, by reason. */
+  get leftOut(): Map<string, number> {
+    return GateCounts.sizes(this.leftOutBy);
   }
 
   /** `description: unsafe characters 2, homepage: not http(s) 1`, or "none". */
   static text(map: Map<string, number>): string {
     return map.size === 0 ? "none" : [...map].map(([reason, n]) => `${reason} ${n}`).join(", ");
+  }
+
+  private static add(map: Map<string, Set<string>>, reason: string, id: string): void {
+    const ids = map.get(reason) ?? map.set(reason, new Set()).get(reason)!;
+    ids.add(id.toLowerCase());
+  }
+
+  private static sizes(map: Map<string, Set<string>>): Map<string, number> {
+    return new Map([...map].map(([reason, ids]) => [reason, ids.size]));
   }
 }
 
@@ -114,36 +137,37 @@ export class UpstreamGate {
   /** An `owner/name` from a list, manifest or search; null (counted) when the platform could not have it. */
   id(value: unknown, where: string): string | null {
     if (isRepoId(value)) return value;
-    this.counts.add(this.counts.leftOut, `${where}: not a repository name`);
+    this.counts.leaveOut(`${where}: not a repository name`, String(value).slice(0, 200));
     return null;
   }
 
   /** The cleaned record, or null when its name is not one the platform allows. */
   facts(raw: RawFacts): RepoFacts | null {
     if (!isRepoId(raw.full_name)) {
-      this.counts.add(this.counts.leftOut, "full_name: not a repository name");
+      this.counts.leaveOut("full_name: not a repository name", String(raw.full_name).slice(0, 200));
       return null;
     }
+    const id = raw.full_name;
     const before = this.previous(raw.full_name.toLowerCase());
     this.seen++;
     const field = <K extends keyof RepoFacts>(name: K, value: RepoFacts[K] | undefined, reason: string): RepoFacts[K] => {
       if (value !== undefined) return value;
-      this.counts.add(this.counts.cleaned, `${name}: ${reason}`);
+      this.counts.clean(`${name}: ${reason}`, id);
       this.failedFields.set(name, (this.failedFields.get(name) ?? 0) + 1);
       return (before?.[name] ?? null) as RepoFacts[K];
     };
     const facts: RepoFacts & { database_id?: number | null } = {
       full_name: raw.full_name,
-      description: field("description", this.text(raw.description, MAX_DESCRIPTION, "description"), "not text"),
+      description: field("description", this.text(id, raw.description, MAX_DESCRIPTION, "description"), "not text"),
       homepage: field("homepage", typeof raw.homepage === "string" ? homepage(raw.homepage) : raw.homepage === null ? null : undefined, "not an http(s) address"),
       stars: field("stars", this.count(raw.stars), "not a safe count"),
       forks: field("forks", this.count(raw.forks), "not a safe count"),
-      language: field("language", this.text(raw.language, MAX_LABEL, "language"), "not text"),
-      license: field("license", this.text(raw.license, MAX_LABEL, "license"), "not text"),
+      language: field("language", this.text(id, raw.language, MAX_LABEL, "language"), "not text"),
+      license: field("license", this.text(id, raw.license, MAX_LABEL, "license"), "not text"),
       archived: field("archived", typeof raw.archived === "boolean" ? raw.archived : undefined, "not a boolean"),
       created_at: field("created_at", isoSeconds(raw.created_at), "not ISO 8601 UTC"),
       pushed_at: field("pushed_at", isoSeconds(raw.pushed_at), "not ISO 8601 UTC"),
-      topics: this.topics(raw.topics),
+      topics: this.topics(id, raw.topics),
     };
     if (raw.database_id !== undefined) facts.database_id = this.count(raw.database_id) ?? null;
     if (raw.hint !== undefined) facts.hint = typeof raw.hint === "string" ? cleanText(raw.hint, MAX_LABEL) : null;
@@ -162,23 +186,23 @@ export class UpstreamGate {
   }
 
   /** Cleaned text (null stays null); undefined when it is not text at all. */
-  private text(value: unknown, max: number, name: string): string | null | undefined {
+  private text(id: string, value: unknown, max: number, name: string): string | null | undefined {
     if (value === null) return null;
     if (typeof value !== "string") return undefined;
     const text = cleanText(value, max);
     if (text !== (value.trim() || null)) {
       const reason = Array.from(value).length > max ? "too long" : "unsafe characters or line breaks";
-      this.counts.add(this.counts.cleaned, `${name}: ${reason}`);
+      this.counts.clean(`${name}: ${reason}`, id);
     }
     return text;
   }
 
-  private topics(value: unknown): string[] {
+  private topics(id: string, value: unknown): string[] {
     if (value === null || value === undefined) return [];
     const list = Array.isArray(value) ? value : [];
     const valid = list.filter((t): t is string => typeof t === "string" && TOPIC.test(t));
-    if (!Array.isArray(value) || valid.length < list.length) this.counts.add(this.counts.cleaned, "topics: not in the platform's topic form");
-    if (valid.length > MAX_TOPICS) this.counts.add(this.counts.cleaned, `topics: more than ${MAX_TOPICS}`);
+    if (!Array.isArray(value) || valid.length < list.length) this.counts.clean("topics: not in the platform's topic form", id);
+    if (valid.length > MAX_TOPICS) this.counts.clean(`topics: more than ${MAX_TOPICS}`, id);
     return [...new Set(valid)].slice(0, MAX_TOPICS);
   }
 }

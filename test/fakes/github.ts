@@ -22,11 +22,13 @@ const SEARCH_CAP = 1000;
 export interface FakeOptions {
   /** Shorter budget windows (seconds) per resource, so a test sees a window renew. */
   windows?: Partial<Record<Resource, number>>;
+  /** Smaller budgets per window, with a token, so a test spends one quickly. */
+  limits?: Partial<Record<Resource, number>>;
 }
 
 interface Budget { limit: number; remaining: number; reset: number }
 /** 403 and 429 failures are secondary rate limits, as the platform sends them; others are server errors. */
-export interface Failure { route: Route; status: number; times: number; retryAfter?: number }
+export interface Failure { route: Route; status: number; times: number; retryAfter?: number; message?: string }
 export interface Gate { arrived: Promise<void>; release(): void }
 
 export class FakeGitHub {
@@ -44,9 +46,11 @@ export class FakeGitHub {
   readonly url: string;
 
   private readonly windows: Record<Resource, number>;
+  private readonly limits: Partial<Record<Resource, number>>;
 
   constructor(options: FakeOptions = {}) {
     this.windows = { ...WINDOW_SECONDS, ...options.windows };
+    this.limits = options.limits ?? {};
     this.server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => this.handle(request) });
     this.url = `http://127.0.0.1:${this.server.port}`;
   }
@@ -94,7 +98,7 @@ export class FakeGitHub {
     let budget = this.budgets.get(key);
     const now = Math.floor(Date.now() / 1000);
     if (!budget || now >= budget.reset) {
-      const limit = LIMITS[resource][auth ? 1 : 0];
+      const limit = auth ? this.limits[resource] ?? LIMITS[resource][1] : LIMITS[resource][0];
       budget = { limit, remaining: limit, reset: now + this.windows[resource] };
       this.budgets.set(key, budget);
     }
@@ -244,9 +248,9 @@ export class FakeGitHub {
 
   private failureResponse(failure: Failure, headers: Record<string, string>): Response {
     const extra: Record<string, string> = failure.retryAfter !== undefined ? { "Retry-After": String(failure.retryAfter) } : {};
-    const message = failure.status === 403 || failure.status === 429
+    const message = failure.message ?? (failure.status === 403 || failure.status === 429
       ? "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
-      : "Server Error";
+      : "Server Error");
     return this.json(failure.status, { message, documentation_url: "https://docs.github.com/rest" }, { ...headers, ...extra });
   }
 

@@ -13,7 +13,7 @@ import { CatalogStore } from "../../src/catalog/store";
 import type { PluginRecord } from "../../src/catalog/types";
 import { runRefresh, type RefreshOptions, type RefreshResult } from "../../src/refresh/refresh";
 import type { DiscoveryRules } from "../../src/refresh/rules";
-import { FakeGitHub } from "../fakes/github";
+import { FakeGitHub, type FakeOptions } from "../fakes/github";
 
 export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 export const CATEGORY_IDS = ["mcp", "skills", "other"];
@@ -63,10 +63,11 @@ export class Env {
   readonly dir = mkdtempSync(join(tmpdir(), "refresh-test-"));
   readonly dataDir = join(this.dir, "data");
   readonly databasePath = join(this.dir, "catalog.sqlite");
-  readonly github = new FakeGitHub();
+  readonly github: FakeGitHub;
   private stops: Array<() => Promise<void> | void> = [];
 
-  constructor(data: DataFiles = {}) {
+  constructor(data: DataFiles = {}, fake: FakeOptions = {}) {
+    this.github = new FakeGitHub(fake);
     Bun.spawnSync(["mkdir", "-p", this.dataDir]);
     this.writeData(data);
   }

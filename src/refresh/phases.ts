@@ -121,8 +121,11 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
 function followManifests(run: Run, discovery: Discovery, keys: string[], asked: string[]): string[] {
   const seen = new Set(asked);
   const next: string[] = [];
+  // A named marketplace's manifest was read in discovery already.
+  const named = new Set(run.rules.marketplaces.map((m) => m.repository.toLowerCase()));
   for (const key of keys) {
     const outcome = run.checkpoint.outcomes.get(key);
+    if (named.has(key)) continue;
     if (outcome?.kind !== "fetched") continue;
     for (const id of outcome.lists ?? []) {
       if (id.toLowerCase() === outcome.facts.full_name.toLowerCase()) continue;

@@ -27,9 +27,16 @@ const asDate = (s: string) => {
   return ms;
 };
 
+const wordCache = new Map<string, string[]>();
+
 /** Lowercased words, split where the platform's index splits them: at anything not a letter or digit. */
 export function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  let cached = wordCache.get(text);
+  if (!cached) {
+    cached = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    if (text.length <= 2000) wordCache.set(text, cached);
+  }
+  return cached;
 }
 
 function containsPhrase(haystack: string[], phrase: string[]): boolean {

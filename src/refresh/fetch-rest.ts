@@ -6,7 +6,10 @@
 import { fromRest } from "./facts";
 import { statusOf, type GitHub } from "./github";
 import type { Outcome } from "./outcome";
-import type { UpstreamGate } from "./upstream";
+import { cleanText, type UpstreamGate } from "./upstream";
+
+/** Longer than any ETag the platform sends; it is stored and sent back, so it is bounded like any upstream text. */
+const MAX_ETAG = 200;
 
 /** Requests in flight at once: enough to hide latency, few enough to stay clear of secondary limits. */
 const CONCURRENCY = 8;
@@ -28,7 +31,8 @@ async function fetchOne(gh: GitHub, gate: UpstreamGate, item: RestItem): Promise
     });
     const facts = gate.facts(fromRest(response.data as unknown as Record<string, unknown>));
     if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
-    return { kind: "fetched", facts, etag: response.headers.etag ?? null };
+    const etag = response.headers.etag;
+    return { kind: "fetched", facts, etag: typeof etag === "string" ? cleanText(etag, MAX_ETAG) : null };
   } catch (error) {
     const budget = gh.budgetError(error);
     if (budget !== error) throw budget;

@@ -111,7 +111,14 @@ export function createGitHub(options: GitHubOptions): GitHub {
     authenticated: options.token !== undefined,
     budgetError: (error) => exhausted ?? error,
     readBudgets: async () => {
-      const { data } = await octokit.request("GET /rate_limit");
+      let data: unknown;
+      try {
+        ({ data } = await octokit.request("GET /rate_limit"));
+      } catch (error) {
+        // Without it the first call of each resource reads the budget from its headers instead.
+        options.log("refresh.rate_limit_unknown", { status: statusOf(error) ?? null });
+        return;
+      }
       for (const [resource, b] of Object.entries((data as RateLimitBody).resources ?? {})) {
         const [limit, remaining, reset] = [Number(b.limit), Number(b.remaining), Number(b.reset)];
         if ([limit, remaining, reset].every(Number.isFinite)) usage.setBudget(resource, { limit, remaining, resetAt: new Date(reset * 1000) });

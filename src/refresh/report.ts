@@ -27,6 +27,7 @@ function costLines(report: RunReport): string[] {
 export function discoveryLines(discovery: DiscoverySummary): string[] {
   const lines = ["  discovery (found / new / rejected without evidence):"];
   for (const r of discovery.rules) lines.push(`    ${r.rule}: ${r.found} / ${r.new} / ${r.rejected}`);
+  lines.push(`  rejected without evidence ${discovery.rejected.length}${names(discovery.rejected)}`);
   for (const c of discovery.capped) lines.push(`  capped at 1,000 of ${c.count} (cannot split further): ${c.query}`);
   return lines;
 }

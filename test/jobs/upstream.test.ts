@@ -1,12 +1,20 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DB_DIR } from "../../src/catalog/editorial";
 import { formatResult } from "../../src/refresh/report";
+import { loadDiscoveryRules } from "../../src/refresh/rules";
+import { cleanText, MAX_DESCRIPTION, printable, UpstreamGate } from "../../src/refresh/upstream";
 import { HOSTILE, hostileSeeds } from "../fakes/hostile-repos";
 import { spawnRefresh, within } from "./cli";
 import { Env, published, record } from "./support";
 
-let env: Env;
-afterEach(() => env.stop());
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.stop();
+  env = undefined;
+});
 
 /** C0 and C1 controls (but the line feed), DEL, bidi overrides and isolates. */
 const UNSAFE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
@@ -131,4 +139,45 @@ test("the hostile cases are the ones the checks above name", () => {
     "bigintStars", "controlCharacters", "createdAtOne", "dataHomepage", "javascriptHomepage", "megabyteDescription",
     "nonStringTopics", "pathName", "threeHundredTopics",
   ]);
+});
+
+describe("the cleaners", () => {
+  test("any string becomes text without unsafe characters, at most the cap, and a printed line shows none", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 3000 }), (s) => {
+      const text = cleanText(s, MAX_DESCRIPTION);
+      if (text !== null) {
+        expect(text).not.toMatch(UNSAFE);
+        expect(text).not.toMatch(/[\n\r]/);
+        expect(Array.from(text).length).toBeLessThanOrEqual(MAX_DESCRIPTION);
+        expect(JSON.parse(JSON.stringify(text))).toBe(text);
+      }
+      expect(printable(s)).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
+    }));
+  });
+
+  test("names are the platform's: no path segments, no dots alone, owners of at most 39 characters", () => {
+    const gate = new UpstreamGate();
+    for (const bad of ["evil/../../etc", "evil/..", "evil/.", "a/b/c", `${"o".repeat(40)}/x`, "-lead/x", "own er/x", "o/n\u0000", 42, null]) {
+      expect(gate.id(bad, "test")).toBeNull();
+    }
+    for (const good of ["a/b", "Owner-1/name.with_dots-and-dashes", `${"o".repeat(39)}/${"n".repeat(100)}`, "o/.github"]) {
+      expect(gate.id(good, "test")).toBe(good as string);
+    }
+  });
+});
+
+describe("the rules file", () => {
+  test("a rule without a note, or a code search that sets size:, is refused at load", () => {
+    const env2 = new Env();
+    try {
+      const path = join(env2.dataDir, "discovery.json");
+      writeFileSync(path, JSON.stringify({ searches: [{ query: "topic:x" }] }));
+      expect(() => loadDiscoveryRules(env2.dataDir)).toThrow(/note/);
+      writeFileSync(path, JSON.stringify({ code: [{ query: "filename:x size:1..2", note: "n" }] }));
+      expect(() => loadDiscoveryRules(env2.dataDir)).toThrow(/must not set size:/);
+      expect(loadDiscoveryRules(DB_DIR).searches.every((r) => r.note.length > 0)).toBe(true);
+    } finally {
+      void env2.stop();
+    }
+  });
 });

@@ -38,7 +38,10 @@ const CheckpointFile = Type.Object({
   failures: Type.Integer({ minimum: 0 }),
   discovery: Type.Union([Type.Null(), Type.Object({
     found: Type.Array(Type.Object({
-      id: RepoId, facts: Type.Union([CleanFacts, Type.Null()]), rules: Type.Array(Type.String()), listed: Type.Array(Type.String()),
+      id: RepoId,
+      facts: Type.Union([CleanFacts, Type.Null()]),
+      rules: Type.Array(Type.String()),
+      listed: Type.Array(Type.String()),
     })),
     state: Type.Record(Type.String(), Type.Object({ runAt: Type.String(), fullAt: Type.String() })),
     capped: Type.Array(Type.Object({ rule: Type.String(), query: Type.String(), count: Type.Number() })),
@@ -56,7 +59,12 @@ export class Checkpoint {
   private constructor(readonly path: string, readonly base: string | null, readonly startedAt: string) {}
 
   /** The progress saved for `base`, if fresh, sound and not failed on too often, or a new empty one. */
-  static open(databasePath: string, base: string | null, now: Date, log: Log): { checkpoint: Checkpoint; resumed: boolean } {
+  static open(
+    databasePath: string,
+    base: string | null,
+    now: Date,
+    log: Log,
+  ): { checkpoint: Checkpoint; resumed: boolean } {
     const path = sidePath(databasePath, "refresh.json");
     const fresh = new Checkpoint(path, base, now.toISOString());
     if (!existsSync(path)) return { checkpoint: fresh, resumed: false };

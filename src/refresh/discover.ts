@@ -54,7 +54,13 @@ export interface DiscoverOptions {
 }
 
 /** Adds `id` as found by `rule` (and listed by it when `listed`). */
-export function addFound(found: Map<string, Found>, id: string, rule: string, listed: boolean, facts: RepoFacts | null = null): Found {
+export function addFound(
+  found: Map<string, Found>,
+  id: string,
+  rule: string,
+  listed: boolean,
+  facts: RepoFacts | null = null,
+): Found {
   const key = id.toLowerCase();
   const entry = found.get(key) ?? { id, facts: null, rules: [], listed: [] };
   entry.facts ??= facts;
@@ -174,7 +180,9 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
     const key = ruleKey.code(rule.query);
     if (!run.isDue(key)) run.keep(key);
     // The platform's code search requires a token.
-    else if (!gh.authenticated) options.log("refresh.code_search_skipped", { query: rule.query, reason: "needs GITHUB_TOKEN" });
+    else if (!gh.authenticated) {
+      options.log("refresh.code_search_skipped", { query: rule.query, reason: "needs GITHUB_TOKEN" });
+    }
     else steps.push(() => run.code(rule.query));
   }
   for (const [i, step] of steps.entries()) {

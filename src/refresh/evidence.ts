@@ -44,7 +44,12 @@ export interface DiscoverySummary {
 }
 
 /** Counts per rule, in the order the rules are written, then any rule met only while fetching. */
-export function countRules(discovery: Discovery, isKnown: (key: string) => boolean, rejected: ReadonlySet<string>, order: string[]): DiscoverySummary {
+export function countRules(
+  discovery: Discovery,
+  isKnown: (key: string) => boolean,
+  rejected: ReadonlySet<string>,
+  order: string[],
+): DiscoverySummary {
   const counts = new Map<string, RuleCount>(order.map((rule) => [rule, { rule, found: 0, new: 0, rejected: 0 }]));
   for (const [key, found] of discovery.found) {
     for (const rule of found.rules) {

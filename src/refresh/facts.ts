@@ -41,11 +41,12 @@ export interface GraphRepo {
  * The GraphQL selection matching GraphRepo. `databaseId` is the platform's numeric id, which
  * survives renames. Topics: the platform allows at most 20 per repository.
  */
-export const REPO_FIELDS = `databaseId nameWithOwner description homepageUrl stargazerCount forkCount isArchived createdAt
-  pushedAt primaryLanguage { name } licenseInfo { spdxId } repositoryTopics(first: 20) { nodes { topic { name } } }`;
+export const REPO_FIELDS = `databaseId nameWithOwner description homepageUrl stargazerCount forkCount isArchived
+  createdAt pushedAt primaryLanguage { name } licenseInfo { spdxId } repositoryTopics(first: 20) { nodes { topic { name } } }`;
 
 type Loose = Record<string, unknown> | null | undefined;
-const field = (value: unknown, name: string): unknown => (value && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined);
+const field = (value: unknown, name: string): unknown =>
+  value && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined;
 
 export function fromRest(repo: RestRepo | Loose): RawFacts {
   const r = (repo ?? {}) as Record<string, unknown>;

@@ -35,9 +35,9 @@ export interface GraphFetch {
 
 /** The fragment every repository field spreads: facts, one `object` per evidence file, the manifest's text. */
 function fragment(files: GraphFetch["files"]): string {
-  const objects = files.map(({ path, contains }, i) =>
-    `f${i}: object(expression: ${JSON.stringify(`HEAD:${path}`)}) { __typename${contains ? " ... on Blob { text }" : ""} }`);
-  const manifest = `manifest: object(expression: ${JSON.stringify(`HEAD:${MARKETPLACE_MANIFEST}`)}) { ... on Blob { text } }`;
+  const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
+  const objects = files.map(({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`);
+  const manifest = `manifest: ${at(MARKETPLACE_MANIFEST)} { ... on Blob { text } }`;
   return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifest].join("\n  ")} }`;
 }
 
@@ -60,7 +60,11 @@ ${fragment(files)}`;
   return { query, variables };
 }
 
-async function runBatch(gh: GitHub, ids: string[], files: GraphFetch["files"]): Promise<{ data: BatchData; errors: GraphError[] }> {
+async function runBatch(
+  gh: GitHub,
+  ids: string[],
+  files: GraphFetch["files"],
+): Promise<{ data: BatchData; errors: GraphError[] }> {
   const { query, variables } = batchQuery(ids, files);
   try {
     return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };

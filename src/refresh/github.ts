@@ -121,7 +121,8 @@ export function createGitHub(options: GitHubOptions): GitHub {
       }
       for (const [resource, b] of Object.entries((data as RateLimitBody).resources ?? {})) {
         const [limit, remaining, reset] = [Number(b.limit), Number(b.remaining), Number(b.reset)];
-        if ([limit, remaining, reset].every(Number.isFinite)) usage.setBudget(resource, { limit, remaining, resetAt: new Date(reset * 1000) });
+        if (![limit, remaining, reset].every(Number.isFinite)) continue;
+        usage.setBudget(resource, { limit, remaining, resetAt: new Date(reset * 1000) });
       }
     },
   };

@@ -161,12 +161,17 @@ function ruleOrder(rules: DiscoveryRules): string[] {
 }
 
 /** Each asked id's outcome; a newcomer without evidence is left out (and returned as rejected). */
-function admitted(run: Run, discovery: Discovery, asked: string[]): { outcomes: Array<[string, Outcome]>; rejected: Set<string> } {
+function admitted(
+  run: Run,
+  discovery: Discovery,
+  asked: string[],
+): { outcomes: Array<[string, Outcome]>; rejected: Set<string> } {
   const outcomes: Array<[string, Outcome]> = [];
   const rejected = new Set<string>();
   for (const k of asked) {
     const found = discovery.found.get(k);
-    const outcome = run.checkpoint.outcomes.get(k) ?? (found?.facts ? { kind: "fetched" as const, facts: found.facts, etag: null } : undefined);
+    const searched: Outcome | undefined = found?.facts ? { kind: "fetched", facts: found.facts, etag: null } : undefined;
+    const outcome = run.checkpoint.outcomes.get(k) ?? searched;
     if (!outcome) continue;
     const isNew = !run.previous.plugins.has(k);
     if (isNew && outcome.kind === "fetched") {
@@ -194,7 +199,9 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
   const { valid, invalid } = checkFacts(merged.facts);
-  for (const { id, fields } of invalid) for (const field of fields) run.gate.counts.leaveOut(`${field}: missing or invalid`, id);
+  for (const { id, fields } of invalid) {
+    for (const field of fields) run.gate.counts.leaveOut(`${field}: missing or invalid`, id);
+  }
   if (invalid.length) run.log("refresh.invalid_facts", { repositories: invalid });
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };
   const records = toRecords(valid, run.editorial, context);

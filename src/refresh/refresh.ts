@@ -126,7 +126,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const asked = await fetchPhase(run, discovery);
     const candidate = candidatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
-    Object.assign(report, { snapshotAt: candidate.snapshotAt, total: candidate.records.length, summary: candidate.summary, discovery: candidate.discovery });
+    const { snapshotAt, records, summary, discovery: rules } = candidate;
+    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules });
     report.phases = run.progress.timings();
     run.log("refresh.published", { snapshotAt: candidate.snapshotAt, total: candidate.records.length, calls: run.gh.usage.total });
     return { status: "published", report };

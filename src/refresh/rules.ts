@@ -31,9 +31,9 @@ const Rules = Type.Object({
   searches: Type.Array(Type.Object({ query: Query, note: Note })),
   /** Code searches whose hits name plugin repositories, e.g. `filename:marketplace.json path:.claude-plugin`. */
   code: Type.Array(Type.Object({ query: Query, note: Note })),
-  /** Repositories whose `.claude-plugin/marketplace.json` lists plugins; every plugin it lists is a candidate with evidence. */
+  /** Repositories whose `.claude-plugin/marketplace.json` lists plugins: each listed one is a candidate with evidence. */
   marketplaces: Type.Array(Type.Object({ repository: RepoId, note: Note })),
-  /** Curated lists (a Markdown file of repository links) read through the contents API; what they link is a candidate with evidence. */
+  /** Curated lists (Markdown of repository links) read through the contents API: each linked one has evidence. */
   lists: Type.Array(Type.Object({ repository: RepoId, path: Type.String({ minLength: 1 }), note: Note })),
   /** `owner/repo` ids included whatever the searches say. */
   repositories: Type.Array(RepoId),
@@ -61,7 +61,9 @@ export const ruleKey = {
 export function loadDiscoveryRules(dir: string): DiscoveryRules {
   const file = join(dir, "discovery.json");
   const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
-  const defaults = { fullEveryDays: 7, evidence: { topics: [], files: [] }, searches: [], code: [], marketplaces: [], lists: [], repositories: [] };
+  const defaults = {
+    fullEveryDays: 7, evidence: { topics: [], files: [] }, searches: [], code: [], marketplaces: [], lists: [], repositories: [],
+  };
   const merged = { ...defaults, ...(raw as object) };
   const error = Value.Errors(Rules, merged).First();
   if (error) throw new Error(`${file}: ${error.path || "/"} ${error.message}`);

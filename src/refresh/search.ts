@@ -56,14 +56,20 @@ function windowQuery(search: WindowSearch, from: Date, to: Date): string {
   return `${search.query}${pushed} created:${seconds(from)}..${seconds(to)}`;
 }
 
-async function page<T>(gh: GitHub, route: "GET /search/repositories" | "GET /search/code", q: string, n: number): Promise<SearchPage<T>> {
+type SearchRoute = "GET /search/repositories" | "GET /search/code";
+
+async function page<T>(gh: GitHub, route: SearchRoute, q: string, n: number): Promise<SearchPage<T>> {
   const { data } = await gh.octokit.request(route, { q, per_page: PER_PAGE, page: n });
   const body = data as unknown as Partial<SearchPage<T>>;
-  return { total_count: Number(body.total_count) || 0, incomplete_results: body.incomplete_results === true, items: Array.isArray(body.items) ? body.items : [] };
+  return {
+    total_count: Number(body.total_count) || 0,
+    incomplete_results: body.incomplete_results === true,
+    items: Array.isArray(body.items) ? body.items : [],
+  };
 }
 
 /** Reads every page of a slice that fits the cap (or the first 1,000 of one that does not). */
-async function readPages<T>(gh: GitHub, route: "GET /search/repositories" | "GET /search/code", q: string, first: SearchPage<T>, out: SearchOutcome<T>): Promise<void> {
+async function readPages<T>(gh: GitHub, route: SearchRoute, q: string, first: SearchPage<T>, out: SearchOutcome<T>): Promise<void> {
   if (first.total_count > SEARCH_CAP) out.capped.push({ query: q, count: first.total_count });
   out.incomplete ||= first.incomplete_results;
   out.items.push(...first.items);
@@ -76,7 +82,7 @@ async function readPages<T>(gh: GitHub, route: "GET /search/repositories" | "GET
   }
 }
 
-async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: SearchOutcome<unknown>): Promise<void> {
+async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: SearchOutcome<unknown>) {
   const q = windowQuery(search, from, to);
   const first = await page<unknown>(gh, "GET /search/repositories", q, 1);
   const span = to.getTime() - from.getTime();
@@ -97,7 +103,7 @@ export async function searchRepositories(gh: GitHub, search: WindowSearch): Prom
   return out;
 }
 
-async function searchSizes(gh: GitHub, query: string, low: number, high: number, out: SearchOutcome<CodeItem>): Promise<void> {
+async function searchSizes(gh: GitHub, query: string, low: number, high: number, out: SearchOutcome<CodeItem>) {
   const whole = low === 0 && high === CODE_MAX_BYTES;
   const q = whole ? query : `${query} size:${low}..${high}`;
   const first = await page<CodeItem>(gh, "GET /search/code", q, 1);

@@ -9,7 +9,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { RepoFacts } from "../catalog/types";
 
-/** Owner: letters, digits and hyphens, at most 39; name: letters, digits, `.`, `_`, `-`, at most 100, never `.` or `..`. */
+/** Owner: letters, digits, hyphens, at most 39; name: letters, digits, `.`, `_`, `-`, at most 100, never `.`/`..`. */
 export const REPO_ID_PATTERN = "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\\.\\.?$)[A-Za-z0-9._-]{1,100}$";
 const REPO_ID = new RegExp(REPO_ID_PATTERN);
 /** The platform's topic form: lowercase letters, digits and hyphens, at most 50, at most 20 per repository. */
@@ -22,7 +22,11 @@ const MAX_HOMEPAGE = 2000;
 const MAX_LABEL = 100;
 
 /** C0 and C1 controls, DEL, bidi overrides and isolates, XML-invalid noncharacters and lone surrogates. */
-const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+const UNSAFE = new RegExp(
+  "[\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069\\uFFFE\\uFFFF]" +
+    "|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]",
+  "g",
+);
 const HAS_UNSAFE = new RegExp(UNSAFE.source, "u");
 const LINE_BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g;
 
@@ -55,7 +59,7 @@ export function isRepoId(value: unknown): value is string {
   return typeof value === "string" && REPO_ID.test(value);
 }
 
-/** Text without unsafe characters, line breaks and runs of spaces as single spaces, trimmed; null when nothing is left. */
+/** Text without unsafe characters, line breaks and runs of spaces made one space, trimmed; null when empty. */
 export function cleanText(value: string, max: number): string | null {
   const chars = Array.from(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "").replace(/ {2,}/g, " ").trim());
   const text = (chars.length > max ? chars.slice(0, max).join("").trimEnd() : chars.join(""));
@@ -75,7 +79,10 @@ function isoSeconds(value: unknown): string | undefined {
   return new Date(ms).toISOString().slice(0, 10) === value.slice(0, 10) ? value.replace(/\.\d+Z$/, "Z") : undefined;
 }
 
-function homepage(value: string): string | null | undefined {
+/** An http(s) address, null for none, undefined when it is anything else. */
+function homepage(value: unknown): string | null | undefined {
+  if (value === null) return null;
+  if (typeof value !== "string") return undefined;
   if (value.trim() === "") return null;
   if (value.length > MAX_HOMEPAGE || HAS_UNSAFE.test(value)) return undefined;
   try {
@@ -150,7 +157,8 @@ export class UpstreamGate {
     const id = raw.full_name;
     const before = this.previous(raw.full_name.toLowerCase());
     this.seen++;
-    const field = <K extends keyof RepoFacts>(name: K, value: RepoFacts[K] | undefined, reason: string): RepoFacts[K] => {
+    type Field = keyof RepoFacts;
+    const field = <K extends Field>(name: K, value: RepoFacts[K] | undefined, reason: string): RepoFacts[K] => {
       if (value !== undefined) return value;
       this.counts.clean(`${name}: ${reason}`, id);
       this.failedFields.set(name, (this.failedFields.get(name) ?? 0) + 1);
@@ -159,7 +167,7 @@ export class UpstreamGate {
     const facts: RepoFacts & { database_id?: number | null } = {
       full_name: raw.full_name,
       description: field("description", this.text(id, raw.description, MAX_DESCRIPTION, "description"), "not text"),
-      homepage: field("homepage", typeof raw.homepage === "string" ? homepage(raw.homepage) : raw.homepage === null ? null : undefined, "not an http(s) address"),
+      homepage: field("homepage", homepage(raw.homepage), "not an http(s) address"),
       stars: field("stars", this.count(raw.stars), "not a safe count"),
       forks: field("forks", this.count(raw.forks), "not a safe count"),
       language: field("language", this.text(id, raw.language, MAX_LABEL, "language"), "not text"),
@@ -201,7 +209,8 @@ export class UpstreamGate {
     if (value === null || value === undefined) return [];
     const list = Array.isArray(value) ? value : [];
     const valid = list.filter((t): t is string => typeof t === "string" && TOPIC.test(t));
-    if (!Array.isArray(value) || valid.length < list.length) this.counts.clean("topics: not in the platform's topic form", id);
+    const malformed = !Array.isArray(value) || valid.length < list.length;
+    if (malformed) this.counts.clean("topics: not in the platform's topic form", id);
     if (valid.length > MAX_TOPICS) this.counts.clean(`topics: more than ${MAX_TOPICS}`, id);
     return [...new Set(valid)].slice(0, MAX_TOPICS);
   }

@@ -41,7 +41,8 @@ export class Usage {
    */
   setBudget(resource: string, budget: Budget): void {
     const known = this.budgets.get(resource);
-    if (known && known.resetAt.getTime() === budget.resetAt.getTime()) budget.remaining = Math.min(known.remaining, budget.remaining);
+    const sameWindow = known && known.resetAt.getTime() === budget.resetAt.getTime();
+    if (sameWindow) budget.remaining = Math.min(known.remaining, budget.remaining);
     this.budgets.set(resource, budget);
   }
 

@@ -29,7 +29,8 @@ const dataDir = join(dir, "data");
 const databasePath = join(dir, "catalog.sqlite");
 mkdirSync(dataDir);
 // The editors' data and the rules, without the embedded default: the first run starts from nothing.
-for (const name of ["categories.json", "curated.json", "overrides.json", "discovery.json"]) copyFileSync(join(DB_DIR, name), join(dataDir, name));
+for (const name of ["categories.json", "curated.json", "overrides.json", "discovery.json"])
+  copyFileSync(join(DB_DIR, name), join(dataDir, name));
 
 const github = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
 const space = loadPluginSpace(github);
@@ -38,19 +39,27 @@ const start = Date.now();
 async function refresh(label: string, now: Date): Promise<RunReport> {
   const started = performance.now();
   const result: RefreshResult = await runRefresh({
-    databasePath, apiUrl: github.url, token: "eval-token", maxDrop: 0.5, dataDir, maxWaitSeconds: 120, now: () => now,
+    databasePath,
+    apiUrl: github.url,
+    token: "eval-token",
+    maxDrop: 0.5,
+    dataDir,
+    maxWaitSeconds: 120,
+    now: () => now,
   });
   const seconds = (performance.now() - started) / 1000;
   if (result.status !== "published") throw new Error(`${label}: ${formatResult(result).join("\n")}`);
   const waited = result.report.usage.waits.reduce((sum, w) => sum + w.seconds, 0);
   console.log(`\n## ${label}`);
-  console.log(`  wall time against the fake: ${seconds.toFixed(1)}s; on the platform about ${((seconds + waited * (SCALE - 1)) / 60).toFixed(1)} min (${result.report.usage.waits.length} waits for a budget's reset)`);
+  console.log(
+    `  wall time against the fake: ${seconds.toFixed(1)}s; on the platform about ${((seconds + waited * (SCALE - 1)) / 60).toFixed(1)} min (${result.report.usage.waits.length} waits for a budget's reset)`,
+  );
   for (const line of formatResult(result)) if (!/^ {2}(added|removed|renamed) /.test(line)) console.log(line);
   return result.report;
 }
 
 function share(part: number, whole: number): string {
-  return `${(part / whole * 100).toFixed(1)}% (${part} of ${whole})`;
+  return `${((part / whole) * 100).toFixed(1)}% (${part} of ${whole})`;
 }
 
 const NOW = new Date(Date.UTC(2026, 10, 22, 12));
@@ -60,24 +69,41 @@ const found = [...space.real].filter((id) => published.has(id)).length;
 const clean = [...published].filter((id) => !space.distractors.has(id)).length;
 const recall = found / space.real.size;
 const precision = clean / published.size;
-console.log(`\nrecall:    ${share(found, space.real.size)} of the real plugins published (target >= ${RECALL_TARGET * 100}%)`);
-console.log(`precision: ${share(clean, published.size)} of the published are no distractor (target >= ${PRECISION_TARGET * 100}%; ${space.distractors.size} distractors)`);
+console.log(
+  `\nrecall:    ${share(found, space.real.size)} of the real plugins published (target >= ${RECALL_TARGET * 100}%)`,
+);
+console.log(
+  `precision: ${share(clean, published.size)} of the published are no distractor (target >= ${PRECISION_TARGET * 100}%; ${space.distractors.size} distractors)`,
+);
 const missed = [...space.real].filter((id) => !published.has(id));
 console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
 
 // About 10,000 plugins: synthetic ones with a plugin manifest and a topic, created over two years.
 for (let i = 0; i < 8000; i++) {
-  const created = new Date(Date.UTC(2024, 10, 1) + (i * 7_777_777) % (730 * DAY_MS)).toISOString().replace(/\.\d{3}Z$/, "Z");
-  github.add({ full_name: `scale-${i % 300}/plugin-${i}`, topics: ["claude-code-plugin"], created_at: created, pushed_at: created,
-    files: { ".claude-plugin/plugin.json": JSON.stringify({ name: `plugin-${i}`, description: "A plugin ".repeat(i % 400) }) } });
+  const created = new Date(Date.UTC(2024, 10, 1) + ((i * 7_777_777) % (730 * DAY_MS)))
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z");
+  github.add({
+    full_name: `scale-${i % 300}/plugin-${i}`,
+    topics: ["claude-code-plugin"],
+    created_at: created,
+    pushed_at: created,
+    files: {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: `plugin-${i}`, description: "A plugin ".repeat(i % 400) }),
+    },
+  });
 }
 github.resetBudgets();
-const full = await refresh("full run at about 10,000 plugins (fullEveryDays passed)", new Date(NOW.getTime() + 8 * DAY_MS));
+const full = await refresh(
+  "full run at about 10,000 plugins (fullEveryDays passed)",
+  new Date(NOW.getTime() + 8 * DAY_MS),
+);
 // A day later: some plugins pushed, a few new ones.
 const later = new Date(NOW.getTime() + 9 * DAY_MS);
 const pushed = new Date(later.getTime() - DAY_MS / 2).toISOString().replace(/\.\d{3}Z$/, "Z");
 for (let i = 0; i < 50; i++) github.repos.update(`scale-${i % 300}/plugin-${i}`, { pushed_at: pushed });
-for (let i = 0; i < 20; i++) github.add({ full_name: `fresh-${i}/plugin`, topics: ["claude-code-plugin"], created_at: pushed, pushed_at: pushed });
+for (let i = 0; i < 20; i++)
+  github.add({ full_name: `fresh-${i}/plugin`, topics: ["claude-code-plugin"], created_at: pushed, pushed_at: pushed });
 github.resetBudgets();
 const incremental = await refresh("later incremental run at about 10,000 plugins", later);
 console.log(`\nplugins after the later run: ${incremental.total} (full run ${full.total})`);

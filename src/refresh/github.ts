@@ -78,7 +78,10 @@ export function createGitHub(options: GitHubOptions): GitHub {
   const pacer = new Pacer({
     usage,
     onWait: (resource, seconds, resetAt) => {
-      if (seconds > options.maxWaitSeconds) throw (exhausted = new BudgetExhausted(resetAt, resource));
+      if (seconds > options.maxWaitSeconds) {
+        exhausted = new BudgetExhausted(resetAt, resource);
+        throw exhausted;
+      }
       usage.waits.push({ reason: "rate-limit", seconds, url: resource });
       options.log("refresh.rate_limited", { reason: "budget spent", resource, waitSeconds: seconds });
     },

@@ -10,8 +10,19 @@ import type { UpstreamGate } from "./upstream";
 export const MAX_LISTING_BYTES = 1024 * 1024;
 /** `github.com/<first>/…` paths that are pages of the platform, not repositories. */
 const NOT_OWNERS = new Set([
-  "about", "apps", "collections", "features", "login", "marketplace", "orgs", "settings", "site", "sponsors", "topics",
-  "user-attachments", "users",
+  "about",
+  "apps",
+  "collections",
+  "features",
+  "login",
+  "marketplace",
+  "orgs",
+  "settings",
+  "site",
+  "sponsors",
+  "topics",
+  "user-attachments",
+  "users",
 ]);
 const LINK = /https?:\/\/(?:www\.)?github\.com\/([^/\s)\]"'<>#?]+)\/([^/\s)\]"'<>#?]+)/gi;
 

@@ -39,7 +39,10 @@ export class Pacer {
     const resource = resourceOf(url);
     if (resource === null) return Promise.resolve();
     const turn = (this.turns.get(resource) ?? Promise.resolve()).then(() => this.take(resource));
-    this.turns.set(resource, turn.catch(() => {}));
+    this.turns.set(
+      resource,
+      turn.catch(() => {}),
+    );
     return turn;
   }
 

@@ -110,7 +110,9 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   progress.update(0, todo.length);
   if (gh.authenticated) {
     const options = { gate: run.gate, files: run.rules.evidence.files };
-    await fetchGraph(gh, todo, options, (batch) => batch.forEach(([id, outcome]) => record(id, outcome)));
+    await fetchGraph(gh, todo, options, (batch) => {
+      for (const [id, outcome] of batch) record(id, outcome);
+    });
   } else {
     const etag = (id: string) => previous.plugins.get(id.toLowerCase())?.etag ?? null;
     await fetchRest(gh, run.gate, todo.map((id) => ({ id, etag: etag(id) })), record);

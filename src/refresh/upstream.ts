@@ -62,7 +62,7 @@ export function isRepoId(value: unknown): value is string {
 /** Text without unsafe characters, line breaks and runs of spaces made one space, trimmed; null when empty. */
 export function cleanText(value: string, max: number): string | null {
   const chars = Array.from(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "").replace(/ {2,}/g, " ").trim());
-  const text = (chars.length > max ? chars.slice(0, max).join("").trimEnd() : chars.join(""));
+  const text = chars.length > max ? chars.slice(0, max).join("").trimEnd() : chars.join("");
   return text === "" ? null : text;
 }
 

@@ -9,9 +9,15 @@ const ESC = "\u001b";
 
 export const HOSTILE: Record<string, RepoSeed> = {
   bigintStars: { full_name: "hostile/bigint-stars", stars: 2n ** 64n + 1n },
-  nonStringTopics: { full_name: "hostile/topics-not-strings", topics: [1, { name: "x" }, null, "mcp-server", "Not A Topic", ["nested"]] },
+  nonStringTopics: {
+    full_name: "hostile/topics-not-strings",
+    topics: [1, { name: "x" }, null, "mcp-server", "Not A Topic", ["nested"]],
+  },
   megabyteDescription: { full_name: "hostile/megabyte-description", description: "An MCP server. ".repeat(70_000) },
-  threeHundredTopics: { full_name: "hostile/three-hundred-topics", topics: ["mcp-server", ...Array.from({ length: 299 }, (_, i) => `topic-${i}`)] },
+  threeHundredTopics: {
+    full_name: "hostile/three-hundred-topics",
+    topics: ["mcp-server", ...Array.from({ length: 299 }, (_, i) => `topic-${i}`)],
+  },
   createdAtOne: { full_name: "hostile/created-at-one", created_at: "1" },
   pathName: { full_name: "evil/../../etc" },
   controlCharacters: {

@@ -49,18 +49,30 @@ export function realPlugins(): RealPlugin[] {
 
 function seedOf(p: RealPlugin, sources: Set<string>): RepoSeed {
   const files: Record<string, string> = {};
-  if (sources.has("cm-mkt")) files[".claude-plugin/marketplace.json"] = marketplaceManifest(p.full_name.split("/")[1]!, ["./"]);
-  if (sources.has("mcpreg")) files["server.json"] = JSON.stringify({ $schema: MCP_SCHEMA, name: `io.github.${p.full_name}`, version: "1.0.0" });
+  if (sources.has("cm-mkt"))
+    files[".claude-plugin/marketplace.json"] = marketplaceManifest(p.full_name.split("/")[1]!, ["./"]);
+  if (sources.has("mcpreg"))
+    files["server.json"] = JSON.stringify({ $schema: MCP_SCHEMA, name: `io.github.${p.full_name}`, version: "1.0.0" });
   return {
-    full_name: p.full_name, description: p.description, homepage: p.homepage, stars: p.stars ?? 0, forks: p.forks ?? 0,
-    language: p.language, license: p.license, archived: p.archived ?? false,
-    created_at: p.created_at ?? p.pushed_at ?? UNKNOWN_TIME, pushed_at: p.pushed_at ?? p.created_at ?? UNKNOWN_TIME,
-    topics: p.topics ?? [], files,
+    full_name: p.full_name,
+    description: p.description,
+    homepage: p.homepage,
+    stars: p.stars ?? 0,
+    forks: p.forks ?? 0,
+    language: p.language,
+    license: p.license,
+    archived: p.archived ?? false,
+    created_at: p.created_at ?? p.pushed_at ?? UNKNOWN_TIME,
+    pushed_at: p.pushed_at ?? p.created_at ?? UNKNOWN_TIME,
+    topics: p.topics ?? [],
+    files,
   };
 }
 
 function readme(title: string, entries: RealPlugin[]): string {
-  const lines = entries.map((p) => `- [${p.full_name.split("/")[1]}](https://github.com/${p.full_name}) - ${p.description ?? ""}`);
+  const lines = entries.map(
+    (p) => `- [${p.full_name.split("/")[1]}](https://github.com/${p.full_name}) - ${p.description ?? ""}`,
+  );
   return `# ${title}\n\n[![Sponsor](https://img.shields.io/badge/sponsor-1)](https://github.com/sponsors/someone)\n\n${lines.join("\n")}\n`;
 }
 
@@ -85,11 +97,26 @@ export function loadPluginSpace(github: FakeGitHub): PluginSpace {
     if (sources.has("mcpreg")) registry.push(p);
     github.add(seedOf(p, sources));
   }
-  for (const [tag, list] of Object.entries(LISTS)) files.set(list.repository, { [list.path]: readme(tag, byList.get(tag) ?? []) });
+  for (const [tag, list] of Object.entries(LISTS))
+    files.set(list.repository, { [list.path]: readme(tag, byList.get(tag) ?? []) });
   files.set(OFFICIAL_MARKETPLACE, {
-    ".claude-plugin/marketplace.json": marketplaceManifest("claude-plugins-official", ["./plugins/example", ...official.map((p) => ({ source: "url", url: `https://github.com/${p.full_name}.git` }))]),
+    ".claude-plugin/marketplace.json": marketplaceManifest("claude-plugins-official", [
+      "./plugins/example",
+      ...official.map((p) => ({ source: "url", url: `https://github.com/${p.full_name}.git` })),
+    ]),
   });
-  files.set(REGISTRY.repository, { [REGISTRY.path]: JSON.stringify({ servers: registry.map((p) => ({ name: `io.github.${p.full_name}`, repository: { url: `https://github.com/${p.full_name}`, source: "github" } })) }, null, 2) });
+  files.set(REGISTRY.repository, {
+    [REGISTRY.path]: JSON.stringify(
+      {
+        servers: registry.map((p) => ({
+          name: `io.github.${p.full_name}`,
+          repository: { url: `https://github.com/${p.full_name}`, source: "github" },
+        })),
+      },
+      null,
+      2,
+    ),
+  });
   for (const [repository, content] of files) {
     const known = github.repos.lookup(repository);
     if (known) Object.assign(known.repo.files, content);
@@ -97,5 +124,8 @@ export function loadPluginSpace(github: FakeGitHub): PluginSpace {
   }
   const fakes = distractors();
   github.add(...fakes);
-  return { real: new Set(plugins.map((p) => p.full_name.toLowerCase())), distractors: new Set(fakes.map((d) => d.full_name.toLowerCase())) };
+  return {
+    real: new Set(plugins.map((p) => p.full_name.toLowerCase())),
+    distractors: new Set(fakes.map((d) => d.full_name.toLowerCase())),
+  };
 }

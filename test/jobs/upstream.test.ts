@@ -17,7 +17,9 @@ afterEach(async () => {
 });
 
 /** C0 and C1 controls (but the line feed), DEL, bidi overrides and isolates. */
-const UNSAFE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+const UNSAFE = new RegExp("[\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]");
+/** The same, line feed included: what a single printed line must not hold. */
+const UNSAFE_IN_LINE = new RegExp("[\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]");
 const TOPIC = "mcp-server";
 /** The platform's search would place a creation time of "1" in 2001, before any window it is asked for. */
 const LISTED = [HOSTILE.createdAtOne!.full_name];
@@ -30,19 +32,33 @@ async function plugins(url: string): Promise<Map<string, any>> {
 describe("one gate for upstream facts", () => {
   test("a refresh with hostile records publishes the good ones and every repairable one, cleaned, and counts what it did", async () => {
     env = new Env({ searches: [{ query: `topic:${TOPIC}` }], repositories: LISTED });
-    env.github.add({ full_name: "good/one", topics: [TOPIC] }, { full_name: "good/two", topics: [TOPIC] }, ...hostileSeeds(TOPIC));
+    env.github.add(
+      { full_name: "good/one", topics: [TOPIC] },
+      { full_name: "good/two", topics: [TOPIC] },
+      ...hostileSeeds(TOPIC),
+    );
     const report = published(await env.refresh());
     const { url } = env.serve();
     const served = await plugins(url);
 
     expect([...served.keys()].sort()).toEqual([
-      "good/one", "good/two", "hostile/control-characters", "hostile/data-homepage", "hostile/javascript-homepage",
-      "hostile/megabyte-description", "hostile/three-hundred-topics", "hostile/topics-not-strings",
+      "good/one",
+      "good/two",
+      "hostile/control-characters",
+      "hostile/data-homepage",
+      "hostile/javascript-homepage",
+      "hostile/megabyte-description",
+      "hostile/three-hundred-topics",
+      "hostile/topics-not-strings",
     ]);
     // New records whose stars or creation time cannot be trusted have no earlier value to keep: left out.
-    expect(report.gate.leftOut).toEqual(new Map([
-      ["full_name: not a repository name", 1], ["created_at: missing or invalid", 1], ["stars: missing or invalid", 1],
-    ]));
+    expect(report.gate.leftOut).toEqual(
+      new Map([
+        ["full_name: not a repository name", 1],
+        ["created_at: missing or invalid", 1],
+        ["stars: missing or invalid", 1],
+      ]),
+    );
     const control = served.get("hostile/control-characters");
     expect(control.description).toBe("ok[2J]0;owned line break evil isolate c1 end");
     expect(served.get("hostile/megabyte-description").description.length).toBeLessThanOrEqual(1000);
@@ -51,18 +67,26 @@ describe("one gate for upstream facts", () => {
     expect(served.get("hostile/javascript-homepage").homepage).toBeNull();
     expect(served.get("hostile/data-homepage").homepage).toBeNull();
     const summary = formatResult({ status: "published", report }).join("\n");
-    expect(summary).toContain("left out: full_name: not a repository name 1, created_at: missing or invalid 1, stars: missing or invalid 1");
+    expect(summary).toContain(
+      "left out: full_name: not a repository name 1, created_at: missing or invalid 1, stars: missing or invalid 1",
+    );
     expect(summary).toMatch(/cleaned fields: .*homepage: not an http\(s\) address 2/);
   });
 
   test("a field that fails keeps the published value", async () => {
     env = new Env();
     env.github.add({ full_name: "known/plugin", stars: 2n ** 60n, created_at: "1", homepage: "javascript:void(0)" });
-    env.publish([record("known/plugin", { stars: 42, homepage: "https://known.example/", created_at: "2024-05-01T00:00:00Z" })]);
+    env.publish([
+      record("known/plugin", { stars: 42, homepage: "https://known.example/", created_at: "2024-05-01T00:00:00Z" }),
+    ]);
     const report = published(await env.refresh());
     expect(report.summary!.removed).toEqual([]);
     const served = await plugins(env.serve().url);
-    expect(served.get("known/plugin")).toMatchObject({ stars: 42, homepage: "https://known.example/", created_at: "2024-05-01T00:00:00Z" });
+    expect(served.get("known/plugin")).toMatchObject({
+      stars: 42,
+      homepage: "https://known.example/",
+      created_at: "2024-05-01T00:00:00Z",
+    });
   });
 });
 
@@ -89,15 +113,28 @@ describe("the checkpoint", () => {
     env.publishFake();
     const path = `${env.databasePath}-refresh.json`;
     const forged = {
-      version: 2, base: "2026-08-22T00:00:00.000Z", startedAt: new Date().toISOString(), failures: 0, discovery: null,
-      outcomes: { "good/one": { kind: "fetched", etag: null, facts: { full_name: "evil/../../etc", stars: "9007199254740993000" } } },
+      version: 2,
+      base: "2026-08-22T00:00:00.000Z",
+      startedAt: new Date().toISOString(),
+      failures: 0,
+      discovery: null,
+      outcomes: {
+        "good/one": {
+          kind: "fetched",
+          etag: null,
+          facts: { full_name: "evil/../../etc", stars: "9007199254740993000" },
+        },
+      },
     };
     for (const content of ["{ half a checkpoint", JSON.stringify(forged)]) {
       writeFileSync(path, content);
       const events: Array<[string, Record<string, unknown>]> = [];
       const report = published(await env.refresh({ log: (event, fields) => events.push([event, fields]) }));
       expect(report.resumed).toBe(false);
-      expect(events.find(([event]) => event === "refresh.checkpoint_discarded")?.[1].reason).toBeOneOf(["unreadable", "does not match its schema"]);
+      expect(events.find(([event]) => event === "refresh.checkpoint_discarded")?.[1].reason).toBeOneOf([
+        "unreadable",
+        "does not match its schema",
+      ]);
       expect(existsSync(path)).toBe(false);
     }
   });
@@ -126,7 +163,12 @@ describe("human-readable output", () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).not.toMatch(UNSAFE);
 
-    env.github.fail({ route: "graphql", status: 500, times: 100, message: "boom \u001b[2J\u001b]0;owned\u0007 \u202Egnp.exe" });
+    env.github.fail({
+      route: "graphql",
+      status: 500,
+      times: 100,
+      message: "boom \u001b[2J\u001b]0;owned\u0007 \u202Egnp.exe",
+    });
     const failed = await within(spawnRefresh(env).done(), 30_000, "the failing refresh");
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain("boom \\u{1b}[2J\\u{1b}]0;owned\\u{7} \\u{202e}gnp.exe");
@@ -136,31 +178,56 @@ describe("human-readable output", () => {
 
 test("the hostile cases are the ones the checks above name", () => {
   expect(Object.keys(HOSTILE).sort()).toEqual([
-    "bigintStars", "controlCharacters", "createdAtOne", "dataHomepage", "javascriptHomepage", "megabyteDescription",
-    "nonStringTopics", "pathName", "threeHundredTopics",
+    "bigintStars",
+    "controlCharacters",
+    "createdAtOne",
+    "dataHomepage",
+    "javascriptHomepage",
+    "megabyteDescription",
+    "nonStringTopics",
+    "pathName",
+    "threeHundredTopics",
   ]);
 });
 
 describe("the cleaners", () => {
   test("any string becomes text without unsafe characters, at most the cap, and a printed line shows none", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 3000 }), (s) => {
-      const text = cleanText(s, MAX_DESCRIPTION);
-      if (text !== null) {
-        expect(text).not.toMatch(UNSAFE);
-        expect(text).not.toMatch(/[\n\r]/);
-        expect(Array.from(text).length).toBeLessThanOrEqual(MAX_DESCRIPTION);
-        expect(JSON.parse(JSON.stringify(text))).toBe(text);
-      }
-      expect(printable(s)).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 3000 }), (s) => {
+        const text = cleanText(s, MAX_DESCRIPTION);
+        if (text !== null) {
+          expect(text).not.toMatch(UNSAFE);
+          expect(text).not.toMatch(/[\n\r]/);
+          expect(Array.from(text).length).toBeLessThanOrEqual(MAX_DESCRIPTION);
+          expect(JSON.parse(JSON.stringify(text))).toBe(text);
+        }
+        expect(printable(s)).not.toMatch(UNSAFE_IN_LINE);
+      }),
+    );
   });
 
   test("names are the platform's: no path segments, no dots alone, owners of at most 39 characters", () => {
     const gate = new UpstreamGate();
-    for (const bad of ["evil/../../etc", "evil/..", "evil/.", "a/b/c", `${"o".repeat(40)}/x`, "-lead/x", "own er/x", "o/n\u0000", 42, null]) {
+    for (const bad of [
+      "evil/../../etc",
+      "evil/..",
+      "evil/.",
+      "a/b/c",
+      `${"o".repeat(40)}/x`,
+      "-lead/x",
+      "own er/x",
+      "o/n\u0000",
+      42,
+      null,
+    ]) {
       expect(gate.id(bad, "test")).toBeNull();
     }
-    for (const good of ["a/b", "Owner-1/name.with_dots-and-dashes", `${"o".repeat(39)}/${"n".repeat(100)}`, "o/.github"]) {
+    for (const good of [
+      "a/b",
+      "Owner-1/name.with_dots-and-dashes",
+      `${"o".repeat(39)}/${"n".repeat(100)}`,
+      "o/.github",
+    ]) {
       expect(gate.id(good, "test")).toBe(good as string);
     }
   });

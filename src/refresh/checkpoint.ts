@@ -24,8 +24,11 @@ const VERSION = 2;
 const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
 const StoredOutcome = Type.Union([
   Type.Object({
-    kind: Type.Literal("fetched"), facts: CleanFacts, etag: Type.Union([Type.String(), Type.Null()]),
-    files: Type.Optional(Type.Array(Type.String())), lists: Type.Optional(Type.Array(RepoId)),
+    kind: Type.Literal("fetched"),
+    facts: CleanFacts,
+    etag: Type.Union([Type.String(), Type.Null()]),
+    files: Type.Optional(Type.Array(Type.String())),
+    lists: Type.Optional(Type.Array(RepoId)),
   }),
   Type.Object({ kind: Type.Literal("unchanged"), etag: Type.String() }),
   Type.Object({ kind: Type.Literal("gone"), reason: Type.String() }),
@@ -36,16 +39,21 @@ const CheckpointFile = Type.Object({
   base: Type.Union([Type.String(), Type.Null()]),
   startedAt: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T" }),
   failures: Type.Integer({ minimum: 0 }),
-  discovery: Type.Union([Type.Null(), Type.Object({
-    found: Type.Array(Type.Object({
-      id: RepoId,
-      facts: Type.Union([CleanFacts, Type.Null()]),
-      rules: Type.Array(Type.String()),
-      listed: Type.Array(Type.String()),
-    })),
-    state: Type.Record(Type.String(), Type.Object({ runAt: Type.String(), fullAt: Type.String() })),
-    capped: Type.Array(Type.Object({ rule: Type.String(), query: Type.String(), count: Type.Number() })),
-  })]),
+  discovery: Type.Union([
+    Type.Null(),
+    Type.Object({
+      found: Type.Array(
+        Type.Object({
+          id: RepoId,
+          facts: Type.Union([CleanFacts, Type.Null()]),
+          rules: Type.Array(Type.String()),
+          listed: Type.Array(Type.String()),
+        }),
+      ),
+      state: Type.Record(Type.String(), Type.Object({ runAt: Type.String(), fullAt: Type.String() })),
+      capped: Type.Array(Type.Object({ rule: Type.String(), query: Type.String(), count: Type.Number() })),
+    }),
+  ]),
   outcomes: Type.Record(Type.String(), StoredOutcome),
 });
 type CheckpointFile = Static<typeof CheckpointFile>;
@@ -56,7 +64,11 @@ export class Checkpoint {
   private unsaved = 0;
   private failures = 0;
 
-  private constructor(readonly path: string, readonly base: string | null, readonly startedAt: string) {}
+  private constructor(
+    readonly path: string,
+    readonly base: string | null,
+    readonly startedAt: string,
+  ) {}
 
   /** The progress saved for `base`, if fresh, sound and not failed on too often, or a new empty one. */
   static open(

@@ -98,9 +98,12 @@ class Discoverer {
   readonly capped: Discovery["capped"] = [];
   private readonly saved: RuleStates;
 
-  constructor(private readonly gh: GitHub, private readonly options: DiscoverOptions) {
+  constructor(
+    private readonly gh: GitHub,
+    private readonly options: DiscoverOptions,
+  ) {
     const { state, previousSnapshotAt } = options;
-    this.saved = state?.snapshotAt === previousSnapshotAt ? state?.rules ?? {} : {};
+    this.saved = state?.snapshotAt === previousSnapshotAt ? (state?.rules ?? {}) : {};
   }
 
   /** One repository search: incremental (pushed since its last run) unless a full run is due. */
@@ -182,8 +185,7 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
     // The platform's code search requires a token.
     else if (!gh.authenticated) {
       options.log("refresh.code_search_skipped", { query: rule.query, reason: "needs GITHUB_TOKEN" });
-    }
-    else steps.push(() => run.code(rule.query));
+    } else steps.push(() => run.code(rule.query));
   }
   for (const [i, step] of steps.entries()) {
     await step();

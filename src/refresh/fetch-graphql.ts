@@ -36,7 +36,9 @@ export interface GraphFetch {
 /** The fragment every repository field spreads: facts, one `object` per evidence file, the manifest's text. */
 function fragment(files: GraphFetch["files"]): string {
   const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
-  const objects = files.map(({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`);
+  const objects = files.map(
+    ({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`,
+  );
   const manifest = `manifest: ${at(MARKETPLACE_MANIFEST)} { ... on Blob { text } }`;
   return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifest].join("\n  ")} }`;
 }
@@ -80,11 +82,13 @@ async function runBatch(
 function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome {
   const facts = options.gate.facts(fromGraph(node));
   if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
-  const files = options.files.filter(({ contains }, i) => {
-    const object = node[`f${i}`] as { __typename?: unknown; text?: unknown } | null | undefined;
-    if (!object || typeof object !== "object") return false;
-    return contains === undefined || (typeof object.text === "string" && object.text.includes(contains));
-  }).map((f) => f.path);
+  const files = options.files
+    .filter(({ contains }, i) => {
+      const object = node[`f${i}`] as { __typename?: unknown; text?: unknown } | null | undefined;
+      if (!object || typeof object !== "object") return false;
+      return contains === undefined || (typeof object.text === "string" && object.text.includes(contains));
+    })
+    .map((f) => f.path);
   const text = (node.manifest as { text?: unknown } | null)?.text;
   const lists = typeof text === "string" ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
   return { kind: "fetched", facts, etag: null, files, lists };
@@ -106,9 +110,10 @@ export async function fetchGraph(
     onBatch(
       batch.map((id, i): [string, Outcome] => {
         const node = data[`r${i}`];
-        const outcome: Outcome = node && typeof node === "object"
-          ? outcomeOf(node as Record<string, unknown>, options)
-          : { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" };
+        const outcome: Outcome =
+          node && typeof node === "object"
+            ? outcomeOf(node as Record<string, unknown>, options)
+            : { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" };
         return [id.toLowerCase(), outcome];
       }),
     );

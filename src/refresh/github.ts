@@ -39,7 +39,10 @@ export interface GitHubOptions {
 /** The platform's budget ran out and will not be back within the allowed wait. */
 export class BudgetExhausted extends Error {
   override name = "BudgetExhausted";
-  constructor(readonly resetAt: Date, readonly url: string) {
+  constructor(
+    readonly resetAt: Date,
+    readonly url: string,
+  ) {
     super(`API budget exhausted until ${resetAt.toISOString()} (at ${url})`);
   }
 }

@@ -94,7 +94,20 @@ function prepare(options: RefreshOptions): Run {
   const editorial = loadEditorial(dataDir);
   const rules = loadDiscoveryRules(dataDir);
   const gate = new UpstreamGate(previousFacts(previous));
-  return { databasePath, dataDir, maxDrop: options.maxDrop, editorial, rules, previous, gh, progress, checkpoint, gate, log, now };
+  return {
+    databasePath,
+    dataDir,
+    maxDrop: options.maxDrop,
+    editorial,
+    rules,
+    previous,
+    gh,
+    progress,
+    checkpoint,
+    gate,
+    log,
+    now,
+  };
 }
 
 /** Maps the ways a run ends early to results; anything else is a failure and is rethrown. */
@@ -119,7 +132,12 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
   const run = prepare(options);
   const resumed = run.checkpoint.discovery !== null || run.checkpoint.outcomes.size > 0;
   const report: RunReport = { resumed, usage: run.gh.usage, phases: [], gate: run.gate.counts };
-  run.log("refresh.started", { database: run.databasePath, token: run.gh.authenticated, previous: run.previous.plugins.size, resumed });
+  run.log("refresh.started", {
+    database: run.databasePath,
+    token: run.gh.authenticated,
+    previous: run.previous.plugins.size,
+    resumed,
+  });
   try {
     await run.gh.readBudgets();
     const discovery = await discoverPhase(run);
@@ -129,7 +147,11 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const { snapshotAt, records, summary, discovery: rules } = candidate;
     Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules });
     report.phases = run.progress.timings();
-    run.log("refresh.published", { snapshotAt: candidate.snapshotAt, total: candidate.records.length, calls: run.gh.usage.total });
+    run.log("refresh.published", {
+      snapshotAt: candidate.snapshotAt,
+      total: candidate.records.length,
+      calls: run.gh.usage.total,
+    });
     return { status: "published", report };
   } catch (error) {
     return settle(run, report, error);

@@ -43,9 +43,14 @@ function gateLines(report: RunReport): string[] {
 export function formatResult(result: RefreshResult): string[] {
   if (result.status === "locked") return [`refresh skipped: ${result.reason}`];
   const { report } = result;
-  if (result.status === "refused") return [`refresh refused, snapshot left as it was: ${result.reason}`, ...costLines(report)];
+  if (result.status === "refused")
+    return [`refresh refused, snapshot left as it was: ${result.reason}`, ...costLines(report)];
   if (result.status === "incomplete") {
-    return [`refresh unfinished, snapshot left as it was: ${result.reason}`, `  progress kept; run again after ${result.resetAt}`, ...costLines(report)];
+    return [
+      `refresh unfinished, snapshot left as it was: ${result.reason}`,
+      `  progress kept; run again after ${result.resetAt}`,
+      ...costLines(report),
+    ];
   }
   const s = report.summary!;
   return [

@@ -21,11 +21,13 @@ const Rules = Type.Object({
     /** A candidate with one of these topics is a plugin. */
     topics: Type.Array(Type.String({ pattern: "^[a-z0-9][a-z0-9-]*$" })),
     /** A candidate holding one of these files at HEAD (with `contains` in it, when given) is a plugin. */
-    files: Type.Array(Type.Object({
-      path: Type.String({ pattern: "^[^/\\s][^\\s\"\\\\]*$" }),
-      contains: Type.Optional(Type.String({ minLength: 1 })),
-      note: Note,
-    })),
+    files: Type.Array(
+      Type.Object({
+        path: Type.String({ pattern: '^[^/\\s][^\\s"\\\\]*$' }),
+        contains: Type.Optional(Type.String({ minLength: 1 })),
+        note: Note,
+      }),
+    ),
   }),
   /** Repository searches, e.g. `topic:claude-code-plugin` or `"mcp server" in:name,description`. */
   searches: Type.Array(Type.Object({ query: Query, note: Note })),
@@ -62,7 +64,13 @@ export function loadDiscoveryRules(dir: string): DiscoveryRules {
   const file = join(dir, "discovery.json");
   const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
   const defaults = {
-    fullEveryDays: 7, evidence: { topics: [], files: [] }, searches: [], code: [], marketplaces: [], lists: [], repositories: [],
+    fullEveryDays: 7,
+    evidence: { topics: [], files: [] },
+    searches: [],
+    code: [],
+    marketplaces: [],
+    lists: [],
+    repositories: [],
   };
   const merged = { ...defaults, ...(raw as object) };
   const error = Value.Errors(Rules, merged).First();

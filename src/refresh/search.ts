@@ -69,7 +69,13 @@ async function page<T>(gh: GitHub, route: SearchRoute, q: string, n: number): Pr
 }
 
 /** Reads every page of a slice that fits the cap (or the first 1,000 of one that does not). */
-async function readPages<T>(gh: GitHub, route: SearchRoute, q: string, first: SearchPage<T>, out: SearchOutcome<T>): Promise<void> {
+async function readPages<T>(
+  gh: GitHub,
+  route: SearchRoute,
+  q: string,
+  first: SearchPage<T>,
+  out: SearchOutcome<T>,
+): Promise<void> {
   if (first.total_count > SEARCH_CAP) out.capped.push({ query: q, count: first.total_count });
   out.incomplete ||= first.incomplete_results;
   out.items.push(...first.items);

@@ -69,8 +69,10 @@ export class Usage {
   /** `search 4, code 1, graphql 10 (10 points), rest 3, conditional 997`. */
   callsText(): string {
     const c = this.calls;
-    return `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points), ` +
-      `rest ${c.rest}, rest 304 ${c.conditional} (free)`;
+    return (
+      `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points), ` +
+      `rest ${c.rest}, rest 304 ${c.conditional} (free)`
+    );
   }
 }
 

@@ -44,11 +44,17 @@ export function graphqlResponse(
     const found = repos.lookup(name);
     if (found) {
       const node = graphNode(found.repo, omit);
-      for (const [, objectAlias, path, selection] of objects) node[objectAlias!] = gitObject(found.repo, path!, selection!);
+      for (const [, objectAlias, path, selection] of objects)
+        node[objectAlias!] = gitObject(found.repo, path!, selection!);
       data[alias!] = node;
     } else {
       data[alias!] = null;
-      errors.push({ type: "NOT_FOUND", path: [alias], locations: [{ line: 1, column: 1 }], message: `Could not resolve to a Repository with the name '${name}'.` });
+      errors.push({
+        type: "NOT_FOUND",
+        path: [alias],
+        locations: [{ line: 1, column: 1 }],
+        message: `Could not resolve to a Repository with the name '${name}'.`,
+      });
     }
   }
   return { payload: errors.length ? { data, errors } : { data }, cost };

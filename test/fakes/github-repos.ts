@@ -31,12 +31,19 @@ export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & {
 };
 
 /** A marketplace manifest in the shape Claude Code reads: plugins with a local path or an `owner/repo` source. */
-export function marketplaceManifest(name: string, sources: Array<string | { source: string; repo?: string; url?: string }>): string {
-  return JSON.stringify({
-    name,
-    owner: { name },
-    plugins: sources.map((source, i) => ({ name: `${name}-${i}`, source, description: "A plugin" })),
-  }, null, 2);
+export function marketplaceManifest(
+  name: string,
+  sources: Array<string | { source: string; repo?: string; url?: string }>,
+): string {
+  return JSON.stringify(
+    {
+      name,
+      owner: { name },
+      plugins: sources.map((source, i) => ({ name: `${name}-${i}`, source, description: "A plugin" })),
+    },
+    null,
+    2,
+  );
 }
 
 /** Owner and the rest: a hostile name may hold more slashes, and keeps them. */
@@ -59,9 +66,21 @@ export class RepoStore {
   add(seed: RepoSeed): FakeRepo {
     const [owner, name] = splitName(seed.full_name);
     const repo: FakeRepo = {
-      id: this.nextId++, owner, name, description: `${name} for coding agents`, homepage: null, stars: 10, forks: 1,
-      language: "TypeScript", license: "MIT", archived: false, created_at: "2025-03-01T10:00:00Z",
-      pushed_at: "2026-11-01T10:00:00Z", topics: [], ...seed, files: { ...seed.files },
+      id: this.nextId++,
+      owner,
+      name,
+      description: `${name} for coding agents`,
+      homepage: null,
+      stars: 10,
+      forks: 1,
+      language: "TypeScript",
+      license: "MIT",
+      archived: false,
+      created_at: "2025-03-01T10:00:00Z",
+      pushed_at: "2026-11-01T10:00:00Z",
+      topics: [],
+      ...seed,
+      files: { ...seed.files },
     };
     if (seed.marketplace) repo.files[".claude-plugin/marketplace.json"] ??= marketplaceManifest(name, ["./"]);
     delete (repo as Partial<RepoSeed>).full_name;
@@ -121,23 +140,68 @@ const LICENSE_NAMES: Record<string, string> = { MIT: "MIT License", "Apache-2.0"
 export function restBody(repo: FakeRepo, api: string): Record<string, unknown> {
   const full = fullName(repo);
   return {
-    id: repo.id, node_id: `R_kgDO${repo.id}`, name: repo.name, full_name: full, private: false,
-    owner: { login: repo.owner, id: repo.id + 1, node_id: `U_${repo.owner}`, avatar_url: `https://avatars.example/u/${repo.owner}`, html_url: `https://github.com/${repo.owner}`, type: "User", site_admin: false },
-    html_url: `https://github.com/${full}`, description: repo.description, fork: false, url: `${api}/repos/${full}`,
-    created_at: repo.created_at, updated_at: repo.pushed_at, pushed_at: repo.pushed_at, homepage: repo.homepage,
-    size: 108, stargazers_count: repo.stars, watchers_count: repo.stars, language: repo.language, has_issues: true,
-    forks_count: repo.forks, archived: repo.archived, disabled: false, open_issues_count: 0,
-    license: repo.license ? { key: repo.license.toLowerCase(), name: LICENSE_NAMES[repo.license] ?? repo.license, spdx_id: repo.license, url: `${api}/licenses/${repo.license.toLowerCase()}`, node_id: "MDc6TGljZW5zZTE=" } : null,
-    topics: repo.topics, visibility: "public", forks: repo.forks, open_issues: 0, watchers: repo.stars, default_branch: "main",
+    id: repo.id,
+    node_id: `R_kgDO${repo.id}`,
+    name: repo.name,
+    full_name: full,
+    private: false,
+    owner: {
+      login: repo.owner,
+      id: repo.id + 1,
+      node_id: `U_${repo.owner}`,
+      avatar_url: `https://avatars.example/u/${repo.owner}`,
+      html_url: `https://github.com/${repo.owner}`,
+      type: "User",
+      site_admin: false,
+    },
+    html_url: `https://github.com/${full}`,
+    description: repo.description,
+    fork: false,
+    url: `${api}/repos/${full}`,
+    created_at: repo.created_at,
+    updated_at: repo.pushed_at,
+    pushed_at: repo.pushed_at,
+    homepage: repo.homepage,
+    size: 108,
+    stargazers_count: repo.stars,
+    watchers_count: repo.stars,
+    language: repo.language,
+    has_issues: true,
+    forks_count: repo.forks,
+    archived: repo.archived,
+    disabled: false,
+    open_issues_count: 0,
+    license: repo.license
+      ? {
+          key: repo.license.toLowerCase(),
+          name: LICENSE_NAMES[repo.license] ?? repo.license,
+          spdx_id: repo.license,
+          url: `${api}/licenses/${repo.license.toLowerCase()}`,
+          node_id: "MDc6TGljZW5zZTE=",
+        }
+      : null,
+    topics: repo.topics,
+    visibility: "public",
+    forks: repo.forks,
+    open_issues: 0,
+    watchers: repo.stars,
+    default_branch: "main",
   };
 }
 
 /** The GraphQL Repository node with the fields the refresher selects. */
 export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<string, unknown> {
   const node: Record<string, unknown> = {
-    databaseId: repo.id, nameWithOwner: fullName(repo), description: repo.description, homepageUrl: repo.homepage,
-    stargazerCount: repo.stars, forkCount: repo.forks, isArchived: repo.archived, createdAt: repo.created_at,
-    pushedAt: repo.pushed_at, primaryLanguage: repo.language ? { name: repo.language } : null,
+    databaseId: repo.id,
+    nameWithOwner: fullName(repo),
+    description: repo.description,
+    homepageUrl: repo.homepage,
+    stargazerCount: repo.stars,
+    forkCount: repo.forks,
+    isArchived: repo.archived,
+    createdAt: repo.created_at,
+    pushedAt: repo.pushed_at,
+    primaryLanguage: repo.language ? { name: repo.language } : null,
     licenseInfo: repo.license ? { spdxId: repo.license } : null,
     repositoryTopics: { nodes: repo.topics.map((name) => ({ topic: { name } })) },
   };
@@ -152,6 +216,8 @@ export function etagOf(body: unknown): string {
 
 /** JSON as the platform writes it: a count past 2^53 goes out as a bare integer literal, not a string. */
 export function platformJson(body: unknown): string {
-  return JSON.stringify(body, (_key, value) => (typeof value === "bigint" ? `__bigint__${value}` : value))
-    .replace(/"__bigint__(\d+)"/g, "$1");
+  return JSON.stringify(body, (_key, value) => (typeof value === "bigint" ? `__bigint__${value}` : value)).replace(
+    /"__bigint__(\d+)"/g,
+    "$1",
+  );
 }

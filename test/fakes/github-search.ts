@@ -10,7 +10,13 @@ function inRange(value: number, expression: string, parse: (s: string) => number
   const op = /^(>=|<=|>|<)(.+)$/.exec(expression);
   if (op) {
     const bound = parse(op[2]!);
-    return op[1] === ">=" ? value >= bound : op[1] === "<=" ? value <= bound : op[1] === ">" ? value > bound : value < bound;
+    return op[1] === ">="
+      ? value >= bound
+      : op[1] === "<="
+        ? value <= bound
+        : op[1] === ">"
+          ? value > bound
+          : value < bound;
   }
   const range = /^(.+)\.\.(.+)$/.exec(expression);
   if (range) {
@@ -33,7 +39,10 @@ const wordCache = new Map<string, string[]>();
 export function words(text: string): string[] {
   let cached = wordCache.get(text);
   if (!cached) {
-    cached = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    cached = text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
     if (text.length <= 2000) wordCache.set(text, cached);
   }
   return cached;
@@ -85,14 +94,28 @@ export function matchesRepoQuery(repo: FakeRepo, q: string): boolean {
   let fields = ["name", "description", "topics"];
   for (const [key, value] of qualifiers) {
     switch (key) {
-      case "topic": if (!stringTopics(repo).includes(value.toLowerCase())) return false; break;
-      case "stars": if (!inRange(Number(repo.stars), value, Number)) return false; break;
-      case "created": if (!inRange(Date.parse(repo.created_at), value, asDate)) return false; break;
-      case "pushed": if (!inRange(Date.parse(repo.pushed_at), value, asDate)) return false; break;
-      case "archived": if (String(repo.archived) !== value) return false; break;
-      case "fork": break;
-      case "in": fields = value.toLowerCase().split(","); break;
-      default: throw new Error(`fake: unsupported qualifier ${key}:`);
+      case "topic":
+        if (!stringTopics(repo).includes(value.toLowerCase())) return false;
+        break;
+      case "stars":
+        if (!inRange(Number(repo.stars), value, Number)) return false;
+        break;
+      case "created":
+        if (!inRange(Date.parse(repo.created_at), value, asDate)) return false;
+        break;
+      case "pushed":
+        if (!inRange(Date.parse(repo.pushed_at), value, asDate)) return false;
+        break;
+      case "archived":
+        if (String(repo.archived) !== value) return false;
+        break;
+      case "fork":
+        break;
+      case "in":
+        fields = value.toLowerCase().split(",");
+        break;
+      default:
+        throw new Error(`fake: unsupported qualifier ${key}:`);
     }
   }
   const haystacks = fieldWords(repo, fields);
@@ -107,19 +130,23 @@ export interface CodeHit {
 /** The files a code-search query matches in one repository. */
 export function matchCode(repo: FakeRepo, q: string): CodeHit[] {
   const { qualifiers, terms } = parse(q);
-  return Object.entries(repo.files).filter(([path, content]) => {
-    const name = path.slice(path.lastIndexOf("/") + 1);
-    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-    for (const [key, value] of qualifiers) {
-      if (key === "filename" && name.toLowerCase() !== value.toLowerCase()) return false;
-      if (key === "extension" && !name.toLowerCase().endsWith(`.${value.toLowerCase()}`)) return false;
-      if (key === "path" && !`/${dir}/`.toLowerCase().includes(`/${value.replace(/^\/|\/$/g, "").toLowerCase()}/`)) return false;
-      if (key === "size" && !inRange(Buffer.byteLength(content), value, Number)) return false;
-      if (!["filename", "extension", "path", "size"].includes(key)) throw new Error(`fake: unsupported code qualifier ${key}:`);
-    }
-    const contentWords = words(content);
-    return terms.every((term) => containsPhrase(contentWords, term));
-  }).map(([path]) => ({ repo, path }));
+  return Object.entries(repo.files)
+    .filter(([path, content]) => {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+      for (const [key, value] of qualifiers) {
+        if (key === "filename" && name.toLowerCase() !== value.toLowerCase()) return false;
+        if (key === "extension" && !name.toLowerCase().endsWith(`.${value.toLowerCase()}`)) return false;
+        if (key === "path" && !`/${dir}/`.toLowerCase().includes(`/${value.replace(/^\/|\/$/g, "").toLowerCase()}/`))
+          return false;
+        if (key === "size" && !inRange(Buffer.byteLength(content), value, Number)) return false;
+        if (!["filename", "extension", "path", "size"].includes(key))
+          throw new Error(`fake: unsupported code qualifier ${key}:`);
+      }
+      const contentWords = words(content);
+      return terms.every((term) => containsPhrase(contentWords, term));
+    })
+    .map(([path]) => ({ repo, path }));
 }
 
 /** The platform's best-match order is opaque; stars then id is a stable stand-in. */

@@ -51,6 +51,7 @@ const field = (value: unknown, name: string): unknown =>
 export function fromRest(repo: RestRepo | Loose): RawFacts {
   const r = (repo ?? {}) as Record<string, unknown>;
   return {
+    database_id: r.id,
     full_name: r.full_name,
     description: r.description,
     homepage: r.homepage,

@@ -100,6 +100,9 @@ describe("the checkpoint", () => {
     const saved = readFileSync(`${env.databasePath}-refresh.json`, "utf8");
     expect(saved).not.toMatch(UNSAFE);
     expect(saved).not.toContain("evil/");
+    // The platform's numeric id comes with the facts: it survives renames.
+    const outcomes = JSON.parse(saved).outcomes as Record<string, { facts?: { database_id?: number } }>;
+    expect(outcomes["org/repo-0"]?.facts?.database_id).toBe(env.github.repos.get("org/repo-0").id);
     env.github.resetBudgets();
     const report = published(await env.refresh());
     expect(report.resumed).toBe(true);

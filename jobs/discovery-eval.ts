@@ -9,7 +9,7 @@
  * The fake's search budgets renew every 2 seconds instead of every minute (30 times faster), so the
  * runs take seconds; "on the platform" times scale the waits back up.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DB_DIR } from "../src/catalog/editorial";
@@ -106,6 +106,33 @@ for (let i = 0; i < 20; i++)
   github.add({ full_name: `fresh-${i}/plugin`, topics: ["claude-code-plugin"], created_at: pushed, pushed_at: pushed });
 github.resetBudgets();
 const incremental = await refresh("later incremental run at about 10,000 plugins", later);
+// The searches' own share: the same space with no curated list or named marketplace to lean on.
+const alone = mkdtempSync(join(tmpdir(), "discovery-eval-alone-"));
+for (const name of ["categories.json", "curated.json", "overrides.json"])
+  copyFileSync(join(DB_DIR, name), join(alone, name));
+const rules = JSON.parse(readFileSync(join(DB_DIR, "discovery.json"), "utf8"));
+writeFileSync(join(alone, "discovery.json"), JSON.stringify({ ...rules, lists: [], marketplaces: [] }));
+const bare = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
+const bareSpace = loadPluginSpace(bare);
+const bareDb = join(alone, "catalog.sqlite");
+const bareRun = await runRefresh({
+  databasePath: bareDb,
+  apiUrl: bare.url,
+  token: "eval-token",
+  maxDrop: 0.5,
+  dataDir: alone,
+  maxWaitSeconds: 120,
+  now: () => NOW,
+});
+if (bareRun.status !== "published") throw new Error(formatResult(bareRun).join("\n"));
+const barePublished = new Set(readPrevious(bareDb).plugins.keys());
+const bareFound = [...bareSpace.real].filter((id) => barePublished.has(id)).length;
+const bareClean = [...barePublished].filter((id) => !bareSpace.distractors.has(id)).length;
+console.log("\n## without curated lists and named marketplaces (searches, code searches and evidence alone)");
+console.log(`recall:    ${share(bareFound, bareSpace.real.size)}; precision: ${share(bareClean, barePublished.size)}`);
+bare.stop();
+rmSync(alone, { recursive: true, force: true });
+
 console.log(`\nplugins after the later run: ${incremental.total} (full run ${full.total})`);
 console.log(`total eval time: ${((Date.now() - start) / 1000).toFixed(1)}s`);
 github.stop();

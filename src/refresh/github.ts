@@ -110,7 +110,7 @@ export function createGitHub(options: GitHubOptions): GitHub {
     },
     retry: { retryAfterBaseValue: pacing.retryAfterBaseMs },
   });
-  octokit.hook.before("request", (request) => pacer.acquire(request.url));
+  octokit.hook.wrap("request", (request, options) => pacer.run(options.url, async () => request(options)));
   return {
     octokit,
     usage,

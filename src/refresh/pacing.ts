@@ -31,35 +31,49 @@ export interface PacerOptions {
 export class Pacer {
   /** One call at a time takes from a resource's budget, so none takes the last unit twice. */
   private readonly turns = new Map<Resource, Promise<void>>();
+  /** Calls sent and not yet answered, per resource: the platform's count does not include them yet. */
+  private readonly inflight = new Map<Resource, number>();
+  /** Takes waiting for an answer, which brings the budget's next numbers. */
+  private readonly waiting = new Map<Resource, Array<() => void>>();
 
   constructor(private readonly options: PacerOptions) {}
 
-  /** Waits until a call to `url` fits its resource's budget, and takes one unit of it. */
-  acquire(url: string): Promise<void> {
+  /** Runs `call` once its resource's budget has room for it, counting it in flight until it is answered. */
+  async run<T>(url: string, call: () => Promise<T>): Promise<T> {
     const resource = resourceOf(url);
-    if (resource === null) return Promise.resolve();
+    if (resource === null) return call();
     const turn = (this.turns.get(resource) ?? Promise.resolve()).then(() => this.take(resource));
     this.turns.set(
       resource,
       turn.catch(() => {}),
     );
-    return turn;
+    await turn;
+    try {
+      return await call();
+    } finally {
+      this.inflight.set(resource, (this.inflight.get(resource) ?? 1) - 1);
+      for (const wake of this.waiting.get(resource)?.splice(0) ?? []) wake();
+    }
   }
 
   private async take(resource: Resource): Promise<void> {
-    const budget: Budget | undefined = this.options.usage.budgets.get(resource);
-    if (!budget) return;
-    if (budget.remaining > 0) {
-      budget.remaining--;
-      return;
+    const { usage } = this.options;
+    for (;;) {
+      const budget: Budget | undefined = usage.budgets.get(resource);
+      const inflight = this.inflight.get(resource) ?? 0;
+      if (!budget || budget.remaining - inflight > 0) break;
+      const waitMs = budget.resetAt.getTime() - Date.now() + RESET_MARGIN_MS;
+      if (waitMs > 0) {
+        this.options.onWait(resource, Math.ceil(waitMs / 1000), budget.resetAt);
+        await Bun.sleep(waitMs);
+      } else if (inflight > 0) {
+        // The window may have turned: the next answer says how much of the new one is left.
+        await new Promise<void>((wake) => this.waiting.set(resource, [...(this.waiting.get(resource) ?? []), wake]));
+        continue;
+      }
+      // A new window whose reset the next answer names; until then, its whole budget.
+      usage.budgets.set(resource, { limit: budget.limit, remaining: budget.limit, resetAt: new Date(0) });
     }
-    const waitMs = budget.resetAt.getTime() - Date.now() + RESET_MARGIN_MS;
-    if (waitMs > 0) {
-      this.options.onWait(resource, Math.ceil(waitMs / 1000), budget.resetAt);
-      await Bun.sleep(waitMs);
-    }
-    // A new window: the next response's headers say how much of it is left.
-    budget.remaining = Math.max(budget.limit - 1, 0);
-    budget.resetAt = new Date(Date.now() + 1000);
+    this.inflight.set(resource, (this.inflight.get(resource) ?? 0) + 1);
   }
 }

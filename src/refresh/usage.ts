@@ -36,11 +36,12 @@ export class Usage {
   }
 
   /**
-   * Takes a budget the platform reported. Within one window the lower count wins: responses to
-   * calls in flight together arrive in any order, and an older one must not give back spent units.
+   * Takes a budget the platform reported. Responses to calls in flight together arrive in any
+   * order: within one window the lower count wins, and a report of an older window is ignored.
    */
   setBudget(resource: string, budget: Budget): void {
     const known = this.budgets.get(resource);
+    if (known && budget.resetAt.getTime() < known.resetAt.getTime()) return;
     const sameWindow = known && known.resetAt.getTime() === budget.resetAt.getTime();
     if (sameWindow) budget.remaining = Math.min(known.remaining, budget.remaining);
     this.budgets.set(resource, budget);

@@ -31,7 +31,7 @@ const SEARCH_CAP = 1000;
 export interface FakeOptions {
   /** Shorter budget windows (seconds) per resource, so a test sees a window renew. */
   windows?: Partial<Record<Resource, number>>;
-  /** Smaller budgets per window, with a token, so a test spends one quickly. */
+  /** Smaller budgets per window, so a test spends one quickly. */
   limits?: Partial<Record<Resource, number>>;
 }
 
@@ -126,7 +126,7 @@ export class FakeGitHub {
     let budget = this.budgets.get(key);
     const now = Math.floor(Date.now() / 1000);
     if (!budget || now >= budget.reset) {
-      const limit = auth ? (this.limits[resource] ?? LIMITS[resource][1]) : LIMITS[resource][0];
+      const limit = this.limits[resource] ?? LIMITS[resource][auth ? 1 : 0];
       budget = { limit, remaining: limit, reset: now + this.windows[resource] };
       this.budgets.set(key, budget);
     }

@@ -272,3 +272,16 @@ describe("pacing", () => {
     expect(env.github.count("graphql 200")).toBe(11);
   }, 30_000);
 });
+
+describe("pacing requests in flight together", () => {
+  test("eight REST fetches at once never take more of the core budget than is left", async () => {
+    env = new Env({}, { limits: { core: 5 }, windows: { core: 1 } });
+    for (let i = 0; i < 23; i++) env.github.add({ full_name: `org/repo-${i}` });
+    env.publishFake();
+    const report = published(await env.refresh({ token: undefined, maxWaitSeconds: 10 }));
+    expect(report.total).toBe(23);
+    expect(env.github.count("repos 403")).toBe(0);
+    expect(env.github.count("repos 200")).toBe(23);
+    expect(report.usage.waits.length).toBeGreaterThan(2);
+  }, 30_000);
+});

@@ -10,16 +10,15 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config";
-import { withoutSecrets } from "../src/log";
+import { Secrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
 
-/** The token as it may appear in a line: raw, and escaped inside a JSON string. */
-let secrets: string[] = [];
+/** The token, replaced wherever an upstream error put it. */
+const secrets = new Secrets();
 
-/** `text` with the token replaced, wherever an upstream error put it. */
 function hidden(text: string): string {
-  return withoutSecrets(text, secrets);
+  return secrets.redact(text);
 }
 
 function print(line: string): void {
@@ -52,8 +51,7 @@ async function main(): Promise<number> {
     console.error(`Invalid configuration: ${error.message}`);
     return 2;
   }
-  const token = config.githubToken;
-  if (token) secrets = [...new Set([token, JSON.stringify(token).slice(1, -1)])];
+  secrets.add(config.githubToken);
   const result = await runRefresh({
     databasePath: config.databasePath,
     apiUrl: config.githubApiUrl,

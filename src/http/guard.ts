@@ -56,7 +56,7 @@ function preflight(request: Request): Response {
  * request time (routes registered after it included).
  */
 export function requestGuards() {
-  return (app: AnyElysia) => {
+  return <App extends AnyElysia>(app: App): App => {
     const known = new RouteMatcher(() => app.routes.filter((r) => r.method === "GET").map((r) => r.path));
     return app.onRequest(({ request }) => {
       const url = request.url;
@@ -77,6 +77,6 @@ export function requestGuards() {
         const path = new URL(request.url).pathname;
         if (!known.matches(path)) throw new HttpError(404, `No such endpoint: ${path}.`);
         return preflight(request);
-      });
+      }) as App;
   };
 }

@@ -6,8 +6,8 @@ import { loadDefaultData, type loadEditorial } from "../catalog/editorial";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
+import { checkBuiltSnapshot } from "../catalog/validity";
 import type { PluginRecord } from "../catalog/types";
-import { verifySnapshotFile } from "../catalog/verify";
 import type { Checkpoint } from "./checkpoint";
 import { discover, type Discovery, type DiscoveryState } from "./discover";
 import { fromRest } from "./facts";
@@ -119,7 +119,7 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
   const categoryIds = run.editorial.categories.map((c) => c.id);
-  publishSnapshot(run.databasePath, { snapshotAt, plugins: records, categoryIds }, (tmp) => verifySnapshotFile(tmp, records.length));
+  publishSnapshot(run.databasePath, { snapshotAt, plugins: records, categoryIds }, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
 }

@@ -96,7 +96,7 @@ export class Env {
 
   /** The real app over a real store of the database file, on 127.0.0.1, without a rate limit. */
   serve(): { url: string; store: CatalogStore; app: ReturnType<typeof createApp> } {
-    const store = new CatalogStore(this.databasePath, { cacheBytes: 4 * 1024 * 1024, checkIntervalMs: 0 });
+    const store = new CatalogStore(this.databasePath, { checkIntervalMs: 0 });
     const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false } });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     this.stops.push(async () => { await app.stop(true); store.close(); });

@@ -1,5 +1,5 @@
 /**
- * The command lines of the side-by-side tools (`bench:pair`, `bench:profile`): a path and numbers,
+ * The command lines of the side-by-side tools (`bench:pair`): a path and numbers,
  * then a service's `KEY=value` settings, and after `vs` a second service's.
  */
 

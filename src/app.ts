@@ -33,9 +33,11 @@ function errorResponse(request: Request, status: number, message: string, header
   });
 }
 
-/** The one place errors become responses (an admitted request's limit headers are still in `set`). */
-function renderError(error: unknown, code: unknown, request: Request, log: Log): Response {
-  if (error instanceof HttpError) return errorResponse(request, error.status, error.message, error.headers);
+/** The one place errors become responses; an admitted request that then failed still reports its limit. */
+function renderError(error: unknown, code: unknown, request: Request, log: Log, note?: RequestNote): Response {
+  if (error instanceof HttpError) {
+    return errorResponse(request, error.status, error.message, { ...note?.limit, ...error.headers });
+  }
   const path = new URL(request.url).pathname;
   if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${path}.`);
   if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
@@ -58,7 +60,7 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
-      const response = renderError(error, code, request, log);
+      const response = renderError(error, code, request, log, note as RequestNote | undefined);
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;
     })

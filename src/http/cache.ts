@@ -47,14 +47,29 @@ export interface ResponseState {
   status?: number | string;
 }
 
-/** Answers with a rendered body; null (a 304, its status and headers in `set`) when the client's copy is current. */
-export function respond(rendered: Rendered, request: Request, set: ResponseState): Response | null {
+/**
+ * Answers with a rendered body, with an admitted request's rate-limit headers when `limit` is
+ * given; null (a 304, its status and headers in `set`) when the client's copy is current.
+ */
+export function respond(
+  rendered: Rendered,
+  request: Request,
+  set: ResponseState,
+  limit: Readonly<Record<string, string>> | null,
+): Response | null {
   if (rendered.status === 200 && matchesEtag(request.headers.get("if-none-match"), rendered.etag)) {
     for (const [name, value] of rendered.headers) if (name !== "content-encoding") set.headers[name] = value;
+    if (limit !== null) Object.assign(set.headers, limit);
     set.status = 304;
     return null;
   }
-  return new Response(rendered.body, { status: rendered.status, headers: rendered.headers });
+  if (limit === null) return new Response(rendered.body, { status: rendered.status, headers: rendered.headers });
+  if (rendered.limited?.limit !== limit) {
+    const headers = new Headers(rendered.headers);
+    for (const [name, value] of Object.entries(limit)) headers.set(name, value);
+    rendered.limited = { limit, headers };
+  }
+  return new Response(rendered.body, { status: rendered.status, headers: rendered.limited.headers });
 }
 
 /**
@@ -66,9 +81,16 @@ const ENTRY_OVERHEAD_BYTES = 4096;
 /** Key of a body's gzip representation: its plain key after a prefix no route's keys start with. */
 const GZIP_KEY_PREFIX = "gzip|";
 
+/**
+ * Share of the budget stored between two full collections: evicted bodies and each rendering's
+ * garbage otherwise grow the process far past the budget before the runtime frees them.
+ */
+const COLLECT_AFTER_SHARE = 0.5;
+
 /** The responses of one snapshot, bounded in bytes, least recently used dropped first. */
 export class ResponseCache {
   private readonly entries: LRUCache<string, Rendered> | null;
+  private storedSinceCollection = 0;
 
   constructor(readonly maxBytes: number) {
     this.entries =
@@ -109,9 +131,13 @@ export class ResponseCache {
   }
 
   private keep(key: string, rendered: Rendered): void {
-    if (this.entries && rendered.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES <= this.maxBytes) {
-      this.entries.set(key, rendered);
-    }
+    const size = rendered.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+    if (this.entries === null || size > this.maxBytes) return;
+    this.entries.set(key, rendered);
+    this.storedSinceCollection += size;
+    if (this.storedSinceCollection < this.maxBytes * COLLECT_AFTER_SHARE) return;
+    this.storedSinceCollection = 0;
+    Bun.gc(true);
   }
 }
 

@@ -16,11 +16,13 @@ export interface RequestNote {
   cache: "hit" | "miss" | null;
   /** The client address, read only when it is logged. */
   ip: string | null;
+  /** An admitted request's RateLimit-* headers (one shared object), for its response to carry. */
+  limit: Readonly<Record<string, string>> | null;
 }
 
 /** The context fields the request log adds, to decorate an app with. */
 export function requestNote(): { note: RequestNote } {
-  return { note: { arrivedAt: Number.NaN, cache: null, ip: null } };
+  return { note: { arrivedAt: Number.NaN, cache: null, ip: null, limit: null } };
 }
 
 /** Writes a request's line; `note` is undefined when the request failed before its first hook. */
@@ -44,7 +46,7 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
         const ip = config.logClientIp
           ? clientIp(request.headers.get("x-forwarded-for"), app.server?.requestIP(request)?.address ?? null, config.trustProxy)
           : null;
-        (context as unknown as { note: RequestNote }).note = { arrivedAt: performance.now(), cache: null, ip };
+        (context as unknown as { note: RequestNote }).note = { arrivedAt: performance.now(), cache: null, ip, limit: null };
       })
       .onAfterHandle({ as: "global" }, ({ request, route, responseValue, set, note }) => {
         // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).

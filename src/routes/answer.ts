@@ -39,6 +39,6 @@ export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
     const gzip = acceptsGzip(request.headers.get("accept-encoding"));
     const { rendered, hit } = responses.for(snapshot).get(key, () => make(snapshot, arg), gzip);
     note.cache = hit ? "hit" : "miss";
-    return respond(rendered, request, set);
+    return respond(rendered, request, set, note.limit);
   };
 }

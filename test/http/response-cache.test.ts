@@ -46,7 +46,7 @@ describe("ResponseCache", () => {
     for (let i = 0; i < 20_000; i++) {
       const key = `plugin:owner-${i}/repository-${i}`;
       const { rendered } = cache.get(key, () => page(key, 1300));
-      respond(rendered, new Request("http://localhost/"), { headers: {} });
+      respond(rendered, new Request("http://localhost/"), { headers: {} }, null);
       expect(cache.size * (1300 + 4096)).toBeLessThanOrEqual(budget);
     }
     expect(cache.size).toBeGreaterThan(1000);

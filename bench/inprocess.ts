@@ -80,5 +80,8 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 for (const [k, tree] of trees.entries()) {
   const sorted = times[k]!.sort((a, b) => a - b);
-  console.log(`${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}`);
+  console.log(
+    `${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, ` +
+      `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}`,
+  );
 }

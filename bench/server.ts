@@ -3,7 +3,7 @@
  * on a snapshot, or the bare baseline. Their RSS is read from /proc while they run.
  */
 import { readFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 
@@ -102,7 +102,12 @@ async function start(
  * Starts the service on `databasePath`; `env` adds or overrides variables (rate limit runs).
  * `SOURCE_TREE=<dir>` (in `env` or the bench's own environment) runs another checkout's service.
  */
-export function startService(databasePath: string, port: number, cpu: number | null, env: Record<string, string> = {}): Promise<RunningServer> {
+export function startService(
+  databasePath: string,
+  port: number,
+  cpu: number | null,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const serviceEnv = {
     DATABASE_PATH: databasePath,
     PORT: String(port),

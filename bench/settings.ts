@@ -12,7 +12,8 @@ export interface Side {
 }
 
 function side(settings: string[]): Side {
-  return { settings, env: Object.fromEntries(settings.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)])) };
+  const pairs = settings.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]);
+  return { settings, env: Object.fromEntries(pairs) };
 }
 
 export interface SideBySide {

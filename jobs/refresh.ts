@@ -9,7 +9,7 @@
  * In every case but 0 the published snapshot is left exactly as it was.
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../src/config";
+import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
@@ -27,7 +27,9 @@ function print(line: string): void {
 
 /** Log events as short lines for a person: `· repository_gone id=a/b reason=NOT_FOUND`. */
 function log(event: string, fields: Record<string, unknown>): void {
-  const detail = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+  const detail = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" ");
   print(`· ${event.replace(/^refresh\./, "")} ${detail}`);
 }
 
@@ -43,7 +45,7 @@ function options(): { data: string | undefined } {
 
 async function main(): Promise<number> {
   const args = options();
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {

@@ -4,12 +4,12 @@ import { Elysia } from "elysia";
 import type { CatalogStore } from "./catalog/store";
 import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
-import { requestGuards } from "./http/guard";
+import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
 import { rateLimit } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import type { Log } from "./log";
-import { answerFrom } from "./routes/answer";
+import { answerFrom, type CatalogContext } from "./routes/answer";
 import { feedHandlers } from "./routes/feed";
 import { healthHandlers } from "./routes/health";
 import { marketHandlers } from "./routes/market";
@@ -47,13 +47,29 @@ function renderError(error: unknown, code: unknown, request: Request, log: Log, 
   return errorResponse(request, 500, "Internal error.");
 }
 
+/** Route options of the rate-limited group. */
+type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
+
 export function createApp({ store, config, log = () => {} }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
   const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
-  const limited = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
+  const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
+  const limited: Limit = limiter ? { beforeHandle: limiter } : {};
+  const open: Limit = {};
+  // Every URL, answered to GET and HEAD by its handler in its rate-limit group; OPTIONS gets the
+  // preflight and any other method 405.
+  const routes = [
+    ["/api/v1/plugins", plugins.list, limited],
+    ["/api/v1/plugins/:owner/:repo", plugins.plugin, limited],
+    ["/plugins/feed.xml", feed.rss, limited],
+    ["/market/manifest.json", market.manifest, limited],
+    ["/market/v1/plugins", market.plugins, limited],
+    ["/healthz", health.live, open],
+    ["/readyz", health.ready, open],
+  ] as const;
   const app = new Elysia()
     .decorate(requestNote())
     .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))
@@ -64,17 +80,11 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;
     })
-    .use(requestGuards())
-    .get("/healthz", health.live)
-    .get("/readyz", health.ready)
-    .guard({ beforeHandle: limited }, (group) =>
-      group
-        .get("/api/v1/plugins", plugins.list)
-        .get("/api/v1/plugins/:owner/:repo", plugins.plugin)
-        .get("/plugins/feed.xml", feed.rss)
-        .get("/market/manifest.json", market.manifest)
-        .get("/market/v1/plugins", market.plugins),
-    );
+    .onRequest(checkRequestLine);
+  for (const [path, handler, group] of routes) {
+    app.get(path, handler as (context: CatalogContext) => unknown, group);
+    app.options(path, preflight).all(path, methodNotAllowed);
+  }
   return app;
 }
 

@@ -6,14 +6,14 @@ import { createApp } from "./app";
 import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
-import { ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig } from "./config";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
 const { log, redact } = createLog();
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildSnapshot } from "./build";
 import { toRecords } from "./classify";
+import { DB_DIR, loadDefaultData, loadEditorial } from "./editorial";
 import { writeAtomically } from "./files";
-import { loadDefaultData, loadEditorial, DB_DIR } from "./editorial";
 import type { SnapshotInput, SnapshotStats } from "./types";
 
 /** Builds `input` into a temporary file, lets `check` refuse it, then renames it over `path`. */

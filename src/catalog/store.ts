@@ -4,7 +4,7 @@
  * request opens it. Handlers are synchronous,
  * so a request never sees two snapshots; the old one is closed once no request can still hold it.
  */
-import { statSync, watch, type FSWatcher } from "node:fs";
+import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Snapshot } from "./snapshot";
 import { headerProblem } from "./validity";
@@ -44,7 +44,10 @@ export class CatalogStore {
   private readonly checkIntervalMs: number;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
 
-  constructor(readonly path: string, private readonly options: StoreOptions = {}) {
+  constructor(
+    readonly path: string,
+    private readonly options: StoreOptions = {},
+  ) {
     this.checkIntervalMs = options.checkIntervalMs ?? 1000;
     // A timer marks the periodic check due, so a request reads no clock to know.
     this.checkTimer = this.checkIntervalMs > 0 ? setInterval(() => (this.dirty = true), this.checkIntervalMs) : null;

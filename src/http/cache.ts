@@ -7,7 +7,7 @@ import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
 import { baseEtag, gzipped, MIN_GZIP_BYTES, type Rendered } from "./render";
 
-export { render, type Rendered } from "./render";
+export { type Rendered, render } from "./render";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const JSON_CACHE_CONTROL = "public, max-age=300";

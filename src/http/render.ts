@@ -22,16 +22,16 @@ export const MIN_GZIP_BYTES = 1024;
  */
 const GZIP_ETAG_SUFFIX = '.gzip"';
 
-/** Renders a body (text, or parts written one after another) with a strong ETag derived from its bytes. */
-export function render(
-  body: string | readonly string[],
-  contentType: string,
-  cacheControl: string,
-  status = 200,
-): Rendered {
-  const bytes = encoder.encode(typeof body === "string" ? body : body.join(""));
+/** Renders a body with a strong ETag derived from its bytes. */
+export function render(body: string, contentType: string, cacheControl: string, status = 200): Rendered {
+  const bytes = encoder.encode(body);
   const etag = `"${Bun.hash(bytes).toString(36)}-${bytes.byteLength.toString(36)}"`;
-  const headers = new Headers({ ...SECURITY_HEADERS, "Content-Type": contentType, "Cache-Control": cacheControl, ETag: etag });
+  const headers = new Headers({
+    ...SECURITY_HEADERS,
+    "Content-Type": contentType,
+    "Cache-Control": cacheControl,
+    ETag: etag,
+  });
   if (bytes.byteLength >= MIN_GZIP_BYTES) headers.set("Vary", "Accept-Encoding");
   return { status, body: bytes, etag, headers };
 }

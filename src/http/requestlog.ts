@@ -27,8 +27,15 @@ export function requestNote(): { note: RequestNote } {
 
 /** Writes a request's line; `note` is undefined when the request failed before its first hook. */
 export function logRequest(log: Log, method: string, route: string | undefined, status: number, note?: RequestNote) {
-  const durationMs = note && Number.isFinite(note.arrivedAt) ? Math.round((performance.now() - note.arrivedAt) * 1000) / 1000 : null;
-  const fields: Record<string, unknown> = { method, route: route || null, status, cache: note?.cache ?? null, durationMs };
+  const durationMs =
+    note && Number.isFinite(note.arrivedAt) ? Math.round((performance.now() - note.arrivedAt) * 1000) / 1000 : null;
+  const fields: Record<string, unknown> = {
+    method,
+    route: route || null,
+    status,
+    cache: note?.cache ?? null,
+    durationMs,
+  };
   if (note?.ip) fields.ip = note.ip;
   log("request", fields);
 }
@@ -44,13 +51,23 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
         const { request } = context;
         // Read while the connection is open: after the response the socket address is gone.
         const ip = config.logClientIp
-          ? clientIp(request.headers.get("x-forwarded-for"), app.server?.requestIP(request)?.address ?? null, config.trustProxy)
+          ? clientIp(
+              request.headers.get("x-forwarded-for"),
+              app.server?.requestIP(request)?.address ?? null,
+              config.trustProxy,
+            )
           : null;
-        (context as unknown as { note: RequestNote }).note = { arrivedAt: performance.now(), cache: null, ip, limit: null };
+        (context as unknown as { note: RequestNote }).note = {
+          arrivedAt: performance.now(),
+          cache: null,
+          ip,
+          limit: null,
+        };
       })
       .onAfterHandle({ as: "global" }, ({ request, route, responseValue, set, note }) => {
         // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
-        const status = responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
+        const status =
+          responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
         logRequest(log, request.method, route, status, note as RequestNote);
       }) as App;
 }

@@ -7,7 +7,7 @@
 import type { RestRepo } from "./facts";
 import type { GitHub, Log } from "./github";
 import type { DiscoveryRules } from "./rules";
-import { searchCode, searchRepositories, SEARCH_EPOCH } from "./search";
+import { searchCode, searchRepositories, SEARCH_EPOCH } from "./githubsearch";
 
 const DAY_MS = 86_400_000;
 

@@ -8,7 +8,7 @@ import { isOtherProcessRunning } from "../catalog/files";
 
 export { isOtherProcessRunning };
 
-/** Lock paths this process holds: a lock naming our own pid that is not here was left by an earlier process with that pid. */
+/** Lock paths this process holds: a lock naming our pid that is not here was left by an earlier process with it. */
 const heldHere = new Set<string>();
 
 export interface Lock {

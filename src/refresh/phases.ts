@@ -119,7 +119,8 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
   const categoryIds = run.editorial.categories.map((c) => c.id);
-  publishSnapshot(run.databasePath, { snapshotAt, plugins: records, categoryIds }, (tmp) => checkBuiltSnapshot(tmp, records.length));
+  const input = { snapshotAt, plugins: records, categoryIds };
+  publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
 }

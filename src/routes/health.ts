@@ -32,11 +32,12 @@ export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: 
   return {
     live: () => json({ status: "ok" }, 200),
     ready: () => {
-      const { ready, snapshotAt, ageSeconds, maxAgeSeconds: bound } = readiness(
-        store.current()?.snapshotAt ?? null,
-        maxAgeSeconds,
-        now(),
-      );
+      const {
+        ready,
+        snapshotAt,
+        ageSeconds,
+        maxAgeSeconds: bound,
+      } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
       const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
       return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready ? 200 : 503);
     },

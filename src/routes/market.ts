@@ -42,7 +42,8 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
         id: "plugins",
         method: "GET",
         url: `${baseUrl}/market/v1/plugins`,
-        description: "Every plugin in short form by stars descending; page with page and pageSize (1 to 100, default 50).",
+        description:
+          "Every plugin in short form by stars descending; page with page and pageSize (1 to 100, default 50).",
       },
     ],
   };

@@ -58,7 +58,7 @@ describe("request lines through the process log", () => {
       { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "hit" },
       { event: "request", method: "GET", route: "/api/v1/plugins", status: 304, cache: "hit" },
       { event: "request", method: "GET", route: null, status: 404, cache: null },
-      { event: "request", method: "DELETE", route: null, status: 405, cache: null },
+      { event: "request", method: "DELETE", route: "/api/v1/plugins", status: 405, cache: null },
     ]);
     for (const line of got) {
       expect(Object.keys(line).slice(0, 2)).toEqual(["time", "event"]);

@@ -2,6 +2,7 @@
  * Platform searches. A repository search shows at most 1,000 results however many match, so a
  * query that matches more is split into `created:` windows, halved until each holds fewer.
  */
+import { isoSeconds } from "../catalog/time";
 import type { RestRepo } from "./facts";
 import type { GitHub } from "./github";
 
@@ -37,13 +38,10 @@ export interface SearchOutcome {
   incomplete: boolean;
 }
 
-function seconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
 
 function windowQuery(search: WindowSearch, from: Date, to: Date): string {
-  const pushed = search.pushedSince ? ` pushed:>=${seconds(search.pushedSince)}` : "";
-  return `${search.query}${pushed} created:${seconds(from)}..${seconds(to)}`;
+  const pushed = search.pushedSince ? ` pushed:>=${isoSeconds(search.pushedSince)}` : "";
+  return `${search.query}${pushed} created:${isoSeconds(from)}..${isoSeconds(to)}`;
 }
 
 async function page(gh: GitHub, q: string, n: number): Promise<SearchPage<RestRepo>> {

@@ -29,6 +29,19 @@ export class Secrets {
   }
 }
 
+let stampedAt = Number.NaN;
+let stamp = "";
+
+/** The current time in ISO 8601, formatted once per millisecond however many lines share it. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+
 const BATCH_BYTES = 64 * 1024;
 const MAX_DELAY_MS = 50;
 
@@ -59,8 +72,12 @@ export function createLog(fd = 1): ProcessLog {
   };
 
   const log: Log = (event, fields) => {
-    const { time: _time, event: _event, ...rest } = fields;
-    const line = secrets.redact(`${JSON.stringify({ time: new Date().toISOString(), event, ...rest })}\n`);
+    const time = isoNow();
+    // time and event lead every line, and a field of either name cannot replace them.
+    const record = { time, event, ...fields };
+    record.time = time;
+    record.event = event;
+    const line = secrets.redact(`${JSON.stringify(record)}\n`);
     pending.push(line);
     pendingChars += line.length;
     if (pendingChars >= BATCH_BYTES) flush();

@@ -63,13 +63,14 @@ export function respond(
     set.status = 304;
     return null;
   }
-  if (limit === null) return new Response(rendered.body, { status: rendered.status, headers: rendered.headers });
+  const body = rendered.blob ?? rendered.body;
+  if (limit === null) return new Response(body, { status: rendered.status, headers: rendered.headers });
   if (rendered.limited?.limit !== limit) {
     const headers = new Headers(rendered.headers);
     for (const [name, value] of Object.entries(limit)) headers.set(name, value);
     rendered.limited = { limit, headers };
   }
-  return new Response(rendered.body, { status: rendered.status, headers: rendered.limited.headers });
+  return new Response(body, { status: rendered.status, headers: rendered.limited.headers });
 }
 
 /**
@@ -77,6 +78,11 @@ export function respond(
  * take about 4 KB, and without the charge a stream of small answers would hold thousands of them.
  */
 const ENTRY_OVERHEAD_BYTES = 4096;
+
+/** What an entry is charged: its body (twice once it has a Blob), its key and the objects beside them. */
+function sizeOf(key: string, rendered: Rendered): number {
+  return rendered.body.byteLength * (rendered.blob ? 2 : 1) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+}
 
 /** Key of a body's gzip representation: its plain key after a prefix no route's keys start with. */
 const GZIP_KEY_PREFIX = "gzip|";
@@ -97,7 +103,7 @@ export class ResponseCache {
       maxBytes > 0
         ? new LRUCache({
             maxSize: maxBytes,
-            sizeCalculation: (rendered, key) => rendered.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES,
+            sizeCalculation: (rendered, key) => sizeOf(key, rendered),
           })
         : null;
   }
@@ -121,17 +127,31 @@ export class ResponseCache {
       plain = make();
       this.keep(key, plain);
     }
-    if (!gzip || plain.status !== 200 || plain.body.byteLength < MIN_GZIP_BYTES) return { rendered: plain, hit };
+    if (!gzip || plain.status !== 200 || plain.body.byteLength < MIN_GZIP_BYTES) {
+      return { rendered: hit ? this.withBlob(key, plain) : plain, hit };
+    }
     const gzipKey = `${GZIP_KEY_PREFIX}${key}`;
     const compressed = this.entries?.get(gzipKey);
-    if (compressed !== undefined) return { rendered: compressed, hit };
+    if (compressed !== undefined) return { rendered: this.withBlob(gzipKey, compressed), hit };
     const made = gzipped(plain);
     if (this.entries?.has(key)) this.keep(gzipKey, made);
     return { rendered: made, hit: false };
   }
 
+  /**
+   * A rendering served again gets its body as a Blob: Bun copies a byte array into every Response
+   * but shares a Blob's bytes. A body asked for once never makes one.
+   */
+  private withBlob(key: string, rendered: Rendered): Rendered {
+    if (rendered.blob !== undefined) return rendered;
+    rendered.blob = new Blob([rendered.body as Uint8Array<ArrayBuffer>]);
+    // Set again, so the entry is charged for its Blob.
+    this.entries?.set(key, rendered);
+    return rendered;
+  }
+
   private keep(key: string, rendered: Rendered): void {
-    const size = rendered.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+    const size = sizeOf(key, rendered);
     if (this.entries === null || size > this.maxBytes) return;
     this.entries.set(key, rendered);
     this.storedSinceCollection += size;

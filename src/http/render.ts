@@ -7,6 +7,8 @@ export interface Rendered {
   etag: string;
   /** Every header of a 200, security headers included, built once: a ready Headers makes a Response faster. */
   headers: Headers;
+  /** The body again as a Blob, made when the cache serves it a second time: sent without a copy. */
+  blob?: Blob;
   /** The same with a rate limit's headers, built on the first limited request. */
   limited?: { limit: Readonly<Record<string, string>>; headers: Headers };
 }

@@ -6,6 +6,8 @@
  * `git worktree` of another commit, under this repository so it finds node_modules), each builds
  * its own app and they take turns, round after round. Uses the 100k snapshot the bench left in
  * bench/out (run `bun run bench` once first); pin it to a CPU (`taskset -c 0`) for steadier figures.
+ * With `LIMITER=on` in the environment the limiter runs (2 s window, TRUST_PROXY) and every request
+ * carries a new `X-Forwarded-For`: its full work on each.
  */
 import { existsSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -29,22 +31,38 @@ interface Handler {
   handle(request: Request): Response | Promise<Response>;
 }
 
-/** The tree's app over the snapshot, its request log written to /dev/null, limiter off. */
+const limiter = process.env.LIMITER === "on";
+
+/** The tree's app over the snapshot, its log written to /dev/null. */
 async function appOf(tree: string): Promise<Handler> {
   const { createApp } = await import(join(tree, "src/app.ts"));
   const { CatalogStore } = await import(join(tree, "src/catalog/store.ts"));
   const { createLog } = await import(join(tree, "src/log.ts"));
   const processLog = createLog(openSync("/dev/null", "w"));
-  const store = new CatalogStore(SNAPSHOT, { cacheBytes: 16 * 1024 * 1024, log: () => {} });
-  // Trees older than the request log's byte lines took its writer as `logJson`.
-  const log = { log: () => {}, lines: processLog.lines, logJson: processLog.json };
-  const app = createApp({ store, config: { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: false }, ...log });
+  const cacheBytes = 16 * 1024 * 1024;
+  // Trees before the plain response cache took its budget in the store, and the request log's
+  // byte writer as `lines`; later ones ignore both.
+  const store = new CatalogStore(SNAPSHOT, { cacheBytes, log: () => {} });
+  const config = {
+    baseUrl: "http://localhost",
+    rateLimitWindowMs: limiter ? 2000 : 0,
+    trustProxy: limiter,
+    responseCacheBytes: cacheBytes,
+  };
+  const app = createApp({ store, config, log: processLog.log, lines: processLog.lines });
   app.compile();
   return app as Handler;
 }
 
 const url = `http://127.0.0.1${path}`;
-const request = () => new Request(url, { headers: CLIENT_HEADERS });
+let client = 0;
+const request = limiter
+  ? () => {
+      client++;
+      const forwarded = `10.${(client >>> 16) & 255}.${(client >>> 8) & 255}.${client & 255}`;
+      return new Request(url, { headers: { ...CLIENT_HEADERS, "X-Forwarded-For": forwarded } });
+    }
+  : () => new Request(url, { headers: CLIENT_HEADERS });
 const apps = await Promise.all(trees.map(appOf));
 for (const app of apps) {
   for (let i = 0; i < WARM_UP; i++) {
@@ -62,5 +80,8 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 for (const [k, tree] of trees.entries()) {
   const sorted = times[k]!.sort((a, b) => a - b);
-  console.log(`${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}`);
+  console.log(
+    `${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, ` +
+      `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}`,
+  );
 }

@@ -3,7 +3,7 @@
  * on a snapshot, or the bare baseline. Their RSS is read from /proc while they run.
  */
 import { readFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 
@@ -68,9 +68,15 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-async function start(command: string[], env: Record<string, string>, port: number, readyPath: string): Promise<RunningServer> {
+async function start(
+  command: string[],
+  env: Record<string, string>,
+  port: number,
+  readyPath: string,
+  cwd = ROOT,
+): Promise<RunningServer> {
   // The request log goes to /dev/null: its cost is paid, the disk is spared.
-  const child = Bun.spawn(command, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  const child = Bun.spawn(command, { cwd, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
   running.add(child);
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -92,8 +98,16 @@ async function start(command: string[], env: Record<string, string>, port: numbe
   };
 }
 
-/** Starts the service on `databasePath`; `env` adds or overrides variables (rate limit runs). */
-export function startService(databasePath: string, port: number, cpu: number | null, env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the service on `databasePath`; `env` adds or overrides variables (rate limit runs).
+ * `SOURCE_TREE=<dir>` (in `env` or the bench's own environment) runs another checkout's service.
+ */
+export function startService(
+  databasePath: string,
+  port: number,
+  cpu: number | null,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const serviceEnv = {
     DATABASE_PATH: databasePath,
     PORT: String(port),
@@ -102,7 +116,8 @@ export function startService(databasePath: string, port: number, cpu: number | n
     REFRESH_CRON: "off",
     ...env,
   };
-  return start(pinned(cpu, [process.execPath, "src/index.ts"]), serviceEnv, port, "/healthz");
+  const tree = env.SOURCE_TREE ?? process.env.SOURCE_TREE ?? ROOT;
+  return start(pinned(cpu, [process.execPath, "src/index.ts"]), serviceEnv, port, "/healthz", tree);
 }
 
 /** Starts the bare Bun.serve baseline. */

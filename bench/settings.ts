@@ -1,5 +1,5 @@
 /**
- * The command lines of the side-by-side tools (`bench:pair`, `bench:profile`): a path and numbers,
+ * The command lines of the side-by-side tools (`bench:pair`): a path and numbers,
  * then a service's `KEY=value` settings, and after `vs` a second service's.
  */
 
@@ -12,7 +12,8 @@ export interface Side {
 }
 
 function side(settings: string[]): Side {
-  return { settings, env: Object.fromEntries(settings.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)])) };
+  const pairs = settings.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]);
+  return { settings, env: Object.fromEntries(pairs) };
 }
 
 export interface SideBySide {

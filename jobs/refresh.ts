@@ -9,18 +9,18 @@
  * In every case but 0 the published snapshot is left exactly as it was.
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../src/config";
-import { withoutSecrets } from "../src/log";
+import { type Config, ConfigError, loadConfig } from "../src/config";
+import { Secrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
 import { printable } from "../src/refresh/upstream";
 
-/** The token as it may appear in a line: raw, and escaped inside a JSON string. */
-let secrets: string[] = [];
+/** The token, replaced wherever an upstream error put it. */
+const secrets = new Secrets();
 
 /** `text` with the token replaced, wherever an upstream error put it, and no control character from the data. */
 function hidden(text: string): string {
-  return withoutSecrets(text, secrets).split("\n").map(printable).join("\n");
+  return secrets.redact(text).split("\n").map(printable).join("\n");
 }
 
 function print(line: string): void {
@@ -29,7 +29,9 @@ function print(line: string): void {
 
 /** Log events as short lines for a person: `· repository_gone id=a/b reason=NOT_FOUND`. */
 function log(event: string, fields: Record<string, unknown>): void {
-  const detail = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+  const detail = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" ");
   print(`· ${event.replace(/^refresh\./, "")} ${detail}`);
 }
 
@@ -45,7 +47,7 @@ function options(): { data: string | undefined } {
 
 async function main(): Promise<number> {
   const args = options();
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -53,8 +55,7 @@ async function main(): Promise<number> {
     console.error(`Invalid configuration: ${error.message}`);
     return 2;
   }
-  const token = config.githubToken;
-  if (token) secrets = [...new Set([token, JSON.stringify(token).slice(1, -1)])];
+  secrets.add(config.githubToken);
   const result = await runRefresh({
     databasePath: config.databasePath,
     apiUrl: config.githubApiUrl,

@@ -1,72 +1,91 @@
-/**
- * The application: every route on one screen. createApp never listens; index.ts does, tests call it.
- */
+/** The application: every URL, its handler and its rate-limit group on one screen. Never listens. */
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "./catalog/store";
 import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
-import { requestGuards } from "./http/guard";
+import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
-import { limitHeaders, rateLimit } from "./http/limit";
-import { RequestLog } from "./http/requestlog";
-import { feedRoutes } from "./routes/feed";
-import { healthRoutes } from "./routes/health";
-import { marketRoutes } from "./routes/market";
-import { lineSinkVia, type LineSink, type Log } from "./log";
-import { pluginRoutes } from "./routes/plugins";
+import { rateLimit } from "./http/ratelimit";
+import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
+import type { Log } from "./log";
+import { answerFrom, type CatalogContext } from "./routes/answer";
+import { feedHandlers } from "./routes/feed";
+import { healthHandlers } from "./routes/health";
+import { marketHandlers } from "./routes/market";
+import { pluginHandlers } from "./routes/plugins";
 
 export type { Log } from "./log";
 
 export interface AppDeps {
   store: CatalogStore;
-  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> & Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp">>;
+  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
+    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
   log?: Log;
-  /** The same log for lines written as bytes (the request log's); by default parsed and handed to `log`. */
-  lines?: LineSink;
 }
 
-const ERROR_TYPE = "application/json; charset=utf-8";
+const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
 
-function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}): Response {
-  const path = new URL(request.url).pathname;
-  return new Response(errorBody(path, status, message), {
+function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}) {
+  return new Response(errorBody(new URL(request.url).pathname, status, message), {
     status,
-    headers: secured({ "Content-Type": ERROR_TYPE, "Cache-Control": "no-store", ...headers }),
+    headers: secured({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers }),
   });
 }
 
-interface ErrorContext {
-  error: unknown;
-  code: unknown;
-  request: Request;
-}
-
-/** The one place errors become responses. */
-function renderError({ error, code, request }: ErrorContext, log: Log): Response {
-  // An admitted request that then failed (a bad parameter, say) still reports its limit.
-  const limit = limitHeaders(request);
-  if (error instanceof HttpError) return errorResponse(request, error.status, error.message, { ...limit, ...error.headers });
-  if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${new URL(request.url).pathname}.`);
+/** The one place errors become responses; an admitted request that then failed still reports its limit. */
+function renderError(error: unknown, code: unknown, request: Request, log: Log, note?: RequestNote): Response {
+  if (error instanceof HttpError) {
+    return errorResponse(request, error.status, error.message, { ...note?.limit, ...error.headers });
+  }
+  const path = new URL(request.url).pathname;
+  if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${path}.`);
   if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
     return errorResponse(request, 400, "The request could not be read.");
   }
-  log("request.error", { path: new URL(request.url).pathname, error: String(error) });
+  log("request.error", { path, error: String(error) });
   return errorResponse(request, 500, "Internal error.");
 }
 
-export function createApp({ store, config, log = () => {}, lines = lineSinkVia(log) }: AppDeps) {
-  const requests = new RequestLog(lines, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false });
-  return new Elysia()
-    .use(requests.plugin())
+/** Route options of the rate-limited group. */
+type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
+
+export function createApp({ store, config, log = () => {} }: AppDeps) {
+  const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
+  const plugins = pluginHandlers(answer);
+  const feed = feedHandlers(answer, config.baseUrl);
+  const market = marketHandlers(answer, config.baseUrl);
+  const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
+  const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
+  const limited: Limit = limiter ? { beforeHandle: limiter } : {};
+  const open: Limit = {};
+  // Every URL, answered to GET and HEAD by its handler in its rate-limit group; OPTIONS gets the
+  // preflight and any other method 405.
+  const routes = [
+    ["/api/v1/plugins", plugins.list, limited],
+    ["/api/v1/plugins/:owner/:repo", plugins.plugin, limited],
+    ["/plugins/feed.xml", feed.rss, limited],
+    ["/market/manifest.json", market.manifest, limited],
+    ["/market/v1/plugins", market.plugins, limited],
+    ["/healthz", health.live, open],
+    ["/readyz", health.ready, open],
+  ] as const;
+  const app = new Elysia()
+    .decorate(requestNote())
+    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
-    .onError(({ error, code, request, route }) => requests.error(request, route, renderError({ error, code, request }, log)))
-    .use(requestGuards())
-    .use(rateLimit(config, config.rateLimitMaxKeys))
-    .use(pluginRoutes(store))
-    .use(feedRoutes(store, config.baseUrl))
-    .use(marketRoutes(store, config.baseUrl))
-    .use(healthRoutes(store, config.readyMaxAgeS ?? 0));
+    .onError(({ error, code, request, route, note }) => {
+      const response = renderError(error, code, request, log, note as RequestNote | undefined);
+      logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
+      return response;
+    })
+    .onRequest(checkRequestLine);
+  for (const [path, handler, group] of routes) {
+    app.get(path, handler as (context: CatalogContext) => unknown, group);
+    app.options(path, preflight).all(path, methodNotAllowed);
+  }
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -3,17 +3,17 @@
  * one when the file is missing or damaged), listen, and stop cleanly on SIGTERM/SIGINT.
  */
 import { createApp } from "./app";
-import { saveLastGoodInBackground } from "./catalog/integrity";
+import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
-import { ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig } from "./config";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
-const { log, lines, redact } = createLog();
+const { log, redact } = createLog();
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -27,12 +27,14 @@ try {
 redact(config.githubToken);
 const databasePath = config.databasePath;
 prepareDatabase(databasePath, log);
-const store = new CatalogStore(databasePath, { cacheBytes: config.responseCacheBytes, log });
+const store = new CatalogStore(databasePath, { log });
 store.onSwap(() => {
-  saveLastGoodInBackground(databasePath).catch((error: Error) => log("snapshot.last_good_failed", { error: error.message }));
+  saveLastGoodInBackground(databasePath).catch((error: Error) => {
+    log("snapshot.last_good_failed", { error: error.message });
+  });
 });
 store.current();
-const app = createApp({ store, config, log, lines })
+const app = createApp({ store, config, log })
   .use(refreshCron({ config, store, log }))
   .listen({ port: config.port, hostname: config.host });
 new Shutdown({ log })

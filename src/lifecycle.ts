@@ -5,8 +5,7 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
-import { removeLeftovers } from "./refresh/files";
-import { isOtherProcessRunning } from "./refresh/lock";
+import { removeLeftovers } from "./catalog/files";
 import type { Log } from "./log";
 
 export type { Log };
@@ -85,7 +84,7 @@ export function stopScheduledJobs(store: unknown): void {
  * holds it. The snapshot itself is never touched: it is replaced whole or not at all.
  */
 export function removeRefreshLeftovers(databasePath: string): string[] {
-  const removed = removeLeftovers(databasePath, isOtherProcessRunning);
+  const removed = removeLeftovers(databasePath);
   const lock = `${databasePath}.lock`;
   if (existsSync(lock) && readFileSync(lock, "utf8").split("\n")[0] === String(process.pid)) {
     rmSync(lock, { force: true });

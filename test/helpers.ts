@@ -53,6 +53,8 @@ export interface TestServer {
   path: string;
   dir: string;
   store: CatalogStore;
+  /** The lines the app logged, as objects with their event. */
+  lines: Array<Record<string, unknown>>;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   json<T = any>(path: string): Promise<T>;
   stop(): Promise<void>;
@@ -70,14 +72,17 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   if (input) publishSnapshot(path, input);
-  const store = new CatalogStore(path, { cacheBytes: options.cacheBytes ?? 8 * 1024 * 1024, checkIntervalMs: 50 });
+  const store = new CatalogStore(path, { checkIntervalMs: 50 });
+  const lines: Array<Record<string, unknown>> = [];
   const app = createApp({
     store,
     config: {
       baseUrl: options.baseUrl ?? "http://catalog.test",
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
       trustProxy: options.trustProxy ?? false,
+      responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
     },
+    log: (event, fields) => lines.push({ event, ...fields }),
   }).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   const get = (p: string, headers: Record<string, string> = {}) => fetch(url + p, { headers });
@@ -86,6 +91,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
     path,
     dir,
     store,
+    lines,
     get,
     async json(p) {
       const res = await get(p);

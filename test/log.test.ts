@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLog, isoNow, lineSinkVia, MAX_LINE_BYTES, type LineSink, type ProcessLog } from "../src/log";
+import { createLog, type ProcessLog } from "../src/log";
 import { tempDir } from "./helpers";
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,15 +21,9 @@ afterEach(() => {
   setSystemTime();
 });
 
-/** Writes a line of an event and its fields, already JSON, through a LineSink, as the request log does. */
-function jsonLine(sink: LineSink, event: string, members: string): void {
-  const head = sink.head();
-  const rest = sink.encode(`${JSON.stringify(event)}${members ? "," : ""}${members}}\n`);
-  let at = sink.begin(head.byteLength + rest.byteLength);
-  sink.bytes.set(head, at);
-  at += head.byteLength;
-  sink.bytes.set(rest, at);
-  sink.end(at + rest.byteLength);
+/** Writes a line of an event and its fields given as JSON members. */
+function jsonLine(log: ProcessLog, event: string, members: string): void {
+  log.log(event, JSON.parse(`{${members}}`) as Record<string, unknown>);
 }
 
 /** A log writing to a fresh temp file. */
@@ -60,10 +54,10 @@ describe("createLog", () => {
     const { log, lines } = logFile();
     const before = Date.now();
     log.log("server.listening", { url: "http://127.0.0.1:8080", port: 8080 });
-    jsonLine(log.lines, "request", '"method":"GET","route":"/api/v1/plugins","status":200,"durationMs":0.25,"cache":"hit"');
+    jsonLine(log, "request", '"method":"GET","route":"/api/v1/plugins","status":200,"durationMs":0.25,"cache":"hit"');
     log.log("refresh.done", { nested: { ids: ["a/b", "c/d"], ok: true }, missing: null, text: 'quote " slash \\ newline \n 中文 😀' });
-    jsonLine(log.lines, "request", '"method":"HEAD","route":null,"status":404,"durationMs":null,"cache":null,"ip":"203.0.113.9"');
-    jsonLine(log.lines, "we\"ird\nevent", '"n":1');
+    jsonLine(log, "request", '"method":"HEAD","route":null,"status":404,"durationMs":null,"cache":null,"ip":"203.0.113.9"');
+    jsonLine(log, "we\"ird\nevent", '"n":1');
     log.flush();
     const after = Date.now();
 
@@ -88,10 +82,10 @@ describe("createLog", () => {
     ]);
   });
 
-  test("many lines from both entry points stay in order", () => {
+  test("many lines stay in order", () => {
     const { log, lines } = logFile();
     for (let i = 0; i < 500; i++) {
-      if (i % 2) jsonLine(log.lines, "tick", `"i":${i}`);
+      if (i % 2) jsonLine(log, "tick", `"i":${i}`);
       else log.log("tick", { i });
     }
     log.flush();
@@ -101,7 +95,7 @@ describe("createLog", () => {
   test("lines are gathered: nothing is written until a flush, then all of them once", () => {
     const { log, text, lines } = logFile();
     log.log("a", { n: 1 });
-    jsonLine(log.lines, "b", '"n":2');
+    jsonLine(log, "b", '"n":2');
     expect(text()).toBe("");
     log.flush();
     expect(lines().map((l) => l.event)).toEqual(["a", "b"]);
@@ -112,7 +106,7 @@ describe("createLog", () => {
   test("more lines than a 64 KiB batch holds go out without a flush, whole lines, in order", () => {
     const { log, text, lines } = logFile();
     const filler = "x".repeat(1000);
-    for (let i = 0; i < 70; i++) jsonLine(log.lines, "bulk", `"i":${i},"filler":"${filler}"`);
+    for (let i = 0; i < 70; i++) jsonLine(log, "bulk", `"i":${i},"filler":"${filler}"`);
     // Over 70 KB written: at least one batch is out already, made of whole lines.
     const early = text();
     expect(early.length).toBeGreaterThan(32 * 1024);
@@ -127,7 +121,7 @@ describe("createLog", () => {
     const { log, lines } = logFile();
     const text = (i: number) => `${i} Résumé 中文 😀 «${"é中😀".repeat(i % 97)}»`;
     for (let i = 0; i < 3000; i++) {
-      if (i % 2) jsonLine(log.lines, "utf8", `"i":${i},"text":${JSON.stringify(text(i))}`);
+      if (i % 2) jsonLine(log, "utf8", `"i":${i},"text":${JSON.stringify(text(i))}`);
       else log.log("utf8", { i, text: text(i) });
     }
     log.flush();
@@ -143,7 +137,7 @@ describe("createLog", () => {
     const { log, lines } = logFile();
     const huge = `${"中".repeat(30_000)}${"a".repeat(70_000)}😀`;
     log.log("before", { n: 1 });
-    jsonLine(log.lines, "small", '"n":2');
+    jsonLine(log, "small", '"n":2');
     log.log("huge", { text: huge });
     log.log("after", { n: 3 });
     log.flush();
@@ -153,13 +147,6 @@ describe("createLog", () => {
       ["huge", true],
       ["after", 3],
     ]);
-  });
-
-  test("a byte line longer than MAX_LINE_BYTES is refused before anything is written", () => {
-    const { log, text } = logFile();
-    expect(() => log.lines.begin(MAX_LINE_BYTES + 1)).toThrow(RangeError);
-    log.flush();
-    expect(text()).toBe("");
   });
 
   test("fields named time or event do not replace the line's own", () => {
@@ -184,7 +171,7 @@ describe("redact", () => {
     const secret = "ghp_S3cr3tT0ken";
     log.redact(secret);
     log.log("refresh.failed", { error: `401 for Authorization: token ${secret}`, [`key-${secret}`]: secret });
-    jsonLine(log.lines, "upstream", `"message":${JSON.stringify(`echo ${secret} and ${secret}`)}`);
+    jsonLine(log, "upstream", `"message":${JSON.stringify(`echo ${secret} and ${secret}`)}`);
     log.flush();
     expect(text()).not.toContain(secret);
     expect(lines().map(({ time, ...rest }) => rest)).toEqual([
@@ -199,7 +186,7 @@ describe("redact", () => {
     log.redact(secret);
     log.redact("other-secret");
     log.log("failed", { error: `bad ${secret} here`, other: "other-secret" });
-    jsonLine(log.lines, "failed", `"error":${JSON.stringify(`bad ${secret} here`)}`);
+    jsonLine(log, "failed", `"error":${JSON.stringify(`bad ${secret} here`)}`);
     log.flush();
     const written = text();
     expect(written).not.toContain(JSON.stringify(secret).slice(1, -1));
@@ -217,87 +204,9 @@ describe("redact", () => {
     first.log.redact(undefined);
     second.log.redact("plain");
     first.log.log("e", { text: "plain text" });
-    jsonLine(first.log.lines, "e", '"text":"plain text"');
+    jsonLine(first.log, "e", '"text":"plain text"');
     first.log.flush();
     expect(first.text()).not.toContain("[redacted]");
     expect(first.lines().map((l) => l.text)).toEqual(["plain text", "plain text"]);
-  });
-});
-
-describe("isoNow", () => {
-  /** isoNow() and Date.now() read within one millisecond. */
-  function stableNow(): { ms: number; iso: string } {
-    for (;;) {
-      const before = Date.now();
-      const iso = isoNow();
-      if (Date.now() === before) return { ms: before, iso };
-    }
-  }
-
-  test("equals new Date().toISOString() at the same millisecond", () => {
-    for (let i = 0; i < 20; i++) {
-      const { ms, iso } = stableNow();
-      expect(iso).toBe(new Date(ms).toISOString());
-    }
-  });
-
-  test("changes when the clock moves on", () => {
-    const first = stableNow();
-    while (Date.now() === first.ms) {
-      // Wait for the next millisecond.
-    }
-    const next = stableNow();
-    expect(next.ms).toBeGreaterThan(first.ms);
-    expect(next.iso).not.toBe(first.iso);
-    expect(next.iso).toBe(new Date(next.ms).toISOString());
-  });
-
-  test("follows a clock set by the test, a millisecond at a time", () => {
-    setSystemTime(new Date("2030-01-02T03:04:05.006Z"));
-    expect(isoNow()).toBe("2030-01-02T03:04:05.006Z");
-    setSystemTime(new Date("2030-01-02T03:04:05.007Z"));
-    expect(isoNow()).toBe("2030-01-02T03:04:05.007Z");
-    setSystemTime(new Date("2029-12-31T23:59:59.999Z"));
-    expect(isoNow()).toBe("2029-12-31T23:59:59.999Z");
-  });
-
-  test("log lines carry it as their time", () => {
-    const { log, lines } = logFile();
-    setSystemTime(new Date("2031-05-06T07:08:09.010Z"));
-    log.log("a", {});
-    jsonLine(log.lines, "b", '"n":1');
-    setSystemTime(new Date("2031-05-06T07:08:09.011Z"));
-    jsonLine(log.lines, "c", '"n":2');
-    log.flush();
-    expect(lines().map((l) => [l.event, l.time])).toEqual([
-      ["a", "2031-05-06T07:08:09.010Z"],
-      ["b", "2031-05-06T07:08:09.010Z"],
-      ["c", "2031-05-06T07:08:09.011Z"],
-    ]);
-  });
-});
-
-describe("lineSinkVia", () => {
-  test("parses each line and hands its event and fields to the log", () => {
-    const calls: Array<[string, Record<string, unknown>]> = [];
-    const sink = lineSinkVia((event, fields) => calls.push([event, fields]));
-    jsonLine(sink, "request", '"method":"GET","route":"/x","status":200,"durationMs":1.5,"cache":"miss"');
-    jsonLine(sink, "request", '"route":null,"ip":"::1","nested":{"a":[1,null,"\\"q\\""]},"text":"中文 😀"');
-    expect(calls).toEqual([
-      ["request", { method: "GET", route: "/x", status: 200, durationMs: 1.5, cache: "miss" }],
-      ["request", { route: null, ip: "::1", nested: { a: [1, null, '"q"'] }, text: "中文 😀" }],
-    ]);
-  });
-
-  test("a line through lineSinkVia into a process log reads the same as one written to the process log's sink", () => {
-    const { log, lines } = logFile();
-    const members = '"method":"GET","status":304,"cache":"hit"';
-    setSystemTime(new Date("2031-01-01T00:00:00.000Z"));
-    jsonLine(lineSinkVia(log.log), "request", members);
-    jsonLine(log.lines, "request", members);
-    log.flush();
-    const [via, direct] = lines();
-    expect(via).toEqual(direct!);
-    expect(via).toEqual({ time: "2031-01-01T00:00:00.000Z", event: "request", method: "GET", status: 304, cache: "hit" });
   });
 });

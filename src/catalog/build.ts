@@ -5,9 +5,8 @@
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { openForBuild, writeIndex, writeIndexInWorker, type FtsRow } from "./ftsindex";
-import { COMPARATORS, heat, orderKey, type Ranked, type Sort } from "./orders";
+import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
 import { indexText, memberKey, NEWEST_ORDER, SCHEMA_VERSION, tagToken } from "./schema";
-import { sortAll } from "./sortall";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotInput, SnapshotStats } from "./types";
 import { fullView, shortView } from "./views";

@@ -2,6 +2,7 @@
  * Classification and editorial merge: repository facts + the editors' data (db/) → plugin records.
  * Rules live in db/categories.json; this module only interprets them.
  */
+import { escapeRegExp } from "./text";
 import { isoMillis, isoSeconds } from "./time";
 import type { Category, Editorial, PluginRecord, RepoFacts } from "./types";
 
@@ -14,9 +15,6 @@ interface CompiledCategory {
   hints: string[];
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 function compile(category: Category): CompiledCategory {
   const words = category.keywords.map((k) => escapeRegExp(k.toLowerCase()).replace(/[\s_-]+/g, "[\\s_-]+"));
@@ -97,7 +95,10 @@ export function toRecord(
   };
 }
 
-/** Turns a list of facts into records, dropping exclusions and duplicate ids (first wins; ids compare case-insensitively, as on the platform). */
+/**
+ * Turns a list of facts into records, dropping exclusions and duplicate ids (first wins; ids
+ * compare case-insensitively, as on the platform).
+ */
 export function toRecords(
   facts: RepoFacts[],
   editorial: Editorial,

@@ -1,4 +1,9 @@
-/** The list orders of the contract and decisions.md. Every order ends with id ascending. */
+/**
+ * The list orders of the contract and decisions.md, each ending with id ascending: how they compare
+ * (at build time every order is sorted once and stored) and how a snapshot reads them back.
+ */
+import { memberKey, NEWEST_ORDER } from "./schema";
+import { foldAscii } from "./text";
 import type { PluginRecord } from "./types";
 
 export const SORTS = ["default", "name", "stars", "forks", "updated", "heat"] as const;
@@ -23,25 +28,103 @@ export interface Ranked {
   nameKey: string;
 }
 
-function byId(a: Ranked, b: Ranked): number {
-  return a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0;
+function ascending(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function desc(a: number, b: number): number {
-  return b - a;
+function byId(a: Ranked, b: Ranked): number {
+  return ascending(a.record.id, b.record.id);
 }
 
 /** Comparators of each sort (for `default`, the order without a search query). */
 export const COMPARATORS: Record<Sort, (a: Ranked, b: Ranked) => number> = {
-  default: (a, b) => Number(b.record.curated) - Number(a.record.curated) || desc(a.record.stars, b.record.stars) || byId(a, b),
-  name: (a, b) => (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : byId(a, b)),
-  stars: (a, b) => desc(a.record.stars, b.record.stars) || byId(a, b),
-  forks: (a, b) => desc(a.record.forks, b.record.forks) || byId(a, b),
-  updated: (a, b) => (a.record.pushed_at < b.record.pushed_at ? 1 : a.record.pushed_at > b.record.pushed_at ? -1 : byId(a, b)),
-  heat: (a, b) => desc(a.heat, b.heat) || byId(a, b),
+  default: (a, b) =>
+    Number(b.record.curated) - Number(a.record.curated) || b.record.stars - a.record.stars || byId(a, b),
+  name: (a, b) => ascending(a.nameKey, b.nameKey) || byId(a, b),
+  stars: (a, b) => b.record.stars - a.record.stars || byId(a, b),
+  forks: (a, b) => b.record.forks - a.record.forks || byId(a, b),
+  updated: (a, b) => ascending(b.record.pushed_at, a.record.pushed_at) || byId(a, b),
+  heat: (a, b) => b.heat - a.heat || byId(a, b),
 };
 
-/** The key of a precomputed order: the sort and the filters that restrict it. */
+/** The feed's order: first seen desc, created_at desc, then id as SQLite's NOCASE collation compares it. */
+function newestFirst(a: Ranked, b: Ranked): number {
+  return (
+    ascending(b.record.first_seen_at, a.record.first_seen_at) ||
+    ascending(b.record.created_at, a.record.created_at) ||
+    ascending(foldAscii(a.record.id), foldAscii(b.record.id))
+  );
+}
+
+/** Every sort's order and the feed's, as the build stores them. */
+export function sortAll<T extends Ranked>(entries: T[]): { bySort: Map<Sort, T[]>; newest: T[] } {
+  const bySort = new Map(SORTS.map((sort) => [sort, entries.slice().sort(COMPARATORS[sort])] as const));
+  return { bySort, newest: entries.slice().sort(newestFirst) };
+}
+
+/** The key of a stored order: the sort and the filters that restrict it. */
 export function orderKey(sort: Sort, category: string | null, curated: boolean): string {
   return `${sort}${category === null ? "" : `|c:${category}`}${curated ? "|curated" : ""}`;
+}
+
+/** Reads a stored Int32 blob by key; null when the snapshot has none. */
+export type BlobReader = (key: string) => Uint8Array | null;
+
+function decode(blob: Uint8Array | null): Int32Array {
+  // A copy: the blob's buffer belongs to SQLite's row, and an aligned array is needed anyway.
+  return blob
+    ? new Int32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength))
+    : new Int32Array(0);
+}
+
+export class ListOrders {
+  private readonly orders = new Map<string, Int32Array>();
+  private readonly members = new Map<string | null, Uint8Array>();
+
+  /** `maxRowid` bounds the rowids, for the membership marks. */
+  constructor(
+    private readonly read: BlobReader,
+    private readonly maxRowid: number,
+  ) {}
+
+  /** Rowids in the order of `sort`, restricted to `category` and to curated plugins when asked. */
+  sorted(sort: Sort, category: string | null, curated: boolean): Int32Array {
+    const key = orderKey(sort, category, curated);
+    let ids = this.orders.get(key);
+    if (!ids) {
+      const all = this.stored(orderKey(sort, null, false));
+      const inCategory = category === null ? null : this.marks(category);
+      const isCurated = curated ? this.marks(null) : null;
+      ids = all.filter(
+        (rowid) => (inCategory === null || inCategory[rowid] === 1) && (isCurated === null || isCurated[rowid] === 1),
+      );
+      this.orders.set(key, ids);
+    }
+    return ids;
+  }
+
+  /** Rowids newest first: the feed's order. */
+  newest(): Int32Array {
+    return this.stored(NEWEST_ORDER);
+  }
+
+  private stored(key: string): Int32Array {
+    let ids = this.orders.get(key);
+    if (!ids) {
+      ids = decode(this.read(key));
+      this.orders.set(key, ids);
+    }
+    return ids;
+  }
+
+  /** One byte per rowid: 1 for the members of a category (null: of the curated plugins). */
+  private marks(category: string | null): Uint8Array {
+    let marks = this.members.get(category);
+    if (!marks) {
+      marks = new Uint8Array(this.maxRowid + 1);
+      for (const rowid of decode(this.read(memberKey(category)))) marks[rowid] = 1;
+      this.members.set(category, marks);
+    }
+    return marks;
+  }
 }

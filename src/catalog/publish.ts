@@ -2,30 +2,22 @@
  * Publishing: a snapshot is built in a temporary file beside the target and renamed over it,
  * so readers see the old file or the new one, never a part of either.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildSnapshot } from "./build";
 import { toRecords } from "./classify";
-import { loadDefaultData, loadEditorial, DB_DIR } from "./editorial";
+import { DB_DIR, loadDefaultData, loadEditorial } from "./editorial";
+import { writeAtomically } from "./files";
 import type { SnapshotInput, SnapshotStats } from "./types";
-
-/** A unique temporary path beside `path`, on the same file system so rename is atomic. */
-export function temporaryPath(path: string): string {
-  return `${path}.tmp-${process.pid}-${Date.now().toString(36)}`;
-}
 
 /** Builds `input` into a temporary file, lets `check` refuse it, then renames it over `path`. */
 export function publishSnapshot(path: string, input: SnapshotInput, check?: (tmp: string) => void): SnapshotStats {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = temporaryPath(path);
-  try {
+  return writeAtomically(path, (tmp) => {
     const stats = buildSnapshot(tmp, input);
     check?.(tmp);
-    renameSync(tmp, path);
     return stats;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  });
 }
 
 /** The embedded default snapshot: db/plugins.json classified with the editors' data. */

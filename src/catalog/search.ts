@@ -3,6 +3,7 @@
  * (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT/NEAR) is plain text and never an FTS5 error.
  */
 import { tagToken } from "./schema";
+import { foldAscii } from "./text";
 
 export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */
@@ -44,10 +45,6 @@ export function prefixPhrase(text: string): string {
   return `"${text}"*`;
 }
 
-/** ASCII letters fold to lowercase as the tokenizer folds them; other letters are left to it. */
-function foldAscii(token: string): string {
-  return token.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-}
 
 /**
  * One phrase per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,

@@ -4,8 +4,7 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
-import { ListOrders } from "./listorders";
-import type { Sort } from "./orders";
+import { ListOrders, type Sort } from "./orders";
 import { pageInOrder, pageOfSet, probedPage, tieredPage } from "./ranking";
 import { BroadSets } from "./broadsets";
 import { SCHEMA_VERSION } from "./schema";

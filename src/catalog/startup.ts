@@ -4,13 +4,12 @@
  * snapshot) is moved aside, never deleted, and replaced by the last good copy or the default.
  */
 import { existsSync, renameSync } from "node:fs";
-import { isOtherProcessRunning } from "../refresh/lock";
-import { removeLeftovers } from "../refresh/files";
-import { lastGoodPath, restoreLastGood, saveLastGood, snapshotProblem } from "./integrity";
+import { removeLeftovers } from "./files";
+import { lastGoodPath, restoreLastGood, saveLastGood } from "./lastgood";
 import { ensureDatabase } from "./publish";
-import type { Log } from "../log";
+import { snapshotProblem } from "./validity";
 
-export type { Log };
+type Log = (event: string, fields: Record<string, unknown>) => void;
 
 /** `db/catalog.sqlite` → `db/catalog.sqlite-corrupt-20260102T030405Z`: kept for a person to inspect. */
 export function asidePath(path: string, now = new Date()): string {
@@ -43,7 +42,7 @@ function replaceDamaged(path: string, problem: string, log: Log): boolean {
 
 /** Leaves a snapshot that passes its integrity check at `path`, logging every step it takes. */
 export function prepareDatabase(path: string, log: Log): void {
-  const leftovers = removeLeftovers(path, isOtherProcessRunning);
+  const leftovers = removeLeftovers(path);
   if (leftovers.length) log("snapshot.leftovers_removed", { files: leftovers });
   let good: boolean;
   if (!existsSync(path)) {

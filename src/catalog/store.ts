@@ -1,18 +1,15 @@
 /**
  * The serving side of the snapshot swap. The store holds the current snapshot and notices when a
  * new file has been renamed over the database path (by the refresher or by hand): the next
- * request opens it and drops every cached response with the old snapshot. Handlers are synchronous,
+ * request opens it. Handlers are synchronous,
  * so a request never sees two snapshots; the old one is closed once no request can still hold it.
  */
-import { statSync, watch, type FSWatcher } from "node:fs";
+import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
-import { ResponseCache } from "../http/cache";
-import { headerProblem } from "./integrity";
 import { Snapshot } from "./snapshot";
+import { headerProblem } from "./validity";
 
 export interface StoreOptions {
-  /** Byte budget of the per-snapshot response cache. */
-  cacheBytes: number;
   /** How often, at most, a request stats the file when no change event arrived. */
   checkIntervalMs?: number;
   log?: (event: string, fields: Record<string, unknown>) => void;
@@ -39,7 +36,6 @@ function sameFile(a: FileId | null, b: FileId | null): boolean {
 
 export class CatalogStore {
   private snapshot: Snapshot | null = null;
-  private cache: ResponseCache;
   private loadedFile: FileId | null = null;
   /** Set when the file should be looked at again: a change was seen, or the check interval passed. */
   private dirty = true;
@@ -48,12 +44,14 @@ export class CatalogStore {
   private readonly checkIntervalMs: number;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
 
-  constructor(readonly path: string, private readonly options: StoreOptions) {
+  constructor(
+    readonly path: string,
+    private readonly options: StoreOptions = {},
+  ) {
     this.checkIntervalMs = options.checkIntervalMs ?? 1000;
     // A timer marks the periodic check due, so a request reads no clock to know.
     this.checkTimer = this.checkIntervalMs > 0 ? setInterval(() => (this.dirty = true), this.checkIntervalMs) : null;
     this.checkTimer?.unref();
-    this.cache = new ResponseCache(options.cacheBytes);
     try {
       this.watcher = watch(dirname(path), (_event, name) => {
         if (name === null || name === basename(path)) this.dirty = true;
@@ -71,11 +69,6 @@ export class CatalogStore {
       this.reloadIfChanged();
     }
     return this.snapshot;
-  }
-
-  /** The response cache of the current snapshot. */
-  responses(): ResponseCache {
-    return this.cache;
   }
 
   /** Called with each newly published snapshot after it replaced the old one. */
@@ -102,7 +95,6 @@ export class CatalogStore {
     const previous = this.snapshot;
     this.snapshot = next;
     this.loadedFile = id;
-    this.cache = new ResponseCache(this.options.cacheBytes);
     this.options.log?.("snapshot.loaded", { snapshotAt: next.snapshotAt, total: next.stats.total });
     for (const listener of this.swapListeners) listener(next);
     // Handlers never hold a snapshot across an await; closing on the next tick is safe.

@@ -1,15 +1,13 @@
 /**
  * Responses rendered once per snapshot: body, ETag and headers are computed on the first request
- * and served from memory until the next swap (a new store cache). The cache is bounded in bytes.
- * A body of 1 KB or more is also kept gzip-compressed, made on the first request that accepts it.
+ * and served from memory until the next swap. The cache is bounded in bytes, least recently used
+ * first out; a body of 1 KB or more also gets its gzip form, made on the first request accepting it.
  */
+import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
-import { SECURITY_HEADERS } from "./headers";
-import { baseEtag, byteLength, encodeParts, finish, gzipped, MIN_GZIP_BYTES, render, type Draft, type Rendered } from "./render";
-import { limitHeaders } from "./limit";
-import { BodyRing } from "./ring";
+import { baseEtag, gzipped, MIN_GZIP_BYTES, type Rendered } from "./render";
 
-export { draft, render, type Draft, type Rendered } from "./render";
+export { type Rendered, render } from "./render";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const JSON_CACHE_CONTROL = "public, max-age=300";
@@ -29,15 +27,14 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 const MAX_REMEMBERED_ACCEPTS = 256;
 const gzipAccepted = new Map<string, boolean>();
 
-/**
- * Whether an Accept-Encoding header takes gzip over no encoding (RFC 9110 12.5.3, q-values
- * included). Clients send a handful of distinct headers: each is parsed once.
- */
+/** Whether an Accept-Encoding header takes gzip over no encoding (RFC 9110 12.5.3, q-values included). */
 export function acceptsGzip(acceptEncoding: string | null): boolean {
   if (!acceptEncoding) return false;
+  // Clients send a handful of distinct headers, so each is parsed once.
   let accepted = gzipAccepted.get(acceptEncoding);
   if (accepted === undefined) {
-    accepted = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["gzip", "identity"]) === "gzip";
+    const negotiator = new Negotiator({ headers: { "accept-encoding": acceptEncoding } });
+    accepted = negotiator.encoding(["gzip", "identity"]) === "gzip";
     if (gzipAccepted.size >= MAX_REMEMBERED_ACCEPTS) gzipAccepted.clear();
     gzipAccepted.set(acceptEncoding, accepted);
   }
@@ -51,199 +48,133 @@ export interface ResponseState {
 }
 
 /**
- * Answers with a rendered body: 304 with no body when the client's copy is current. A 200 is a
- * complete Response whose headers (the rendering's, the security headers and an admitted
- * request's rate-limit headers) are one Headers object built once per rendering: building a
- * Response from a ready Headers costs half as much as from a plain object, and with nothing in the
- * framework's per-request headers (`set`) it sends the Response as it is.
+ * Answers with a rendered body, with an admitted request's rate-limit headers when `limit` is
+ * given; null (a 304, its status and headers in `set`) when the client's copy is current.
  */
-export function respond(rendered: Rendered, request: Request, set: ResponseState): Response | null {
-  const limit = limitHeaders(request);
+export function respond(
+  rendered: Rendered,
+  request: Request,
+  set: ResponseState,
+  limit: Readonly<Record<string, string>> | null,
+): Response | null {
   if (rendered.status === 200 && matchesEtag(request.headers.get("if-none-match"), rendered.etag)) {
-    const { "Content-Encoding": _encoding, ...validators } = rendered.headers;
-    Object.assign(set.headers, SECURITY_HEADERS, limit, validators);
+    for (const [name, value] of rendered.headers) if (name !== "content-encoding") set.headers[name] = value;
+    if (limit !== null) Object.assign(set.headers, limit);
     set.status = 304;
     return null;
   }
-  let prepared = rendered.prepared;
-  if (prepared === undefined || prepared.limit !== limit) {
-    prepared = { limit, headers: new Headers({ ...SECURITY_HEADERS, ...limit, ...rendered.headers }) };
-    rendered.prepared = prepared;
+  const body = rendered.blob ?? rendered.body;
+  if (limit === null) return new Response(body, { status: rendered.status, headers: rendered.headers });
+  if (rendered.limited?.limit !== limit) {
+    const headers = new Headers(rendered.headers);
+    for (const [name, value] of Object.entries(limit)) headers.set(name, value);
+    rendered.limited = { limit, headers };
   }
-  return new Response(rendered.blob ?? rendered.body, { status: rendered.status, headers: prepared.headers });
+  return new Response(body, { status: rendered.status, headers: rendered.limited.headers });
 }
 
 /**
- * Ring space charged per entry beyond its body and key: what the entry holds outside the ring.
- * Measured, a cached rendering with its prepared headers takes about 4 KB of heap and native
- * memory beside its body (its objects, its ETag and header strings, a Headers object). Charged
- * less (512 bytes, as before), a stream of distinct small answers such as single plugins filled
- * the budget with thousands of entries whose objects alone took twice the budget again.
+ * Bytes charged per entry beyond its body and key: a cached rendering's objects, ETag and Headers
+ * take about 4 KB, and without the charge a stream of small answers would hold thousands of them.
  */
 const ENTRY_OVERHEAD_BYTES = 4096;
 
-function overhead(key: string): number {
-  return key.length * 2 + ENTRY_OVERHEAD_BYTES;
+/** What an entry is charged: its body (twice once it has a Blob), its key and the objects beside them. */
+function sizeOf(key: string, rendered: Rendered): number {
+  return rendered.body.byteLength * (rendered.blob ? 2 : 1) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
-
-interface Kept {
-  rendered: Rendered;
-  /** The ring segment's sequence number. */
-  seq: number;
-}
-
-/** A cached body and, once a client has accepted it, its gzip representation. */
-interface Entry extends Kept {
-  gzip: Kept | null;
-}
-
-/**
- * Share of the budget written between two hints to the garbage collector. Each cold response
- * leaves garbage (its rows' strings, the page's parts), which the runtime lets grow with the live
- * heap before collecting; a hint every eighth of the budget starts a concurrent collection early
- * and keeps the process 20 to 30 MB smaller under a stream of distinct requests (a quarter kept
- * it about 20 MB smaller than no hint), at no measurable cost in throughput.
- */
-const HINT_AFTER_SHARE = 0.125;
-
-/**
- * Share of the budget that Blobs of repeated bodies may take beside the ring. A Response built
- * from a byte array gets its own copy of the body, which the collector must then free; one built
- * from a Blob shares the Blob's bytes. On an 8 KB page that copy and the collections it brings
- * cost 4-7% of a request. A body gets its Blob on its first hit: a body asked for once (a stream
- * of distinct requests) never makes one, and the cap bounds what a stream of repeated ones can.
- */
-const BLOB_SHARE = 0.25;
 
 /** Key of a body's gzip representation: its plain key after a prefix no route's keys start with. */
 const GZIP_KEY_PREFIX = "gzip|";
 
 /**
- * The responses of one snapshot, bounded in bytes: bodies live in a BodyRing, which drops the
- * oldest sixteenth when full. A hit on a body in the older half copies it to the head, so what is
- * asked for keeps its place and what is not ages out: close to least-recently-used eviction.
+ * Share of the budget stored between two full collections: evicted bodies and each rendering's
+ * garbage otherwise grow the process far past the budget before the runtime frees them.
  */
+const COLLECT_AFTER_SHARE = 0.5;
+
+/** The responses of one snapshot, bounded in bytes, least recently used dropped first. */
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly ring: BodyRing;
-  private writtenBytes = 0;
-  private readonly maxBlobBytes: number;
-  private blobBytes = 0;
+  private readonly entries: LRUCache<string, Rendered> | null;
+  private storedSinceCollection = 0;
 
   constructor(readonly maxBytes: number) {
-    this.ring = new BodyRing(maxBytes, (key, seq) => this.dropped(key, seq));
-    this.maxBlobBytes = Math.floor(maxBytes * BLOB_SHARE);
+    this.entries =
+      maxBytes > 0
+        ? new LRUCache({
+            maxSize: maxBytes,
+            sizeCalculation: (rendered, key) => sizeOf(key, rendered),
+          })
+        : null;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 
   get usedBytes(): number {
-    return this.ring.usedBytes;
-  }
-
-  /** Bytes held in Blobs of repeated bodies, beside the ring (at most a quarter of the budget). */
-  get blobBytesHeld(): number {
-    return this.blobBytes;
+    return this.entries?.calculatedSize ?? 0;
   }
 
   /**
    * The cached rendering of `key`, or the result of `make()`, stored when it fits; with `gzip`,
-   * its gzip representation when the body is large enough to have one, made on first use.
+   * its gzip representation when the body is large enough to have one.
    */
-  get(key: string, make: () => Rendered | Draft, gzip = false): { rendered: Rendered; hit: boolean } {
-    const entry = this.entries.get(key);
-    if (entry === undefined) {
-      const made = this.make(key, make);
-      return { rendered: gzip ? this.gzipOf(key, made) : made, hit: false };
+  get(key: string, make: () => Rendered, gzip = false): { rendered: Rendered; hit: boolean } {
+    let plain = this.entries?.get(key);
+    const hit = plain !== undefined;
+    if (plain === undefined) {
+      plain = make();
+      this.keep(key, plain);
     }
-    // The refreshed copy is the one to send: the move may have reused the old one's segment.
-    if (this.ring.isOld(entry.seq)) this.refresh(key, entry);
-    if (!gzip) return { rendered: this.withBlob(entry.rendered), hit: true };
-    if (entry.gzip === null) return { rendered: this.gzipOf(key, entry.rendered), hit: false };
-    if (this.ring.isOld(entry.gzip.seq)) this.refresh(`${GZIP_KEY_PREFIX}${key}`, entry.gzip);
-    return { rendered: this.withBlob(entry.gzip.rendered), hit: true };
+    if (!gzip || plain.status !== 200 || plain.body.byteLength < MIN_GZIP_BYTES) {
+      return { rendered: hit ? this.withBlob(key, plain) : plain, hit };
+    }
+    const gzipKey = `${GZIP_KEY_PREFIX}${key}`;
+    const compressed = this.entries?.get(gzipKey);
+    if (compressed !== undefined) return { rendered: this.withBlob(gzipKey, compressed), hit };
+    const made = gzipped(plain);
+    if (this.entries?.has(key)) this.keep(gzipKey, made);
+    return { rendered: made, hit: false };
   }
 
-  /** A cached rendering served again, given its Blob while the Blobs' share has room. */
-  private withBlob(rendered: Rendered): Rendered {
+  /**
+   * A rendering served again gets its body as a Blob: Bun copies a byte array into every Response
+   * but shares a Blob's bytes. A body asked for once never makes one.
+   */
+  private withBlob(key: string, rendered: Rendered): Rendered {
     if (rendered.blob !== undefined) return rendered;
-    const size = rendered.body.byteLength;
-    if (this.blobBytes + size > this.maxBlobBytes) return rendered;
-    rendered.blob = new Blob([rendered.body]);
-    this.blobBytes += size;
+    rendered.blob = new Blob([rendered.body as Uint8Array<ArrayBuffer>]);
+    // Set again, so the entry is charged for its Blob.
+    this.entries?.set(key, rendered);
     return rendered;
   }
 
-  /** Releases the share of a rendering's Blob as the rendering leaves the cache. */
-  private release(rendered: Rendered | undefined): void {
-    if (rendered?.blob !== undefined) this.blobBytes -= rendered.body.byteLength;
+  private keep(key: string, rendered: Rendered): void {
+    const size = sizeOf(key, rendered);
+    if (this.entries === null || size > this.maxBytes) return;
+    this.entries.set(key, rendered);
+    this.storedSinceCollection += size;
+    if (this.storedSinceCollection < this.maxBytes * COLLECT_AFTER_SHARE) return;
+    this.storedSinceCollection = 0;
+    Bun.gc(true);
+  }
+}
+
+/** The response cache of whichever snapshot is being served: a new snapshot starts an empty one. */
+export class SnapshotResponses<S extends object> {
+  private snapshot: S | null = null;
+  private cache: ResponseCache;
+
+  constructor(private readonly maxBytes: number) {
+    this.cache = new ResponseCache(maxBytes);
   }
 
-  private make(key: string, make: () => Rendered | Draft): Rendered {
-    const made = make();
-    if ("body" in made) return this.store(key, made) ?? made;
-    return this.storeDraft(key, made) ?? render(made.parts, made.contentType, made.cacheControl, made.status);
-  }
-
-  /** The gzip representation of `key`'s rendering, kept beside it; the rendering itself when it has none. */
-  private gzipOf(key: string, rendered: Rendered): Rendered {
-    if (rendered.status !== 200 || rendered.body.byteLength < MIN_GZIP_BYTES) return rendered;
-    const compressed = gzipped(rendered);
-    const entry = this.entries.get(key);
-    if (entry === undefined) return compressed;
-    const stored = this.ring.store(`${GZIP_KEY_PREFIX}${key}`, compressed.body, overhead(key));
-    if (stored === null) return compressed;
-    entry.gzip = { rendered: { ...compressed, body: stored.view }, seq: stored.seq };
-    return entry.gzip.rendered;
-  }
-
-  private storeDraft(key: string, d: Draft): Rendered | null {
-    const stored = this.ring.write(key, byteLength(d.parts), overhead(key), (target) => encodeParts(d.parts, target));
-    if (stored === null) return null;
-    this.hintCollector(stored.view.byteLength);
-    const rendered = finish(stored.view, d);
-    this.entries.set(key, { rendered, seq: stored.seq, gzip: null });
-    return rendered;
-  }
-
-  private store(key: string, rendered: Rendered): Rendered | null {
-    const stored = this.ring.store(key, rendered.body, overhead(key));
-    if (stored === null) return null;
-    const kept = { ...rendered, body: stored.view };
-    this.entries.set(key, { rendered: kept, seq: stored.seq, gzip: null });
-    return kept;
-  }
-
-  /** Copies a body from the older half of the ring to its head (`ringKey` is its key there). */
-  private refresh(ringKey: string, kept: Kept): void {
-    const stored = this.ring.store(ringKey, kept.rendered.body, overhead(ringKey));
-    if (stored === null) return;
-    kept.rendered = { ...kept.rendered, body: stored.view };
-    kept.seq = stored.seq;
-  }
-
-  /** Forgets a body whose ring segment is being reused, unless it was written again since. */
-  private dropped(ringKey: string, seq: number): void {
-    if (ringKey.startsWith(GZIP_KEY_PREFIX)) {
-      const entry = this.entries.get(ringKey.slice(GZIP_KEY_PREFIX.length));
-      if (entry?.gzip?.seq !== seq) return;
-      this.release(entry.gzip.rendered);
-      entry.gzip = null;
-    } else {
-      const entry = this.entries.get(ringKey);
-      if (entry?.seq !== seq) return;
-      this.release(entry.rendered);
-      this.release(entry.gzip?.rendered);
-      this.entries.delete(ringKey);
+  for(snapshot: S): ResponseCache {
+    if (snapshot !== this.snapshot) {
+      this.snapshot = snapshot;
+      this.cache = new ResponseCache(this.maxBytes);
     }
-  }
-
-  private hintCollector(written: number): void {
-    this.writtenBytes += written;
-    if (this.writtenBytes < this.maxBytes * HINT_AFTER_SHARE) return;
-    this.writtenBytes = 0;
-    Bun.gc(false);
+    return this.cache;
   }
 }

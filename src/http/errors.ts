@@ -4,7 +4,11 @@
  */
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "HttpError";
   }

@@ -1,13 +1,10 @@
 /**
- * Guards that run before routing, on every request: the request-line limit (414), malformed
- * percent-encoding in the path (400), CORS preflight, and 405 with `Allow` for a known path asked
- * with a method other than GET or HEAD. Errors are HttpErrors, so the app's onError renders them
- * in the one error shape. The security headers are written where responses are built (headers.ts).
+ * Guards: the request-line limit (414) and malformed percent-encoding (400) before routing, and
+ * the answers a known path gives to OPTIONS (CORS preflight) and to other methods (405 with
+ * `Allow`). Errors are HttpErrors, so the app's onError renders them in the one error shape.
  */
-import type { AnyElysia } from "elysia";
 import { HttpError } from "./errors";
 import { secured } from "./headers";
-import { RouteMatcher } from "./routematch";
 
 /** Longer request lines get 414; a URL this long is never a real catalog query. */
 export const MAX_REQUEST_LINE_BYTES = 8192;
@@ -39,7 +36,7 @@ function validEncoding(path: string): boolean {
 }
 
 /** The answer to a CORS preflight (or a plain OPTIONS) on a known path. */
-function preflight(request: Request): Response {
+export function preflight({ request }: { request: Request }): Response {
   const headers = secured({
     Allow: ALLOWED_METHODS,
     "Access-Control-Allow-Methods": ALLOWED_METHODS,
@@ -51,32 +48,24 @@ function preflight(request: Request): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/**
- * The guards as a plugin applied to the app itself, so it can read the app's full route table at
- * request time (routes registered after it included).
- */
-export function requestGuards() {
-  return (app: AnyElysia) => {
-    const known = new RouteMatcher(() => app.routes.filter((r) => r.method === "GET").map((r) => r.path));
-    return app.onRequest(({ request }) => {
-      const url = request.url;
-      const method = request.method;
-      // The request target is part of the URL: most requests are judged on the URL as a whole.
-      if (method.length + url.length + 10 > MAX_REQUEST_LINE_BYTES) {
-        const target = requestTarget(url);
-        if (method.length + target.length + 10 > MAX_REQUEST_LINE_BYTES) {
-          throw new HttpError(414, `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`);
-        }
-      }
-      if (url.includes("%") && !validEncoding(requestPath(url))) throw new HttpError(400, "The request path is not valid percent-encoding.");
-      if (method === "GET" || method === "HEAD" || method === "OPTIONS" || !known.matches(requestPath(url))) return;
-      throw new HttpError(405, `Method ${method} is not allowed here; use GET or HEAD.`, { Allow: ALLOWED_METHODS });
-    })
-      // A route rather than an early answer from onRequest, so preflights are logged like any request.
-      .options("/*", ({ request }) => {
-        const path = new URL(request.url).pathname;
-        if (!known.matches(path)) throw new HttpError(404, `No such endpoint: ${path}.`);
-        return preflight(request);
-      });
-  };
+/** The onRequest guard: 414 for a request line over the limit, 400 for malformed percent-encoding in the path. */
+export function checkRequestLine({ request }: { request: Request }): void {
+  const url = request.url;
+  const method = request.method;
+  // The request target is part of the URL: most requests are judged on the URL as a whole.
+  if (method.length + url.length + 10 > MAX_REQUEST_LINE_BYTES) {
+    const target = requestTarget(url);
+    if (method.length + target.length + 10 > MAX_REQUEST_LINE_BYTES) {
+      throw new HttpError(414, `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`);
+    }
+  }
+  if (url.includes("%") && !validEncoding(requestPath(url))) {
+    throw new HttpError(400, "The request path is not valid percent-encoding.");
+  }
+}
+
+/** The answer to a known path asked with a method other than GET, HEAD or OPTIONS. */
+export function methodNotAllowed({ request }: { request: Request }): never {
+  const message = `Method ${request.method} is not allowed here; use GET or HEAD.`;
+  throw new HttpError(405, message, { Allow: ALLOWED_METHODS });
 }

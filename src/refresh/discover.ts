@@ -11,7 +11,7 @@ import { fromRest } from "./facts";
 import { statusOf, type GitHub, type Log } from "./github";
 import { listedInManifest, listedInMarkdown } from "./listings";
 import { ruleKey, type DiscoveryRules } from "./rules";
-import { searchCode, searchRepositories, SEARCH_EPOCH, type CappedSlice } from "./search";
+import { searchCode, searchRepositories, SEARCH_EPOCH, type CappedSlice } from "./githubsearch";
 import type { UpstreamGate } from "./upstream";
 
 const DAY_MS = 86_400_000;

@@ -4,8 +4,11 @@
  * (the cron in the server, `bun run refresh` by hand) and within one.
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { isOtherProcessRunning } from "../catalog/files";
 
-/** Lock paths this process holds: a lock naming our own pid that is not here was left by an earlier process with that pid. */
+export { isOtherProcessRunning };
+
+/** Lock paths this process holds: a lock naming our pid that is not here was left by an earlier process with it. */
 const heldHere = new Set<string>();
 
 export interface Lock {
@@ -30,18 +33,6 @@ function readPid(path: string): number | null {
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
-  }
-}
-
-/** Whether another process with this pid is running. */
-export function isOtherProcessRunning(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return errorCode(error) === "EPERM";
   }
 }
 

@@ -6,8 +6,8 @@ import { loadDefaultData, type loadEditorial } from "../catalog/editorial";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
+import { checkBuiltSnapshot } from "../catalog/validity";
 import type { PluginRecord } from "../catalog/types";
-import { verifySnapshotFile } from "../catalog/verify";
 import type { Checkpoint } from "./checkpoint";
 import { addFound, discover, type Discovery, type DiscoveryState } from "./discover";
 import { countRules, evidenceOf, type DiscoverySummary } from "./evidence";
@@ -115,7 +115,12 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
     });
   } else {
     const etag = (id: string) => previous.plugins.get(id.toLowerCase())?.etag ?? null;
-    await fetchRest(gh, run.gate, todo.map((id) => ({ id, etag: etag(id) })), record);
+    await fetchRest(
+      gh,
+      run.gate,
+      todo.map((id) => ({ id, etag: etag(id) })),
+      record,
+    );
   }
 }
 
@@ -145,7 +150,11 @@ function followManifests(run: Run, discovery: Discovery, keys: string[], asked: 
 function loadHints(dir: string): Map<string, string | null> {
   const hints = new Map<string, string | null>();
   if (!existsSync(join(dir, "plugins.json"))) return hints;
-  for (const f of loadDefaultData(dir).facts as Array<{ full_name: string; hint?: string | null; previous_names?: string[] }>) {
+  for (const f of loadDefaultData(dir).facts as Array<{
+    full_name: string;
+    hint?: string | null;
+    previous_names?: string[];
+  }>) {
     for (const name of [f.full_name, ...(f.previous_names ?? [])]) hints.set(name.toLowerCase(), f.hint ?? null);
   }
   return hints;
@@ -172,7 +181,9 @@ function admitted(
   const rejected = new Set<string>();
   for (const k of asked) {
     const found = discovery.found.get(k);
-    const searched: Outcome | undefined = found?.facts ? { kind: "fetched", facts: found.facts, etag: null } : undefined;
+    const searched: Outcome | undefined = found?.facts
+      ? { kind: "fetched", facts: found.facts, etag: null }
+      : undefined;
     const outcome = run.checkpoint.outcomes.get(k) ?? searched;
     if (!outcome) continue;
     const isNew = !run.previous.plugins.has(k);
@@ -216,7 +227,8 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
   const categoryIds = run.editorial.categories.map((c) => c.id);
-  publishSnapshot(run.databasePath, { snapshotAt, plugins: records, categoryIds }, (tmp) => verifySnapshotFile(tmp, records.length));
+  const input = { snapshotAt, plugins: records, categoryIds };
+  publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
 }

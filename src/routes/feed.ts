@@ -1,10 +1,8 @@
 /** GET /plugins/feed.xml (contract 4.3): RSS 2.0 of the 50 newest plugins, rendered once per snapshot. */
-import { Elysia } from "elysia";
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
-import type { CatalogStore } from "../catalog/store";
-import { render, type Rendered } from "../http/cache";
-import { answer } from "./snapshot";
+import { type Rendered, render } from "../http/cache";
+import type { Answer, CatalogContext } from "./answer";
 
 export const FEED_LENGTH = 50;
 export const FEED_TTL_MINUTES = 60;
@@ -15,7 +13,8 @@ const FEED_CACHE_CONTROL = "public, max-age=3600";
 export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   const feed = new Feed({
     title: "Plugin Catalog: newest plugins",
-    description: "Plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, skills, hooks), newest first.",
+    description:
+      "Plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, skills, hooks), newest first.",
     id: baseUrl,
     link: baseUrl,
     feedLinks: { rss: `${baseUrl}/plugins/feed.xml` },
@@ -38,12 +37,13 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);
 }
 
-// The handler returns a 304 (null: its status and headers are in `set`) apart from other answers,
-// which keeps it synchronous to Elysia: see snapshot.ts.
-export function feedRoutes(store: CatalogStore, baseUrl: string) {
-  return new Elysia({ name: "routes.feed" }).get("/plugins/feed.xml", ({ request, set }) => {
-    const response = answer(store, request, set, "feed", renderFeed, baseUrl);
-    if (response === null) return null;
-    return response;
-  });
+// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
+export function feedHandlers(answer: Answer, baseUrl: string) {
+  return {
+    rss: ({ request, set, note }: CatalogContext) => {
+      const response = answer({ request, set, note }, "feed", renderFeed, baseUrl);
+      if (response === null) return null;
+      return response;
+    },
+  };
 }

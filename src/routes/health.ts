@@ -2,7 +2,6 @@
  * Operational endpoints beside the contract (not rate limited, never cached):
  * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough.
  */
-import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
 import { secured } from "../http/headers";
 
@@ -29,12 +28,18 @@ function json(body: unknown, status: number): Response {
 }
 
 /** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
-export function healthRoutes(store: CatalogStore, maxAgeSeconds: number, now: () => number = Date.now) {
-  return new Elysia({ name: "routes.health" })
-    .get("/healthz", () => json({ status: "ok" }, 200))
-    .get("/readyz", () => {
-      const state = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
-      const status = state.ready ? "ready" : state.snapshotAt === null ? "no-snapshot" : "stale";
-      return json({ status, snapshotAt: state.snapshotAt, ageSeconds: state.ageSeconds, maxAgeSeconds: state.maxAgeSeconds }, state.ready ? 200 : 503);
-    });
+export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: () => number = Date.now) {
+  return {
+    live: () => json({ status: "ok" }, 200),
+    ready: () => {
+      const {
+        ready,
+        snapshotAt,
+        ageSeconds,
+        maxAgeSeconds: bound,
+      } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
+      const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
+      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready ? 200 : 503);
+    },
+  };
 }

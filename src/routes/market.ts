@@ -1,11 +1,9 @@
 /** GET /market/manifest.json and GET /market/v1/plugins (contract 4.4, 4.5): bare JSON, no envelope. */
-import { Elysia } from "elysia";
 import type { Snapshot } from "../catalog/snapshot";
-import type { CatalogStore } from "../catalog/store";
-import { draft, JSON_CACHE_CONTROL, JSON_TYPE, render, type Draft, type Rendered } from "../http/cache";
+import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
 import { parsePaging } from "../http/params";
-import { answer } from "./snapshot";
+import type { Answer, CatalogContext } from "./answer";
 
 export const SOURCE_ID = "plugin-catalog";
 
@@ -27,13 +25,26 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
     name: "Plugin Catalog",
     id: SOURCE_ID,
     apiVersion: "v1",
-    description: "A public, read-only catalog of plugins for coding-agent harnesses: MCP servers, CLIs, agent workflows, skills and hooks.",
+    description:
+      "A public, read-only catalog of plugins for coding-agent harnesses: MCP servers, CLIs, agent workflows, " +
+      "skills and hooks.",
     baseUrl,
     stats: { total, curated, categories, totalStars },
     snapshotAt: snapshot.snapshotAt,
     endpoints: [
-      { id: "manifest", method: "GET", url: `${baseUrl}/market/manifest.json`, description: "This manifest: the source, its statistics and endpoints." },
-      { id: "plugins", method: "GET", url: `${baseUrl}/market/v1/plugins`, description: "Every plugin in short form by stars descending; page with page and pageSize (1 to 100, default 50)." },
+      {
+        id: "manifest",
+        method: "GET",
+        url: `${baseUrl}/market/manifest.json`,
+        description: "This manifest: the source, its statistics and endpoints.",
+      },
+      {
+        id: "plugins",
+        method: "GET",
+        url: `${baseUrl}/market/v1/plugins`,
+        description:
+          "Every plugin in short form by stars descending; page with page and pageSize (1 to 100, default 50).",
+      },
     ],
   };
 }
@@ -43,25 +54,25 @@ function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
 }
 
 /** A page of the sync source, by stars descending (400 for bad paging). */
-function syncPage(snapshot: Snapshot, query: string): Draft {
+function syncPage(snapshot: Snapshot, query: string): Rendered {
   const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
-  return draft(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
-// Handlers return a 304 (null: its status and headers are in `set`) apart from other answers,
-// which keeps them synchronous to Elysia: see snapshot.ts.
-export function marketRoutes(store: CatalogStore, baseUrl: string) {
-  return new Elysia({ name: "routes.market" })
-    .get("/market/manifest.json", ({ request, set }) => {
-      const response = answer(store, request, set, "manifest", manifestPage, baseUrl);
+// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
+export function marketHandlers(answer: Answer, baseUrl: string) {
+  return {
+    manifest: ({ request, set, note }: CatalogContext) => {
+      const response = answer({ request, set, note }, "manifest", manifestPage, baseUrl);
       if (response === null) return null;
       return response;
-    })
-    .get("/market/v1/plugins", ({ request, set }) => {
+    },
+    plugins: ({ request, set, note }: CatalogContext) => {
       const query = rawQuery(request.url);
-      const response = answer(store, request, set, `sync?${query}`, syncPage, query);
+      const response = answer({ request, set, note }, `sync?${query}`, syncPage, query);
       if (response === null) return null;
       return response;
-    });
+    },
+  };
 }

@@ -14,7 +14,7 @@ function storeOn(checkIntervalMs: number): { store: CatalogStore; path: string }
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   publishMarked(path, "2026-01-01T00:00:00.000Z");
-  const store = new CatalogStore(path, { cacheBytes: 1024 * 1024, checkIntervalMs });
+  const store = new CatalogStore(path, { checkIntervalMs });
   cleanups.push(() => {
     store.close();
     cleanup();

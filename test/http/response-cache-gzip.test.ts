@@ -1,6 +1,6 @@
 /** The gzip representations in the response cache: a second entry beside the plain body, made on first use. */
 import { describe, expect, test } from "bun:test";
-import { draft, matchesEtag, render, ResponseCache, type Rendered } from "../../src/http/cache";
+import { matchesEtag, render, ResponseCache, type Rendered } from "../../src/http/cache";
 import { MIN_GZIP_BYTES } from "../../src/http/render";
 
 const KB = 1024;
@@ -35,8 +35,9 @@ const never = (): Rendered => {
 function expectGzipOf(gz: Rendered, plain: Rendered): void {
   expect(gz.status).toBe(200);
   expect(gz.etag).toBe(`${plain.etag.slice(0, -1)}.gzip"`);
-  expect(gz.headers).toEqual({ ...plain.headers, ETag: gz.etag, "Content-Encoding": "gzip" });
-  expect(gz.headers.Vary).toBe("Accept-Encoding");
+  const expected = { ...Object.fromEntries(plain.headers), etag: gz.etag, "content-encoding": "gzip" };
+  expect(Object.fromEntries(gz.headers)).toEqual(expected);
+  expect(gz.headers.get("Vary")).toBe("Accept-Encoding");
   expect(sameBytes(gunzip(gz.body), plain.body)).toBe(true);
   expect(gz.body.byteLength).toBeLessThan(plain.body.byteLength);
 }
@@ -68,35 +69,27 @@ describe("ResponseCache with gzip", () => {
     expect(firstGzip.hit).toBe(false);
     expectGzipOf(firstGzip.rendered, plain);
     expect(cache.get("a", never, true).hit).toBe(true);
-    expect(cache.get("a", never).rendered.headers["Content-Encoding"]).toBeUndefined();
-  });
-
-  test("a draft in parts gets the gzip representation of its joined bytes", () => {
-    const parts = ['{"items":[', "Résumé 中文 😀 ".repeat(200), "]}"];
-    const whole = render(parts.join(""), "application/json", "public");
-    const cache = new ResponseCache(1024 * KB);
-    const { rendered } = cache.get("d", () => draft(parts, "application/json", "public"), true);
-    expectGzipOf(rendered, whole);
+    expect(cache.get("a", never).rendered.headers.get("Content-Encoding")).toBeNull();
   });
 
   test("bodies under MIN_GZIP_BYTES get the plain rendering, hit or miss; from MIN_GZIP_BYTES on, gzip", () => {
     const cache = new ResponseCache(1024 * KB);
     const small = page("s", MIN_GZIP_BYTES - 1);
     expect(small.body.byteLength).toBe(MIN_GZIP_BYTES - 1);
-    expect(small.headers.Vary).toBeUndefined();
+    expect(small.headers.get("Vary")).toBeNull();
     const first = cache.get("s", () => small, true);
     expect(first.rendered.etag).toBe(small.etag);
-    expect(first.rendered.headers).toEqual(small.headers);
+    expect([...first.rendered.headers]).toEqual([...small.headers]);
     expect(sameBytes(first.rendered.body, small.body)).toBe(true);
     const again = cache.get("s", never, true);
     expect(again.rendered.etag).toBe(small.etag);
-    expect(again.rendered.headers["Content-Encoding"]).toBeUndefined();
+    expect(again.rendered.headers.get("Content-Encoding")).toBeNull();
     expect(sameBytes(again.rendered.body, small.body)).toBe(true);
 
     const edge = page("e", MIN_GZIP_BYTES);
     expect(edge.body.byteLength).toBe(MIN_GZIP_BYTES);
-    expect(edge.headers.Vary).toBe("Accept-Encoding");
-    expect(cache.get("e", () => edge, true).rendered.headers["Content-Encoding"]).toBe("gzip");
+    expect(edge.headers.get("Vary")).toBe("Accept-Encoding");
+    expect(cache.get("e", () => edge, true).rendered.headers.get("Content-Encoding")).toBe("gzip");
   });
 
   test("a large body with a status other than 200 is never compressed", () => {
@@ -106,12 +99,12 @@ describe("ResponseCache with gzip", () => {
       const { rendered } = cache.get("m", () => missing, true);
       expect(rendered.status).toBe(404);
       expect(rendered.etag).toBe(missing.etag);
-      expect(rendered.headers["Content-Encoding"]).toBeUndefined();
+      expect(rendered.headers.get("Content-Encoding")).toBeNull();
       expect(sameBytes(rendered.body, missing.body)).toBe(true);
     }
   });
 
-  test("with nothing kept (a zero budget, or a body too large for a segment), gzip is still served", () => {
+  test("with nothing kept (a zero budget, or a body larger than the budget), gzip is still served", () => {
     const none = new ResponseCache(0);
     const plain = page("a", 4 * KB);
     for (let i = 0; i < 2; i++) {
@@ -122,7 +115,7 @@ describe("ResponseCache with gzip", () => {
     expect(none.usedBytes).toBe(0);
 
     const small = new ResponseCache(256 * KB);
-    const big = page("big", 200 * KB);
+    const big = page("big", 250 * KB);
     const got = small.get("big", () => big, true);
     expect(got.hit).toBe(false);
     expectGzipOf(got.rendered, big);
@@ -136,15 +129,14 @@ describe("ResponseCache with gzip", () => {
       const key = `k${i}`;
       const plain = page(key, 10 * KB);
       const { rendered } = cache.get(key, () => plain, true);
-      expect(rendered.headers["Content-Encoding"]).toBe("gzip");
+      expect(rendered.headers.get("Content-Encoding")).toBe("gzip");
       expect(sameBytes(gunzip(rendered.body), plain.body)).toBe(true);
       expect(cache.usedBytes).toBeLessThanOrEqual(cache.maxBytes);
       plainOnly.get(key, () => plain);
       if (i >= 990) kept.push(key);
     }
-    expect(cache.size).toBeLessThan(1024 / 10);
-    // Each entry costs its plain body and its gzip copy: fewer entries than plain bodies alone.
-    expect(cache.size).toBeLessThan(plainOnly.size * 0.8);
+    // Each key costs its plain body and its gzip copy: fewer keys than plain bodies alone.
+    expect(cache.size / 2).toBeLessThan(plainOnly.size * 0.8);
     expect(cache.get("k0", () => page("k0", 10 * KB), true).hit).toBe(false);
     for (const key of kept) {
       const plain = cache.get(key, never);

@@ -19,7 +19,8 @@ const LATER = new Date("2026-11-23T12:00:00.000Z");
 function seedKnown(): void {
   const explicit = loadDiscoveryRules(DB_DIR).repositories;
   const names = [...explicit, ...Array.from({ length: KNOWN - explicit.length }, (_, i) => `org${i % 37}/plugin-${i}`)];
-  for (const [i, full_name] of names.entries()) env.github.add({ full_name, stars: i, pushed_at: "2026-05-01T00:00:00Z" });
+  for (const [i, full_name] of names.entries())
+    env.github.add({ full_name, stars: i, pushed_at: "2026-05-01T00:00:00Z" });
   env.publishFake();
 }
 
@@ -42,9 +43,21 @@ describe(`refreshing ${KNOWN} known repositories`, () => {
     console.log(figures("with a token, first run (full discovery)", first));
     console.log(figures("with a token, later run (incremental discovery)", later));
     const searches = rules.searches.length;
-    expect(first.usage.calls).toEqual({ search: searches, code: rules.code.length, graphql: KNOWN / 100, rest: LISTINGS, conditional: 0 });
+    expect(first.usage.calls).toEqual({
+      search: searches,
+      code: rules.code.length,
+      graphql: KNOWN / 100,
+      rest: LISTINGS,
+      conditional: 0,
+    });
     // Code searches wait for the next full run; known repositories are fetched again, 100 a query.
-    expect(later.usage.calls).toEqual({ search: searches, code: 0, graphql: KNOWN / 100, rest: LISTINGS, conditional: 0 });
+    expect(later.usage.calls).toEqual({
+      search: searches,
+      code: 0,
+      graphql: KNOWN / 100,
+      rest: LISTINGS,
+      conditional: 0,
+    });
     expect(later.usage.graphqlPoints).toBe(KNOWN / 100);
   });
 

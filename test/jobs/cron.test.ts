@@ -15,7 +15,7 @@ const PATTERN = "0 */6 * * *";
 function serveWithCron(pattern: string | null) {
   const events: Array<[string, Record<string, unknown>]> = [];
   const log = (event: string, fields: Record<string, unknown>) => events.push([event, fields]);
-  const store = new CatalogStore(env.databasePath, { cacheBytes: 1024 * 1024, checkIntervalMs: 60_000 });
+  const store = new CatalogStore(env.databasePath, { checkIntervalMs: 60_000 });
   const config = { refreshCron: pattern, databasePath: env.databasePath, githubToken: "test-token", githubApiUrl: env.github.url, refreshMaxDrop: 0.1 };
   const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false } })
     .use(refreshCron({ config, store, log, paused: true, options: env.options() }))

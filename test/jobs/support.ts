@@ -19,8 +19,24 @@ export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 export const CATEGORY_IDS = ["mcp", "skills", "other"];
 
 const CATEGORIES = [
-  { id: "mcp", name: "MCP servers", name_zh: "MCP 服务器", description: "MCP servers.", topics: ["mcp-server", "mcp"], keywords: ["mcp server"], hints: ["mcp-server"] },
-  { id: "skills", name: "Skills", name_zh: "技能", description: "Skill packs.", topics: ["agent-skills"], keywords: ["skills"], hints: [] },
+  {
+    id: "mcp",
+    name: "MCP servers",
+    name_zh: "MCP 服务器",
+    description: "MCP servers.",
+    topics: ["mcp-server", "mcp"],
+    keywords: ["mcp server"],
+    hints: ["mcp-server"],
+  },
+  {
+    id: "skills",
+    name: "Skills",
+    name_zh: "技能",
+    description: "Skill packs.",
+    topics: ["agent-skills"],
+    keywords: ["skills"],
+    hints: [],
+  },
   { id: "other", name: "Other", name_zh: "其他", description: "Everything else.", topics: [], keywords: [], hints: [] },
 ];
 
@@ -52,10 +68,27 @@ export interface DataFiles {
 export function record(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
   const [owner, name] = id.split("/") as [string, string];
   return {
-    id, name, full_name: id, url: `https://github.com/${owner}/${name}`, homepage: null, description: `${name} for coding agents`,
-    description_zh: null, category: "other", categories: ["other"], stars: 10, forks: 1, language: "TypeScript", license: "MIT",
-    archived: false, created_at: "2025-03-01T10:00:00Z", pushed_at: "2026-08-01T10:00:00Z", topics: [], curated: false,
-    first_seen_at: OLD_SNAPSHOT_AT, etag: null, ...fields,
+    id,
+    name,
+    full_name: id,
+    url: `https://github.com/${owner}/${name}`,
+    homepage: null,
+    description: `${name} for coding agents`,
+    description_zh: null,
+    category: "other",
+    categories: ["other"],
+    stars: 10,
+    forks: 1,
+    language: "TypeScript",
+    license: "MIT",
+    archived: false,
+    created_at: "2025-03-01T10:00:00Z",
+    pushed_at: "2026-08-01T10:00:00Z",
+    topics: [],
+    curated: false,
+    first_seen_at: OLD_SNAPSHOT_AT,
+    etag: null,
+    ...fields,
   };
 }
 
@@ -98,7 +131,10 @@ export class Env {
   publishFake(snapshotAt = OLD_SNAPSHOT_AT): void {
     const gate = new UpstreamGate();
     const facts = this.github.repos.all().map((r) => gate.facts(fromRest(restBody(r, this.github.url)))!);
-    this.publish(toRecords(facts, loadEditorial(this.dataDir), () => ({ firstSeenAt: snapshotAt })), snapshotAt);
+    this.publish(
+      toRecords(facts, loadEditorial(this.dataDir), () => ({ firstSeenAt: snapshotAt })),
+      snapshotAt,
+    );
   }
 
   options(extra: Partial<RefreshOptions> = {}): RefreshOptions {
@@ -124,10 +160,16 @@ export class Env {
 
   /** The real app over a real store of the database file, on 127.0.0.1, without a rate limit. */
   serve(): { url: string; store: CatalogStore; app: ReturnType<typeof createApp> } {
-    const store = new CatalogStore(this.databasePath, { cacheBytes: 4 * 1024 * 1024, checkIntervalMs: 0 });
-    const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false } });
+    const store = new CatalogStore(this.databasePath, { checkIntervalMs: 0 });
+    const app = createApp({
+      store,
+      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false },
+    });
     app.listen({ port: 0, hostname: "127.0.0.1" });
-    this.stops.push(async () => { await app.stop(true); store.close(); });
+    this.stops.push(async () => {
+      await app.stop(true);
+      store.close();
+    });
     return { url: `http://127.0.0.1:${app.server!.port}`, store, app };
   }
 
@@ -144,6 +186,7 @@ export class Env {
 
 /** Unwraps a published result, failing the test with the reason otherwise. */
 export function published(result: RefreshResult) {
-  if (result.status !== "published") throw new Error(`expected a published refresh, got ${result.status}: ${"reason" in result ? result.reason : ""}`);
+  if (result.status !== "published")
+    throw new Error(`expected a published refresh, got ${result.status}: ${"reason" in result ? result.reason : ""}`);
   return result.report;
 }

@@ -24,9 +24,18 @@ const TOPIC = "mcp-server";
 /** The platform's search would place a creation time of "1" in 2001, before any window it is asked for. */
 const LISTED = [HOSTILE.createdAtOne!.full_name];
 
-async function plugins(url: string): Promise<Map<string, any>> {
-  const body = (await (await fetch(`${url}/api/v1/plugins?limit=100`)).json()) as any;
-  return new Map(body.data.items.map((p: any) => [p.id, p]));
+interface Served {
+  id: string;
+  description: string;
+  homepage: string | null;
+  topics: string[];
+  stars: number;
+  created_at: string;
+}
+
+async function plugins(url: string): Promise<Map<string, Served>> {
+  const body = (await (await fetch(`${url}/api/v1/plugins?limit=100`)).json()) as { data: { items: Served[] } };
+  return new Map(body.data.items.map((p) => [p.id, p]));
 }
 
 describe("one gate for upstream facts", () => {
@@ -59,13 +68,13 @@ describe("one gate for upstream facts", () => {
         ["stars: missing or invalid", 1],
       ]),
     );
-    const control = served.get("hostile/control-characters");
+    const control = served.get("hostile/control-characters")!;
     expect(control.description).toBe("ok[2J]0;owned line break evil isolate c1 end");
-    expect(served.get("hostile/megabyte-description").description.length).toBeLessThanOrEqual(1000);
-    expect(served.get("hostile/three-hundred-topics").topics).toHaveLength(20);
-    expect(served.get("hostile/topics-not-strings").topics).toEqual([TOPIC]);
-    expect(served.get("hostile/javascript-homepage").homepage).toBeNull();
-    expect(served.get("hostile/data-homepage").homepage).toBeNull();
+    expect(served.get("hostile/megabyte-description")!.description.length).toBeLessThanOrEqual(1000);
+    expect(served.get("hostile/three-hundred-topics")!.topics).toHaveLength(20);
+    expect(served.get("hostile/topics-not-strings")!.topics).toEqual([TOPIC]);
+    expect(served.get("hostile/javascript-homepage")!.homepage).toBeNull();
+    expect(served.get("hostile/data-homepage")!.homepage).toBeNull();
     const summary = formatResult({ status: "published", report }).join("\n");
     expect(summary).toContain(
       "left out: full_name: not a repository name 1, created_at: missing or invalid 1, stars: missing or invalid 1",

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { headerProblem, snapshotProblem } from "../../src/catalog/integrity";
+import { headerProblem, snapshotProblem } from "../../src/catalog/validity";
 import { appWithSnapshot, call, json, publishMarked, type TestApp } from "./support/catalog";
 import { ROOT } from "./support/process";
 

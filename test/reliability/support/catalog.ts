@@ -86,7 +86,7 @@ export function appWithSnapshot(env: Record<string, string> = {}, snapshotAt: st
   const config: Config = loadConfig({ RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off", DATABASE_PATH: path, ...env });
   const lines: Array<Record<string, unknown>> = [];
   const log: Log = (event, fields) => lines.push({ event, ...fields });
-  const store = new CatalogStore(path, { cacheBytes: config.responseCacheBytes, checkIntervalMs: 20, log });
+  const store = new CatalogStore(path, { checkIntervalMs: 20, log });
   const app = createApp({ store, config, log });
   return { app, store, path, lines, close: () => (store.close(), cleanup()) };
 }

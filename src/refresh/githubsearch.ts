@@ -4,6 +4,7 @@
  * search into `size:` ranges (bytes of the matching file). A slice that cannot be split further
  * (one second, one byte size) is returned as capped, with its count, so the run can show it.
  */
+import { isoSeconds } from "../catalog/time";
 import type { GitHub } from "./github";
 
 /** The platform returns at most this many results per search, whatever total_count says. */
@@ -47,13 +48,9 @@ export interface SearchOutcome<T> {
   incomplete: boolean;
 }
 
-function seconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 function windowQuery(search: WindowSearch, from: Date, to: Date): string {
-  const pushed = search.pushedSince ? ` pushed:>=${seconds(search.pushedSince)}` : "";
-  return `${search.query}${pushed} created:${seconds(from)}..${seconds(to)}`;
+  const pushed = search.pushedSince ? ` pushed:>=${isoSeconds(search.pushedSince)}` : "";
+  return `${search.query}${pushed} created:${isoSeconds(from)}..${isoSeconds(to)}`;
 }
 
 type SearchRoute = "GET /search/repositories" | "GET /search/code";

@@ -1,0 +1,50 @@
+/** Files beside the database: written whole or not at all, and the temporary files a killed writer left. */
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/** A unique temporary path beside `path`, on the same file system so rename is atomic. */
+export function temporaryPath(path: string): string {
+  return `${path}.tmp-${process.pid}-${Date.now().toString(36)}`;
+}
+
+/** Lets `write` fill a temporary file, then renames it over `path`: readers see the old file or the new one. */
+export function writeAtomically<T>(path: string, write: (tmp: string) => T): T {
+  const tmp = temporaryPath(path);
+  try {
+    const result = write(tmp);
+    renameSync(tmp, path);
+    return result;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Whether another process with this pid is running. */
+export function isOtherProcessRunning(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException | null)?.code === "EPERM";
+  }
+}
+
+/**
+ * Removes temporary files a killed run left beside the database (`<db>.tmp-<pid>-…`,
+ * `<db>-refresh.json.tmp-<pid>-…`, `<db>.lock.new-<pid>-…`) whose writer is no longer running.
+ */
+export function removeLeftovers(databasePath: string, isRunning = isOtherProcessRunning): string[] {
+  const dir = dirname(databasePath);
+  const prefix = basename(databasePath);
+  const removed: string[] = [];
+  if (!existsSync(dir)) return removed;
+  for (const name of readdirSync(dir)) {
+    const pid = name.startsWith(prefix) ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    rmSync(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}

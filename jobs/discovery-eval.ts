@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DB_DIR } from "../src/catalog/editorial";
 import { readPrevious } from "../src/catalog/previous";
-import { runRefresh, type RefreshResult, type RunReport } from "../src/refresh/refresh";
+import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/refresh";
 import { formatResult } from "../src/refresh/report";
 import { FakeGitHub } from "../test/fakes/github";
 import { loadPluginSpace } from "../test/fakes/plugin-space";

@@ -6,10 +6,11 @@
  * that does not pass, or that two runs in a row failed on, is discarded with a log line, so a
  * damaged or poisoned checkpoint can never hold the refresh in a failure loop.
  */
-import { Type, type Static } from "@sinclair/typebox";
+
+import { existsSync, readFileSync } from "node:fs";
+import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Discovery, Found } from "./discover";
-import { existsSync, readFileSync } from "node:fs";
 import { removeFile, sidePath, writeJsonFile } from "./files";
 import type { Log } from "./github";
 import type { Outcome, Outcomes } from "./outcome";

@@ -8,10 +8,10 @@
  */
 import type { RepoFacts } from "../catalog/types";
 import { fromRest } from "./facts";
-import { statusOf, type GitHub, type Log } from "./github";
+import { type GitHub, type Log, statusOf } from "./github";
+import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./githubsearch";
 import { listedInManifest, listedInMarkdown } from "./listings";
-import { ruleKey, type DiscoveryRules } from "./rules";
-import { searchCode, searchRepositories, SEARCH_EPOCH, type CappedSlice } from "./githubsearch";
+import { type DiscoveryRules, ruleKey } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
 const DAY_MS = 86_400_000;

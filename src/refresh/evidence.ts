@@ -7,8 +7,8 @@
  */
 import type { Override, RepoFacts } from "../catalog/types";
 import type { Discovery, Found } from "./discover";
-import type { DiscoveryRules } from "./rules";
 import type { CappedSlice } from "./githubsearch";
+import type { DiscoveryRules } from "./rules";
 
 export type Evidence = "listed" | "editors" | "topic" | "file";
 

@@ -10,9 +10,9 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck";
+import type { Log } from "../log";
 import { Pacer } from "./pacing";
 import { countingFetch, Usage, type Wait } from "./usage";
-import type { Log } from "../log";
 
 export type { Log };
 

@@ -3,8 +3,9 @@
  * history, first_seen_at included, under the new id), drops what is gone, carries first_seen_at
  * and ETags over, and counts what changed.
  */
-import type { PreviousCatalog, PreviousPlugin } from "../catalog/previous";
+
 import type { RecordContext } from "../catalog/classify";
+import type { PreviousCatalog, PreviousPlugin } from "../catalog/previous";
 import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { fullView } from "../catalog/views";
 import { fromView } from "./facts";

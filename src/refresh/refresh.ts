@@ -6,15 +6,15 @@
 import { DB_DIR, loadEditorial } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
 import { Checkpoint } from "./checkpoint";
+import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
 import { acquireLock, isOtherProcessRunning, LockHeld } from "./lock";
-import type { DiscoverySummary } from "./evidence";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
 import { loadDiscoveryRules } from "./rules";
-import { UpstreamGate, type GateCounts } from "./upstream";
+import { type GateCounts, UpstreamGate } from "./upstream";
 import type { Usage } from "./usage";
 import { Refused } from "./validate";
 

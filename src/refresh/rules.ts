@@ -3,10 +3,11 @@
  * searches, marketplace manifests, curated lists, a list of repositories) and what counts as
  * evidence that a candidate is a plugin. Data, not code; checked here against a schema.
  */
-import { Type, type Static } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type Static, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import { REPO_ID_PATTERN } from "./upstream";
 
 const Note = Type.String({ minLength: 1, description: "why the rule exists: what it finds" });

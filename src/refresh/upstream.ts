@@ -5,7 +5,7 @@
  * XML-invalid characters and bounded. A field that fails keeps the plugin's previous value (or
  * null); a record whose name fails is left out. Each repair is counted by reason for the summary.
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { RepoFacts } from "../catalog/types";
 

@@ -3,7 +3,7 @@
  * fields the refresher selects, `object(expression: "HEAD:path")` inside them (a Blob with
  * `byteSize` and `text`, a Tree for a folder, null when nothing is there), and `rateLimit`.
  */
-import { graphNode, type FakeRepo, type RepoStore } from "./github-repos";
+import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
 const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*\{((?:[^{}]|\{[^{}]*\})*)\}/g;

@@ -3,7 +3,7 @@
  * `stars:`, `created:`, `pushed:`, `fork:`, `archived:`; `filename:`, `path:`, `extension:`, `size:`
  * in code search) and words or "quoted phrases" matched as whole words, never as substrings.
  */
-import { fullName, type FakeRepo } from "./github-repos";
+import { type FakeRepo, fullName } from "./github-repos";
 
 /** `>=N`, `>N`, `<=N`, `<N`, `A..B` (either side may be `*`) or an exact value. */
 function inRange(value: number, expression: string, parse: (s: string) => number): boolean {

@@ -6,7 +6,7 @@
  * for. It counts every call so tests can assert on them.
  */
 import { graphqlResponse } from "./github-graphql";
-import { etagOf, fullName, platformJson, RepoStore, restBody, type FakeRepo, type RepoSeed } from "./github-repos";
+import { etagOf, type FakeRepo, fullName, platformJson, type RepoSeed, RepoStore, restBody } from "./github-repos";
 import { matchCode, matchesRepoQuery, searchOrder } from "./github-search";
 
 export type Route = "repos" | "contents" | "search" | "code" | "graphql" | "rate_limit";
@@ -365,4 +365,4 @@ export class FakeGitHub {
   }
 }
 
-export { fullName, type FakeRepo };
+export { type FakeRepo, fullName };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import fc from "fast-check";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { DB_DIR } from "../../src/catalog/editorial";
 import { formatResult } from "../../src/refresh/report";
 import { loadDiscoveryRules } from "../../src/refresh/rules";
@@ -17,9 +17,11 @@ afterEach(async () => {
 });
 
 /** C0 and C1 controls (but the line feed), DEL, bidi overrides and isolates. */
-const UNSAFE = new RegExp("[\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]");
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the output must not hold
+const UNSAFE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 /** The same, line feed included: what a single printed line must not hold. */
-const UNSAFE_IN_LINE = new RegExp("[\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]");
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the output must not hold
+const UNSAFE_IN_LINE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 const TOPIC = "mcp-server";
 /** The platform's search would place a creation time of "1" in 2001, before any window it is asked for. */
 const LISTED = [HOSTILE.createdAtOne!.full_name];

@@ -2,7 +2,7 @@
  * The plugin space as the fake platform holds it for `bun run discovery:eval`: the real plugins of
  * test/fixtures/real-plugins.json with the files their sources imply, the curated lists and the
  * marketplace that named them, and distractors that share the rules' words but are no plugins
- * (test/fixtures/README.md says how the facts map).
+ * (test/fixtures/real-plugins.md says how the facts map).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -174,11 +174,15 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
   const { rules } = options;
   const run = new Discoverer(gh, options);
   for (const id of rules.repositories) addFound(run.found, id, ruleKey.repositories, true);
-  const steps: Array<() => Promise<void>> = [
-    ...rules.lists.map((r) => () => run.list(r.repository, r.path)),
-    ...rules.marketplaces.map((r) => () => run.marketplace(r.repository)),
-    ...rules.searches.map((r) => () => run.search(r.query)),
-  ];
+  const steps: Array<() => Promise<void>> = [];
+  if (gh.authenticated) {
+    steps.push(...rules.lists.map((r) => () => run.list(r.repository, r.path)));
+    steps.push(...rules.marketplaces.map((r) => () => run.marketplace(r.repository)));
+  } else if (rules.lists.length + rules.marketplaces.length > 0) {
+    // Each listed newcomer would cost a call of its own, at 60 calls an hour without a token.
+    options.log("refresh.listings_skipped", { reason: "needs GITHUB_TOKEN" });
+  }
+  steps.push(...rules.searches.map((r) => () => run.search(r.query)));
   for (const rule of rules.code) {
     const key = ruleKey.code(rule.query);
     if (!run.isDue(key)) run.keep(key);

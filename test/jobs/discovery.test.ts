@@ -200,6 +200,10 @@ describe("listings", () => {
       { full_name: "alice/linter" },
       { full_name: "bob/formatter" },
     );
+    // Without a token each listed newcomer would cost a call of its own at 60 an hour: lists wait for one.
+    const anonymous = published(await env.refresh({ token: undefined, now: () => NOW }));
+    expect(anonymous.summary!.added).toEqual([]);
+    expect(env.github.count("contents")).toBe(0);
     const report = published(await env.refresh({ now: () => NOW }));
     expect(report.summary!.added.sort()).toEqual(["alice/linter", "bob/formatter"]);
     expect(env.github.count("contents 200")).toBe(1);

@@ -124,6 +124,8 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   }
 }
 
+const ownerOf = (id: string) => id.slice(0, id.indexOf("/")).toLowerCase();
+
 /** The repositories that manifests fetched in this round list and nobody asked for yet: the next round. */
 function followManifests(run: Run, discovery: Discovery, keys: string[], asked: string[]): string[] {
   const seen = new Set(asked);
@@ -136,7 +138,9 @@ function followManifests(run: Run, discovery: Discovery, keys: string[], asked: 
     if (outcome?.kind !== "fetched") continue;
     for (const id of outcome.lists ?? []) {
       if (id.toLowerCase() === outcome.facts.full_name.toLowerCase()) continue;
-      addFound(discovery.found, id, ruleKey.followed, true);
+      // A marketplace nobody named vouches only for its own owner's repositories; others need evidence of their own.
+      const sameOwner = ownerOf(id) === ownerOf(outcome.facts.full_name);
+      addFound(discovery.found, id, ruleKey.followed, sameOwner);
       if (!seen.has(id.toLowerCase())) {
         seen.add(id.toLowerCase());
         next.push(id.toLowerCase());

@@ -153,28 +153,36 @@ describe("listings", () => {
         full_name: "found/market",
         files: {
           [MARKETPLACE]: marketplaceManifest("found", [
+            { source: "github", repo: "found/own-plugin" },
             { source: "github", repo: "carol/reviewer" },
+            { source: "github", repo: "mallory/popular-library" },
             { source: "github", repo: "evil/../../etc" },
           ]),
         },
       },
       {
         full_name: "carol/reviewer",
-        files: { [MARKETPLACE]: marketplaceManifest("carol", [{ source: "github", repo: "dave/deep" }]) },
+        files: { [MARKETPLACE]: marketplaceManifest("carol", [{ source: "github", repo: "carol/deep" }]) },
       },
       { full_name: "alice/linter" },
       { full_name: "bob/formatter" },
-      { full_name: "dave/deep" },
+      { full_name: "found/own-plugin" },
+      { full_name: "carol/deep" },
+      { full_name: "mallory/popular-library" },
     );
     const report = published(await env.refresh({ now: () => NOW }));
+    // A marketplace the editors name vouches for all it lists; one found by search only for its own
+    // owner's repositories, so a manifest listing others' projects cannot make them plugins.
     expect(report.summary!.added.sort()).toEqual([
       "alice/linter",
       "bob/formatter",
+      "carol/deep",
       "carol/reviewer",
-      "dave/deep",
       "found/market",
+      "found/own-plugin",
       "official/market",
     ]);
+    expect(report.discovery!.rejected).toEqual(["mallory/popular-library"]);
     expect(report.discovery!.rules).toContainEqual({
       rule: "marketplace official/market",
       found: 3,
@@ -183,9 +191,9 @@ describe("listings", () => {
     });
     expect(report.discovery!.rules).toContainEqual({
       rule: "followed marketplace manifests",
-      found: 2,
-      new: 2,
-      rejected: 0,
+      found: 4,
+      new: 4,
+      rejected: 1,
     });
     expect(report.gate.leftOut.get("manifest of found/market: not a repository name")).toBe(1);
   });

@@ -80,8 +80,7 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 for (const [k, tree] of trees.entries()) {
   const sorted = times[k]!.sort((a, b) => a - b);
-  console.log(
-    `${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, ` +
-      `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}`,
-  );
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const rounds = `${ROUNDS} rounds of ${PER_ROUND}`;
+  console.log(`${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${median.toFixed(0)} ns per request over ${rounds}`);
 }

@@ -1,8 +1,8 @@
 /**
  * The serving side of the snapshot swap. The store holds the current snapshot and notices when a
  * new file has been renamed over the database path (by the refresher or by hand): the next
- * request opens it. Handlers are synchronous,
- * so a request never sees two snapshots; the old one is closed once no request can still hold it.
+ * request opens it. Handlers are synchronous, so a request never sees two snapshots; the old one
+ * is closed once no request can still hold it.
  */
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";

@@ -88,10 +88,10 @@ function sizeOf(key: string, rendered: Rendered): number {
 const GZIP_KEY_PREFIX = "gzip|";
 
 /**
- * Share of the budget stored between two full collections: evicted bodies and each rendering's
+ * A full collection per budget's worth of bodies stored: evicted bodies and each rendering's
  * garbage otherwise grow the process far past the budget before the runtime frees them.
  */
-const COLLECT_AFTER_SHARE = 0.5;
+const COLLECT_AFTER_SHARE = 1;
 
 /** The responses of one snapshot, bounded in bytes, least recently used dropped first. */
 export class ResponseCache {

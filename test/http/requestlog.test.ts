@@ -73,7 +73,7 @@ describe("request lines through the process log", () => {
     for (let i = 0; i < 1500; i++) await call(i % 3 === 0 ? "/nowhere" : "/api/v1/plugins");
     const got = lines();
     expect(got).toHaveLength(1500);
-    got.forEach((line, i) => expect(line.status).toBe(i % 3 === 0 ? 404 : 200));
+    expect(got.map((line) => line.status)).toEqual(got.map((_, i) => (i % 3 === 0 ? 404 : 200)));
   });
 
   test("with LOG_CLIENT_IP the client's address ends the line", async () => {

@@ -5,13 +5,12 @@
  * XML-invalid characters and bounded. A field that fails keeps the plugin's previous value (or
  * null); a record whose name fails is left out. Each repair is counted by reason for the summary.
  */
-import { type Static, Type } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+import { Type } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { RepoFacts } from "../catalog/types";
 
 /** Owner: letters, digits, hyphens, at most 39; name: letters, digits, `.`, `_`, `-`, at most 100, never `.`/`..`. */
 export const REPO_ID_PATTERN = "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\\.\\.?$)[A-Za-z0-9._-]{1,100}$";
-const REPO_ID = new RegExp(REPO_ID_PATTERN);
 /** The platform's topic form: lowercase letters, digits and hyphens, at most 50, at most 20 per repository. */
 const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
 const MAX_TOPICS = 20;
@@ -32,11 +31,13 @@ const LINE_BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g;
 
 const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const Timestamp = Type.String({ pattern: ISO_UTC.source });
+const Topic = Type.String({ pattern: TOPIC.source });
+const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
 const Label = Type.Union([Type.String({ minLength: 1, maxLength: MAX_LABEL }), Type.Null()]);
 
 /** What a cleaned record is: the schema every fact handed on (and every checkpointed one) satisfies. */
 export const CleanFacts = Type.Object({
-  full_name: Type.String({ pattern: REPO_ID_PATTERN }),
+  full_name: RepoId,
   description: Type.Union([Type.String({ maxLength: MAX_DESCRIPTION * 2 }), Type.Null()]),
   homepage: Type.Union([Type.String({ maxLength: MAX_HOMEPAGE, pattern: "^https?://" }), Type.Null()]),
   stars: Type.Union([Count, Type.Null()]),
@@ -46,17 +47,25 @@ export const CleanFacts = Type.Object({
   archived: Type.Union([Type.Boolean(), Type.Null()]),
   created_at: Type.Union([Timestamp, Type.Null()]),
   pushed_at: Type.Union([Timestamp, Type.Null()]),
-  topics: Type.Array(Type.String({ pattern: TOPIC.source }), { maxItems: MAX_TOPICS }),
+  topics: Type.Array(Topic, { maxItems: MAX_TOPICS }),
   database_id: Type.Optional(Type.Union([Count, Type.Null()])),
 });
-export type CleanFactsShape = Static<typeof CleanFacts>;
+
+/** The schemas compiled once: the gate checks every field of every record with them. */
+const check = {
+  count: TypeCompiler.Compile(Count),
+  timestamp: TypeCompiler.Compile(Timestamp),
+  topic: TypeCompiler.Compile(Topic),
+  repoId: TypeCompiler.Compile(RepoId),
+  facts: TypeCompiler.Compile(CleanFacts),
+};
 
 /** A record as one of the platform's shapes holds it, before the gate: every field is whatever came. */
 export type RawFacts = { [K in Exclude<keyof RepoFacts, "database_id">]-?: unknown } & { database_id?: unknown };
 
 /** Whether `value` is an `owner/name` the platform would allow. */
 export function isRepoId(value: unknown): value is string {
-  return typeof value === "string" && REPO_ID.test(value);
+  return check.repoId.Check(value);
 }
 
 /** Text without unsafe characters, line breaks and runs of spaces made one space, trimmed; null when empty. */
@@ -72,7 +81,7 @@ export function printable(text: string): string {
 }
 
 function isoSeconds(value: unknown): string | undefined {
-  if (typeof value !== "string" || !ISO_UTC.test(value)) return undefined;
+  if (!check.timestamp.Check(value)) return undefined;
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) return undefined;
   // A day the calendar lacks (`2026-02-31`) parses as another one: compare it back.
@@ -179,7 +188,22 @@ export class UpstreamGate {
     };
     if (raw.database_id !== undefined) facts.database_id = this.count(raw.database_id) ?? null;
     if (raw.hint !== undefined) facts.hint = typeof raw.hint === "string" ? cleanText(raw.hint, MAX_LABEL) : null;
-    return facts;
+    return this.schemaChecked(facts);
+  }
+
+  /** The record if the schema describes it; a field that fails it (a published value from before the gate) is emptied. */
+  private schemaChecked(facts: RepoFacts): RepoFacts | null {
+    if (check.facts.Check(facts)) return facts;
+    const record = facts as unknown as Record<string, unknown>;
+    for (const error of check.facts.Errors(facts)) {
+      const key = error.path.split("/")[1];
+      if (!key || key === "full_name") continue;
+      record[key] = key === "topics" ? [] : null;
+      this.counts.clean(`${key}: published value fails the schema`, facts.full_name);
+    }
+    if (check.facts.Check(facts)) return facts;
+    this.counts.leaveOut("record: does not match the schema", facts.full_name);
+    return null;
   }
 
   /** `stars is missing from every one of 20 repositories` when some field failed in every record (of two or more). */
@@ -190,7 +214,7 @@ export class UpstreamGate {
   }
 
   private count(value: unknown): number | undefined {
-    return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+    return check.count.Check(value) ? value : undefined;
   }
 
   /** Cleaned text (null stays null); undefined when it is not text at all. */
@@ -208,15 +232,10 @@ export class UpstreamGate {
   private topics(id: string, value: unknown): string[] {
     if (value === null || value === undefined) return [];
     const list = Array.isArray(value) ? value : [];
-    const valid = list.filter((t): t is string => typeof t === "string" && TOPIC.test(t));
+    const valid = list.filter((t): t is string => check.topic.Check(t));
     const malformed = !Array.isArray(value) || valid.length < list.length;
     if (malformed) this.counts.clean("topics: not in the platform's topic form", id);
     if (valid.length > MAX_TOPICS) this.counts.clean(`topics: more than ${MAX_TOPICS}`, id);
     return [...new Set(valid)].slice(0, MAX_TOPICS);
   }
-}
-
-/** Whether a stored record (a checkpoint's) is one the gate could have produced. */
-export function isCleanFacts(value: unknown): value is RepoFacts {
-  return Value.Check(CleanFacts, value);
 }

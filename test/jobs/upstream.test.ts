@@ -262,3 +262,27 @@ describe("the rules file", () => {
     }
   });
 });
+
+test("a published value from before the gate that fails its schema is no fallback: the field is emptied", () => {
+  const gate = new UpstreamGate((key) =>
+    key === "old/plugin"
+      ? { ...record("old/plugin"), homepage: "javascript:alert(1)", topics: ["Bad Topic"], description: "d", forks: 1 }
+      : undefined,
+  );
+  const facts = gate.facts({
+    full_name: "old/plugin",
+    description: "ok",
+    homepage: "data:x",
+    stars: 1,
+    forks: 1,
+    language: null,
+    license: null,
+    archived: false,
+    created_at: "2025-01-01T00:00:00Z",
+    pushed_at: "2025-01-01T00:00:00Z",
+    topics: ["ok"],
+    hint: undefined,
+  });
+  expect(facts).toMatchObject({ full_name: "old/plugin", homepage: null, topics: ["ok"] });
+  expect(gate.counts.cleaned.get("homepage: published value fails the schema")).toBe(1);
+});

@@ -12,8 +12,10 @@ import type { Log } from "./log";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { feedHandlers } from "./routes/feed";
 import { healthHandlers } from "./routes/health";
+import { categoryHandlers } from "./routes/categories";
 import { marketHandlers } from "./routes/market";
 import { pluginHandlers } from "./routes/plugins";
+import { syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
 
@@ -56,6 +58,8 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
   const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
+  const categories = categoryHandlers(answer);
+  const sync = syncHandlers(answer, store);
   const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
@@ -67,6 +71,9 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
     ["/plugins/feed.xml", feed.rss, limited],
     ["/market/manifest.json", market.manifest, limited],
     ["/market/v1/plugins", market.plugins, limited],
+    ["/market/v1/catalog.json", sync.catalog, limited],
+    ["/market/v1/changes", sync.changes, limited],
+    ["/api/v1/categories", categories.list, limited],
     ["/healthz", health.live, open],
     ["/readyz", health.ready, open],
   ] as const;

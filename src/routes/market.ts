@@ -2,7 +2,7 @@
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
-import { parsePaging } from "../http/params";
+import { checkPinned, parsePaging } from "../http/params";
 import type { Answer, CatalogContext } from "./answer";
 
 export const SOURCE_ID = "plugin-catalog";
@@ -55,7 +55,9 @@ function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
 
 /** A page of the sync source, by stars descending (400 for bad paging). */
 function syncPage(snapshot: Snapshot, query: string): Rendered {
-  const { page, pageSize } = parsePaging(new URLSearchParams(query), 50, 100);
+  const params = new URLSearchParams(query);
+  const { page, pageSize } = parsePaging(params, 50, 100);
+  checkPinned(params, snapshot.snapshotAt);
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
   return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
 }

@@ -3,16 +3,19 @@ import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
-import { parseListParams } from "../http/params";
+import { checkPinned, parseListParams } from "../http/params";
 import type { Answer, CatalogContext } from "./answer";
 
 /** The list page a query string asks for (400 when it asks for something invalid). */
 function listPage(snapshot: Snapshot, query: string): Rendered {
-  const p = parseListParams(new URLSearchParams(query), snapshot.categoryIds);
+  const params = new URLSearchParams(query);
+  const p = parseListParams(params, snapshot.categoryIds);
+  checkPinned(params, snapshot.snapshotAt);
   const page = snapshot.list({
     q: p.q,
     category: p.category,
     curated: p.curated,
+    archived: p.archived,
     sort: p.sort,
     offset: (p.page - 1) * p.pageSize,
     limit: p.pageSize,
@@ -20,10 +23,24 @@ function listPage(snapshot: Snapshot, query: string): Rendered {
   return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
-/** One plugin in full form (404 when the snapshot has no such id). */
+/** A former id's answer: a permanent redirect to the plugin's current address, as the platform does. */
+function movedPage(id: string, current: string): Rendered {
+  const [owner, repo] = current.split("/") as [string, string];
+  const location = `/api/v1/plugins/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+  const body = JSON.stringify({ code: 301, message: `Plugin ${id} is now ${current}.`, data: null });
+  const rendered = render(body, JSON_TYPE, JSON_CACHE_CONTROL, 301);
+  rendered.headers.set("Location", location);
+  return rendered;
+}
+
+/** One plugin in full form; a former id redirects (301), an unknown one is 404. */
 function pluginPage(snapshot: Snapshot, id: string): Rendered {
   const plugin = snapshot.plugin(id);
-  if (plugin === null) throw notFound(`Plugin ${id}`);
+  if (plugin === null) {
+    const current = snapshot.currentId(id);
+    if (current !== null) return movedPage(id, current);
+    throw notFound(`Plugin ${id}`);
+  }
   const data = `{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
 }

@@ -2,6 +2,7 @@
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import { type Rendered, render } from "../http/cache";
+import { feedText, xmlChars } from "../http/feed-text";
 import type { Answer, CatalogContext } from "./answer";
 
 export const FEED_LENGTH = 50;
@@ -26,12 +27,12 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   });
   for (const row of snapshot.newest(FEED_LENGTH)) {
     feed.addItem({
-      title: row.full_name,
+      title: feedText(row.full_name),
       // With neither guid nor id, the library writes guid = link with isPermaLink="true".
       link: row.url,
-      description: row.description,
+      description: feedText(row.description),
       date: new Date(row.first_seen_at),
-      category: (JSON.parse(row.categories) as string[]).map((name) => ({ name })),
+      category: (JSON.parse(row.categories) as string[]).map((name) => ({ name: xmlChars(name) })),
     });
   }
   return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);

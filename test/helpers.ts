@@ -64,7 +64,7 @@ export interface TestServer {
 
 export interface ServerOptions {
   rateLimitWindowMs?: number;
-  trustProxy?: boolean;
+  trustProxy?: boolean | number;
   baseUrl?: string;
   cacheBytes?: number;
 }
@@ -81,7 +81,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
     config: {
       baseUrl: options.baseUrl ?? "http://catalog.test",
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
-      trustProxy: options.trustProxy ?? false,
+      trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
     },
     log: (event, fields) => lines.push({ event, ...fields }),

@@ -3,9 +3,10 @@
  * opened; it holds at most `maxKeys` keys and forgets expired ones and, when full, the least
  * recently admitted first, so memory stays bounded whatever the number of clients.
  */
-import { isIP } from "node:net";
 import type { Config } from "../config";
-import { HttpError } from "./errors";
+import { clientAddress, clientKey } from "./client-address";
+import { errorBody } from "./errors";
+import { secured } from "./headers";
 import type { RequestNote } from "./requestlog";
 
 export interface Verdict {
@@ -79,27 +80,6 @@ export class RateLimiter {
   }
 }
 
-/** The left-most X-Forwarded-For entry when it is a valid address (the client, as the proxy saw it). */
-export function forwardedClient(forwardedFor: string | null): string | null {
-  if (!forwardedFor) return null;
-  const first = forwardedFor.split(",", 1)[0]!.trim();
-  // A bare address, as the proxy should have written it: no port, brackets or zone.
-  return isIP(first) !== 0 && !first.includes("%") ? first : null;
-}
-
-/**
- * The client address: the socket's, or with a trusted proxy the left-most valid X-Forwarded-For
- * entry. The socket address may be a function, asked only when it is the answer (Bun builds it per call).
- */
-export function clientIp(
-  forwardedFor: string | null,
-  socketIp: string | null | (() => string | null),
-  trustProxy: boolean,
-): string {
-  const forwarded = trustProxy ? forwardedClient(forwardedFor) : null;
-  return forwarded ?? (typeof socketIp === "function" ? socketIp() : socketIp) ?? "unknown";
-}
-
 function limitHeaders(resetSeconds: number): Readonly<Record<string, string>> {
   return Object.freeze({ "RateLimit-Limit": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": String(resetSeconds) });
 }
@@ -111,34 +91,59 @@ interface LimitContext {
 }
 
 /**
- * The limiter as a beforeHandle hook for the routes of the limited group, keyed by client and
- * route pattern. `server` is asked for the socket address only when no trusted proxy names the client.
+ * The refusal, rendered once per kind of path and seconds to wait: a 429 must cost no more than
+ * the cached page it refuses, or a flood is cheaper to answer with data.
+ */
+function refusals(windowMs: number) {
+  const made = new Map<string, { body: string; headers: Record<string, string> }>();
+  const window = windowMs / 1000;
+  return (path: string, resetSeconds: number): Response | null => {
+    const key = `${path.startsWith("/api/") ? "api" : "other"} ${resetSeconds}`;
+    let refusal = made.get(key);
+    if (refusal === undefined) {
+      const message = `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
+      const headers = secured({
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": "no-store",
+        ...limitHeaders(resetSeconds),
+        "Retry-After": String(resetSeconds),
+      });
+      refusal = { body: errorBody(path, 429, message), headers };
+      made.set(key, refusal);
+    }
+    return new Response(refusal.body, { status: 429, headers: refusal.headers });
+  };
+}
+
+/**
+ * The limiter as a beforeHandle hook for the routes of the limited group, keyed by route pattern
+ * and client (client-address.ts). `server` is asked for the socket address only when no trusted
+ * proxy names the client.
  */
 export function rateLimit(
   config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
   server: () => { requestIP(request: Request): { address: string } | null } | null | undefined,
   maxKeys?: number,
-): ((context: LimitContext) => void) | undefined {
+): ((context: LimitContext) => Response | undefined) | undefined {
   if (config.rateLimitWindowMs === 0) return undefined;
   const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
   // An admitted request resets after the whole window.
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
+  const refuse = refusals(config.rateLimitWindowMs);
+  const socketOf = (request: Request) => server()?.requestIP(request)?.address ?? null;
   // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
   return ({ route, request, note }) => {
-    const forwarded = config.trustProxy ? forwardedClient(request.headers.get("x-forwarded-for")) : null;
-    const ip = forwarded ?? server()?.requestIP(request)?.address ?? "unknown";
-    const verdict = limiter.hit(`${route} ${ip}`, note.arrivedAt);
+    const socket = socketOf.bind(null, request);
+    const address = clientAddress(request.headers.get("x-forwarded-for"), socket, config.trustProxy);
+    const verdict = limiter.hit(`${route} ${clientKey(address)}`, note.arrivedAt);
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
       note.limit = admitted;
-      return;
+      return undefined;
     }
-    const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-    const window = config.rateLimitWindowMs / 1000;
-    throw new HttpError(
-      429,
-      `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`,
-      { ...limitHeaders(resetSeconds), "Retry-After": String(resetSeconds) },
-    );
+    // Returned apart from the call, like the handlers' answers (routes/answer.ts).
+    const refusal = refuse(new URL(request.url).pathname, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
+    if (refusal === null) return undefined;
+    return refusal;
   };
 }

@@ -6,7 +6,7 @@
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
 import type { Log } from "../log";
-import { clientIp } from "./ratelimit";
+import { clientAddress } from "./client-address";
 
 /** What the hooks and the handler of one request tell each other. */
 export interface RequestNote {
@@ -51,7 +51,7 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
         const { request } = context;
         // Read while the connection is open: after the response the socket address is gone.
         const ip = config.logClientIp
-          ? clientIp(
+          ? clientAddress(
               request.headers.get("x-forwarded-for"),
               app.server?.requestIP(request)?.address ?? null,
               config.trustProxy,

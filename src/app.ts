@@ -7,6 +7,7 @@ import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
 import { rateLimit } from "./http/ratelimit";
+import { closeWhileStopping, Stopping } from "./http/stopping";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import type { Log } from "./log";
 import { answerFrom, type CatalogContext } from "./routes/answer";
@@ -24,6 +25,8 @@ export interface AppDeps {
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
     Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
   log?: Log;
+  /** Set when the process begins to stop. */
+  stopping?: Stopping;
 }
 
 const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -52,12 +55,12 @@ function renderError(error: unknown, code: unknown, request: Request, log: Log, 
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
-export function createApp({ store, config, log = () => {} }: AppDeps) {
+export function createApp({ store, config, log = () => {}, stopping = new Stopping() }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
-  const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
+  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, () => stopping.active);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
   const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
@@ -84,10 +87,12 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
       const response = renderError(error, code, request, log, note as RequestNote | undefined);
+      if (stopping.active) response.headers.set("connection", "close");
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;
     })
-    .onRequest(checkRequestLine);
+    .onRequest(checkRequestLine)
+    .onAfterHandle({ as: "global" }, closeWhileStopping(stopping));
   for (const [path, handler, group] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
     app.options(path, preflight).all(path, methodNotAllowed);

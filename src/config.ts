@@ -21,6 +21,10 @@ export interface Config {
   readonly responseCacheBytes: number;
   /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
   readonly readyMaxAgeS: number;
+  /** Milliseconds between readiness going off and the server no longer accepting, on a stop. */
+  readonly stopGraceMs: number;
+  /** Seconds an idle connection stays open (Bun's idleTimeout). */
+  readonly idleTimeoutS: number;
   /** Whether the request log records the client IP (personal data: off unless asked for). */
   readonly logClientIp: boolean;
 }
@@ -119,5 +123,8 @@ export function loadConfig(env: Env = Bun.env): Config {
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),
     readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),
     logClientIp: boolean(env, "LOG_CLIENT_IP", false),
+    // Longer than a proxy's upstream keep-alive (nginx: 60 s unless set lower) invites races on reuse.
+    idleTimeoutS: integer(env, "IDLE_TIMEOUT_S", 30, 1, 255),
+    stopGraceMs: integer(env, "STOP_GRACE_MS", 1000, 0, 8000),
   });
 }

@@ -7,6 +7,7 @@ import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
 import { type Config, ConfigError, loadConfig } from "./config";
+import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
@@ -34,10 +35,24 @@ store.onSwap(() => {
   });
 });
 store.current();
-const app = createApp({ store, config, log })
-  .use(refreshCron({ config, store, log }))
-  .listen({ port: config.port, hostname: config.host });
+const stopping = new Stopping();
+const app = createApp({ store, config, log, stopping }).use(refreshCron({ config, store, log }));
+try {
+  // reusePort off: a second instance on a taken port must fail, not silently take half the connections.
+  app.listen({ port: config.port, hostname: config.host, reusePort: false, idleTimeout: config.idleTimeoutS });
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${(error as Error).message})`;
+  log("server.listen_failed", { host: config.host, port: config.port, code: code ?? null });
+  console.error(`Port ${config.port} on ${config.host} ${reason}.`);
+  process.exit(1);
+}
 new Shutdown({ log })
+  .add("readiness off, connections closing", () => {
+    stopping.begin();
+    // Busy keep-alive connections get a response saying Connection: close before the stop cuts idle ones.
+    return Bun.sleep(config.stopGraceMs);
+  })
   .add("scheduled refresh", () => stopScheduledJobs(app.store))
   .add("http", () => app.stop(false))
   .add("snapshot", () => store.close())

@@ -12,7 +12,10 @@ import ipaddr from "ipaddr.js";
 export function canonicalAddress(text: string): string | null {
   const trimmed = text.trim();
   // Bare addresses only, as a proxy writes them: no port, brackets, zone or shorthand IPv4 such as 127.1.
-  if (isIP(trimmed) === 0 || trimmed.includes("%")) return null;
+  const version = isIP(trimmed);
+  // A dotted IPv4 address that isIP accepts is already canonical (it refuses leading zeros).
+  if (version === 4) return trimmed;
+  if (version === 0 || trimmed.includes("%")) return null;
   return ipaddr.process(trimmed).toString();
 }
 

@@ -91,24 +91,27 @@ interface LimitContext {
 }
 
 /**
- * The refusal, rendered once per kind of path and seconds to wait: a 429 must cost no more than
- * the cached page it refuses, or a flood is cheaper to answer with data.
+ * The refusal, rendered once per route and seconds to wait, body and Headers ready as a cached
+ * page's are: a 429 must cost no more than the page it refuses, or a flood is cheaper to answer with data.
  */
 function refusals(windowMs: number) {
-  const made = new Map<string, { body: string; headers: Record<string, string> }>();
+  const made = new Map<string, { body: Blob; headers: Headers }>();
   const window = windowMs / 1000;
-  return (path: string, resetSeconds: number): Response | null => {
-    const key = `${path.startsWith("/api/") ? "api" : "other"} ${resetSeconds}`;
+  return (route: string, resetSeconds: number): Response | null => {
+    const key = `${resetSeconds} ${route}`;
     let refusal = made.get(key);
     if (refusal === undefined) {
       const message = `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
-      const headers = secured({
-        "Content-Type": "application/json; charset=utf-8",
-        "Cache-Control": "no-store",
-        ...limitHeaders(resetSeconds),
-        "Retry-After": String(resetSeconds),
-      });
-      refusal = { body: errorBody(path, 429, message), headers };
+      const headers = new Headers(
+        secured({
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "no-store",
+          ...limitHeaders(resetSeconds),
+          "Retry-After": String(resetSeconds),
+        }),
+      );
+      // The route pattern starts as its paths do, which is all the error shape depends on.
+      refusal = { body: new Blob([errorBody(route, 429, message)]), headers };
       made.set(key, refusal);
     }
     return new Response(refusal.body, { status: 429, headers: refusal.headers });
@@ -142,7 +145,7 @@ export function rateLimit(
       return undefined;
     }
     // Returned apart from the call, like the handlers' answers (routes/answer.ts).
-    const refusal = refuse(new URL(request.url).pathname, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
+    const refusal = refuse(route, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
     if (refusal === null) return undefined;
     return refusal;
   };

@@ -27,8 +27,16 @@ function json(body: unknown, status: number): Response {
   });
 }
 
-/** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
-export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: () => number = Date.now) {
+/**
+ * `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. `stopping` turns readiness
+ * off for good once the process has begun to stop.
+ */
+export function healthHandlers(
+  store: CatalogStore,
+  maxAgeSeconds: number,
+  stopping: () => boolean = () => false,
+  now: () => number = Date.now,
+) {
   return {
     live: () => json({ status: "ok" }, 200),
     ready: () => {
@@ -38,6 +46,7 @@ export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: 
         ageSeconds,
         maxAgeSeconds: bound,
       } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
+      if (stopping()) return json({ status: "stopping", snapshotAt, ageSeconds, maxAgeSeconds: bound }, 503);
       const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
       return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready ? 200 : 503);
     },

@@ -1,6 +1,25 @@
 /** Files beside the database: written whole or not at all, and the temporary files a killed writer left. */
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+
+/**
+ * The file a path names, through any symbolic links (the target may not exist yet): a symlinked
+ * database is written through, its target replaced in its own directory, the link kept.
+ */
+export function resolveLink(path: string): string {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let isLink = false;
+    try {
+      isLink = lstatSync(current).isSymbolicLink();
+    } catch {
+      return current;
+    }
+    if (!isLink) return current;
+    current = resolve(dirname(current), readlinkSync(current));
+  }
+  throw new Error(`${path}: too many levels of symbolic links`);
+}
 
 /** A unique temporary path beside `path`, on the same file system so rename is atomic. */
 export function temporaryPath(path: string): string {
@@ -9,10 +28,11 @@ export function temporaryPath(path: string): string {
 
 /** Lets `write` fill a temporary file, then renames it over `path`: readers see the old file or the new one. */
 export function writeAtomically<T>(path: string, write: (tmp: string) => T): T {
-  const tmp = temporaryPath(path);
+  const target = resolveLink(path);
+  const tmp = temporaryPath(target);
   try {
     const result = write(tmp);
-    renameSync(tmp, path);
+    renameSync(tmp, target);
     return result;
   } finally {
     rmSync(tmp, { force: true });
@@ -36,15 +56,18 @@ export function isOtherProcessRunning(pid: number): boolean {
  * `<db>-refresh.json.tmp-<pid>-…`, `<db>.lock.new-<pid>-…`) whose writer is no longer running.
  */
 export function removeLeftovers(databasePath: string, isRunning = isOtherProcessRunning): string[] {
-  const dir = dirname(databasePath);
-  const prefix = basename(databasePath);
   const removed: string[] = [];
-  if (!existsSync(dir)) return removed;
-  for (const name of readdirSync(dir)) {
-    const pid = name.startsWith(prefix) ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
-    if (pid === undefined || isRunning(Number(pid))) continue;
-    rmSync(join(dir, name), { force: true });
-    removed.push(name);
+  // A symlinked database's temporary files lie beside its target.
+  for (const path of new Set([databasePath, resolveLink(databasePath)])) {
+    const dir = dirname(path);
+    const prefix = basename(path);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const pid = name.startsWith(prefix) ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
+      if (pid === undefined || isRunning(Number(pid))) continue;
+      rmSync(join(dir, name), { force: true });
+      removed.push(name);
+    }
   }
   return removed;
 }

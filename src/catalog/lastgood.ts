@@ -58,6 +58,13 @@ export async function saveLastGoodInBackground(path: string): Promise<boolean> {
   return true;
 }
 
+/** The snapshot time of the last-good copy when it passes the check, or null. */
+export function lastGoodSnapshotAt(path: string): string | null {
+  const copy = lastGoodPath(path);
+  if (!existsSync(copy) || snapshotProblem(copy) !== null) return null;
+  return snapshotAtOf(copy);
+}
+
 /** Puts the last-good copy back at `path` when it passes the check; its snapshot time, or null. */
 export function restoreLastGood(path: string): string | null {
   const copy = lastGoodPath(path);

@@ -39,7 +39,14 @@ function errorResponse(request: Request, status: number, message: string, header
 }
 
 /** The one place errors become responses; an admitted request that then failed still reports its limit. */
-function renderError(error: unknown, code: unknown, request: Request, log: Log, note?: RequestNote): Response {
+function renderError(
+  error: unknown,
+  code: unknown,
+  request: Request,
+  log: Log,
+  store: CatalogStore,
+  note?: RequestNote,
+): Response {
   if (error instanceof HttpError) {
     return errorResponse(request, error.status, error.message, { ...note?.limit, ...error.headers });
   }
@@ -47,6 +54,10 @@ function renderError(error: unknown, code: unknown, request: Request, log: Log, 
   if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${path}.`);
   if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
     return errorResponse(request, 400, "The request could not be read.");
+  }
+  // A damaged database is restored before the next request; this one is told to retry.
+  if (store.recoverFrom(error)) {
+    return errorResponse(request, 503, "The catalog is being restored; retry shortly.", { "Retry-After": "1" });
   }
   log("request.error", { path, error: String(error) });
   return errorResponse(request, 500, "Internal error.");
@@ -86,7 +97,7 @@ export function createApp({ store, config, log = () => {}, stopping = new Stoppi
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
-      const response = renderError(error, code, request, log, note as RequestNote | undefined);
+      const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
       if (stopping.active) response.headers.set("connection", "close");
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;

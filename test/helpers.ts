@@ -74,8 +74,8 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   if (input) publishSnapshot(path, input);
-  const store = new CatalogStore(path, { checkIntervalMs: 50 });
   const lines: Array<Record<string, unknown>> = [];
+  const store = new CatalogStore(path, { checkIntervalMs: 50, log: (event, fields) => lines.push({ event, ...fields }) });
   const app = createApp({
     store,
     config: {

@@ -4,9 +4,11 @@
  * request opens it. Handlers are synchronous, so a request never sees two snapshots; the old one
  * is closed once no request can still hold it.
  */
+import { SQLiteError } from "bun:sqlite";
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Snapshot } from "./snapshot";
+import { prepareDatabase } from "./startup";
 import { headerProblem } from "./validity";
 
 export interface StoreOptions {
@@ -32,6 +34,14 @@ function fileId(path: string): FileId | null {
 
 function sameFile(a: FileId | null, b: FileId | null): boolean {
   return a !== null && b !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.size === b.size;
+}
+
+/** SQLite's result codes for a file that is damaged or cannot be read: the snapshot must be restored. */
+const DAMAGE_CODES = ["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR", "SQLITE_CANTOPEN"];
+
+/** True when `error` is SQLite saying the file is damaged or unreadable (not a bad query). */
+export function isDamage(error: unknown): boolean {
+  return error instanceof SQLiteError && DAMAGE_CODES.some((code) => String(error.code).startsWith(code));
 }
 
 export class CatalogStore {
@@ -99,6 +109,28 @@ export class CatalogStore {
     for (const listener of this.swapListeners) listener(next);
     // Handlers never hold a snapshot across an await; closing on the next tick is safe.
     if (previous) setTimeout(() => previous.close(), 0);
+    return true;
+  }
+
+  /**
+   * When `error` says the file is damaged: stops serving it (readiness and catalog requests answer
+   * 503 meanwhile), restores the path with the newest good data as a start does, and opens it.
+   * True when `error` was such damage.
+   */
+  recoverFrom(error: unknown): boolean {
+    if (!isDamage(error)) return false;
+    const log = this.options.log ?? (() => {});
+    log("snapshot.damaged_while_serving", { path: this.path, error: (error as Error).message });
+    const broken = this.snapshot;
+    this.snapshot = null;
+    this.loadedFile = null;
+    if (broken) setTimeout(() => broken.close(), 0);
+    try {
+      prepareDatabase(this.path, log);
+    } catch (repairError) {
+      log("snapshot.repair_failed", { path: this.path, error: (repairError as Error).message });
+    }
+    this.reloadIfChanged();
     return true;
   }
 

@@ -3,10 +3,14 @@
  * parameter and what is allowed (decisions.md); unknown parameters are ignored; an empty value
  * counts as absent.
  */
+import { t } from "elysia";
 import { SORTS, type Sort } from "../catalog/orders";
 import { badRequest } from "./errors";
 
 export const MAX_QUERY_CHARS = 200;
+/** Page sizes: the default and the cap of /api/v1/plugins and of /market/v1/plugins. */
+export const LIST_PAGE_SIZE = { fallback: 20, cap: 50 } as const;
+export const SYNC_PAGE_SIZE = { fallback: 50, cap: 100 } as const;
 
 /** The single value of a parameter; a parameter given twice is ambiguous and refused. */
 function single(params: URLSearchParams, name: string): string | null {
@@ -58,5 +62,48 @@ export function parseListParams(params: URLSearchParams, categories: ReadonlySet
   if (curated !== null && curated !== "1" && curated !== "true") throw badRequest("curated", "1 or true");
   const sort = single(params, "sort") ?? "default";
   if (!(SORTS as readonly string[]).includes(sort)) throw badRequest("sort", `one of ${SORTS.join(", ")}`);
-  return { q, category, curated: curated !== null, sort: sort as Sort, ...parsePaging(params, 20, 50) };
+  const paging = parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap);
+  return { q, category, curated: curated !== null, sort: sort as Sort, ...paging };
 }
+
+/**
+ * The paging parameters as documented: `x-cap` is the largest size served, a larger one is capped
+ * rather than refused. The parsers above are the gate; these schemas only describe it.
+ */
+export function pagingSchema(size: { fallback: number; cap: number }) {
+  return {
+    page: t.Optional(t.Integer({ minimum: 1, default: 1, description: "Page number; past the end gives no items." })),
+    pageSize: t.Optional(
+      t.Integer({
+        minimum: 1,
+        default: size.fallback,
+        "x-cap": size.cap,
+        description: `Items per page, ${size.fallback} by default; values above ${size.cap} are capped to ${size.cap}.`,
+      }),
+    ),
+  };
+}
+
+export const listQuerySchema = t.Object({
+  q: t.Optional(
+    t.String({
+      maxLength: MAX_QUERY_CHARS,
+      description:
+        "Prefix full-text search over name, topics and description; search syntax is plain text; " +
+        "empty means no search.",
+    }),
+  ),
+  category: t.Optional(t.String({ description: "A category id: one of the snapshot's categories (the 400 lists them)." })),
+  curated: t.Optional(t.UnionEnum(["1", "true"], { description: "Only editor-curated plugins." })),
+  sort: t.Optional(
+    t.UnionEnum(SORTS, {
+      default: "default",
+      description:
+        "`default`: relevance with `q`, else curated first then stars; `heat`: " +
+        "log10(1 + stars + 2·forks) · 0.5^(days since push / 30). Every order ends with id ascending.",
+    }),
+  ),
+  ...pagingSchema(LIST_PAGE_SIZE),
+});
+
+export const syncQuerySchema = t.Object(pagingSchema(SYNC_PAGE_SIZE));

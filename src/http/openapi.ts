@@ -1,0 +1,161 @@
+/**
+ * The OpenAPI 3.1 document, made from the app's own route table: every GET route with its
+ * documentation (summary, query and path schemas, body schema, media type, statuses) and, per
+ * snapshot, a real answer as its example. Parameters are documented, never validated by Elysia:
+ * http/params.ts parses them so that a bad value gets the contract's own 400 message.
+ */
+import type { TObject, TSchema } from "@sinclair/typebox";
+import type { AnyElysia } from "elysia";
+import { JSON_TYPE } from "./cache";
+import { ErrorSchema } from "./wireschemas";
+
+/** What a route says about itself; the route table in app.ts pairs it with the path and the handler. */
+export interface RouteDoc<S = never> {
+  summary: string;
+  description: string;
+  tag: string;
+  /** The query parameters: documented from this schema, parsed by the handler itself. */
+  query?: TObject;
+  params?: TObject;
+  /** The 200 body. */
+  body: TSchema;
+  /** Media type of the 200 body (JSON by default). */
+  type?: string;
+  /**
+   * `snapshot`: rendered from the snapshot (ETag, If-None-Match → 304, 503 before one is loaded);
+   * `static`: the same without a snapshot; false: never cached.
+   */
+  cached: "snapshot" | "static" | false;
+  /** Statuses this route answers beyond the common ones (a 404 for an unknown id, a 503 that is not an error). */
+  more?: Partial<Record<number, { description: string; body?: TSchema }>>;
+  /** A real 200 body for the document, from the snapshot being served. */
+  example?(snapshot: S, baseUrl: string): unknown;
+}
+
+export interface DocumentedRoute {
+  path: string;
+  limited: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: each route's example reads its own kind of source.
+  doc: RouteDoc<any>;
+}
+
+const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
+const seconds = { type: "integer", minimum: 0 };
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": header("Requests allowed per window on this endpoint.", seconds),
+  "RateLimit-Remaining": header("Requests left in the current window.", seconds),
+  "RateLimit-Reset": header("Seconds until the window resets.", seconds),
+};
+const CACHE_HEADERS = {
+  ETag: header("Strong validator of this body; a gzip form's ends in `.gzip` and validates either form."),
+  "Cache-Control": header("How long a client may reuse the answer."),
+};
+
+/** The description of each common status, by the situation that gives it. */
+const COMMON_ERRORS: Record<number, string> = {
+  400: "A malformed parameter or path; the message names the parameter and what is allowed.",
+  414: "The request line is longer than 8 KB.",
+  500: "An internal error.",
+};
+
+function errorResponse(description: string, headers: Record<string, unknown> = {}) {
+  return { description, headers, content: { "application/json": { schema: plain(ErrorSchema) } } };
+}
+
+/** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */
+export function openapiPath(path: string): string {
+  return path.replace(/:([^/]+)/g, "{$1}");
+}
+
+/** `/api/v1/plugins/:owner/:repo` → `getApiV1PluginsByOwnerByRepo`; `/` → `getRoot`. */
+function operationId(path: string): string {
+  const words = path.split(/[/.]/).filter(Boolean);
+  const camel = words.map((w) => (w.startsWith(":") ? `By${cap(w.slice(1))}` : cap(w.replace(/-(\w)/g, (_, c) => c.toUpperCase()))));
+  return `get${camel.join("") || "Root"}`;
+}
+
+const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+function responses({ limited, doc }: DocumentedRoute, example: unknown) {
+  const limit = limited ? RATE_LIMIT_HEADERS : {};
+  const okHeaders = { ...(doc.cached ? CACHE_HEADERS : { "Cache-Control": CACHE_HEADERS["Cache-Control"] }), ...limit };
+  const media: Record<string, unknown> = { schema: plain(doc.body) };
+  if (example !== undefined) media.example = example;
+  const out: Record<string, unknown> = {
+    200: { description: doc.summary, headers: okHeaders, content: { [doc.type ?? JSON_TYPE.split(";")[0]!]: media } },
+  };
+  if (doc.cached) {
+    out[304] = { description: "The client's copy (If-None-Match) is current; no body.", headers: { ...CACHE_HEADERS, ...limit } };
+  }
+  for (const [status, description] of Object.entries(COMMON_ERRORS)) out[status] = errorResponse(description, limit);
+  if (limited) {
+    out[429] = errorResponse("More than one request per window from this client to this endpoint.", {
+      "Retry-After": header("Whole seconds (>= 1) until a request is admitted again.", { type: "integer", minimum: 1 }),
+      ...RATE_LIMIT_HEADERS,
+    });
+  }
+  if (doc.cached === "snapshot") out[503] = errorResponse("No catalog snapshot is available yet.");
+  for (const [status, more] of Object.entries(doc.more ?? {})) {
+    if (!more) continue;
+    out[status] = more.body
+      ? { description: more.description, content: { "application/json": { schema: plain(more.body) } } }
+      : errorResponse(more.description, limit);
+  }
+  return out;
+}
+
+/** A TypeBox schema as plain JSON Schema (its symbol-keyed kinds dropped). */
+const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema));
+
+/**
+ * The parameters of a route, from its schemas. TypeBox schemas are JSON Schema already;
+ * @elysiajs/openapi is not used, as it rewrites query integers as string-or-integer and gives
+ * every enum its first value as a default, which this API does not have.
+ */
+function parameters(path: string, doc: RouteDoc<unknown>) {
+  const out: Array<Record<string, unknown>> = [];
+  for (const [name] of path.matchAll(/:([^/]+)/g)) {
+    const key = name.slice(1);
+    const schema = doc.params?.properties[key];
+    out.push({ name: key, in: "path", required: true, schema: schema ? plain(schema) : { type: "string" } });
+  }
+  const required = new Set(doc.query?.required ?? []);
+  for (const [name, schema] of Object.entries(doc.query?.properties ?? {})) {
+    const { description, ...rest } = plain(schema);
+    out.push({ name, in: "query", required: required.has(name), description, schema: rest });
+  }
+  return out;
+}
+
+/** The document for `routes`, every one of them mounted on `app`; `examples` are keyed by route path. */
+export function openapiDocument(
+  app: AnyElysia,
+  routes: readonly DocumentedRoute[],
+  info: { title: string; version: string; description: string; baseUrl: string },
+  examples: ReadonlyMap<string, unknown> = new Map(),
+) {
+  const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
+  const paths: Record<string, { get: Record<string, unknown> }> = {};
+  for (const route of routes) {
+    if (!mounted.has(route.path)) throw new Error(`${route.path} is documented but not mounted`);
+    const { doc } = route;
+    const params = parameters(route.path, doc);
+    paths[openapiPath(route.path)] = {
+      get: {
+        operationId: operationId(route.path),
+        summary: doc.summary,
+        description: doc.description,
+        tags: [doc.tag],
+        ...(params.length ? { parameters: params } : {}),
+        responses: responses(route, examples.get(route.path)),
+      },
+    };
+  }
+  return {
+    openapi: "3.1.1",
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.baseUrl }],
+    paths,
+    components: { schemas: { Error: plain(ErrorSchema) } },
+  };
+}

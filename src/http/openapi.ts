@@ -19,8 +19,8 @@ export interface RouteDoc<S = never> {
   params?: TObject;
   /** The 200 body. */
   body: TSchema;
-  /** Media type of the 200 body (JSON by default). */
-  type?: string;
+  /** Media types of the 200 body (JSON by default). */
+  type?: string | readonly string[];
   /**
    * `snapshot`: rendered from the snapshot (ETag, If-None-Match → 304, 503 before one is loaded);
    * `static`: the same without a snapshot; false: never cached.
@@ -81,9 +81,9 @@ function responses({ limited, doc }: DocumentedRoute, example: unknown) {
   const okHeaders = { ...(doc.cached ? CACHE_HEADERS : { "Cache-Control": CACHE_HEADERS["Cache-Control"] }), ...limit };
   const media: Record<string, unknown> = { schema: plain(doc.body) };
   if (example !== undefined) media.example = example;
-  const out: Record<string, unknown> = {
-    200: { description: doc.summary, headers: okHeaders, content: { [doc.type ?? JSON_TYPE.split(";")[0]!]: media } },
-  };
+  const types = typeof doc.type === "string" ? [doc.type] : (doc.type ?? [JSON_TYPE.split(";")[0]!]);
+  const content = Object.fromEntries(types.map((type) => [type, media]));
+  const out: Record<string, unknown> = { 200: { description: doc.summary, headers: okHeaders, content } };
   if (doc.cached) {
     out[304] = { description: "The client's copy (If-None-Match) is current; no body.", headers: { ...CACHE_HEADERS, ...limit } };
   }

@@ -3,7 +3,8 @@
  * parameter and what is allowed (decisions.md); unknown parameters are ignored; an empty value
  * counts as absent.
  */
-import { t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
+import { stringEnum } from "./wireschemas";
 import { SORTS, type Sort } from "../catalog/orders";
 import { badRequest } from "./errors";
 
@@ -94,9 +95,9 @@ export const listQuerySchema = t.Object({
     }),
   ),
   category: t.Optional(t.String({ description: "A category id: one of the snapshot's categories (the 400 lists them)." })),
-  curated: t.Optional(t.UnionEnum(["1", "true"], { description: "Only editor-curated plugins." })),
+  curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
   sort: t.Optional(
-    t.UnionEnum(SORTS, {
+    stringEnum(SORTS, {
       default: "default",
       description:
         "`default`: relevance with `q`, else curated first then stars; `heat`: " +

@@ -2,7 +2,12 @@
  * The bodies the service sends, as TypeBox schemas (Elysia's `t`): the OpenAPI document is made
  * from them and the tests check every response against them, so neither can drift from the wire.
  */
-import { t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
+
+/** A string of a fixed set, as a plain `enum` (TypeBox would write a union of constants). */
+export function stringEnum<const V extends readonly string[]>(values: V, options: Record<string, unknown> = {}) {
+  return t.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
+}
 
 const timestamp = (description: string) => t.String({ format: "date-time", description });
 const count = (description: string) => t.Integer({ minimum: 0, description });
@@ -17,7 +22,7 @@ export const PluginSchema = closed(
     id: t.String({ description: "`<owner>/<repo>`", examples: ["modelcontextprotocol/servers"] }),
     name: t.String({ description: "Repository name." }),
     full_name: t.String({ description: "`<owner>/<repo>`." }),
-    url: t.String({ format: "uri", description: "The repository on the hosting platform." }),
+    url: t.String({ description: "The repository on the hosting platform (an absolute URL)." }),
     homepage: t.Union([t.String(), t.Null()], { description: "Project homepage; null when absent." }),
     description: t.String({ description: "The repository's description (`\"\"` when it has none)." }),
     description_zh: t.Union([t.String(), t.Null()], { description: "Chinese description; null when absent." }),
@@ -109,7 +114,7 @@ export const LiveSchema = closed({ status: t.Literal("ok") }, "The process is al
 
 export const ReadySchema = closed(
   {
-    status: t.UnionEnum(["ready", "no-snapshot", "stale"]),
+    status: stringEnum(["ready", "no-snapshot", "stale"]),
     snapshotAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
     ageSeconds: t.Union([t.Integer({ minimum: 0 }), t.Null()]),
     maxAgeSeconds: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "READY_MAX_AGE_S; null: no bound." }),
@@ -119,3 +124,8 @@ export const ReadySchema = closed(
 
 /** A body that is not JSON (RSS, HTML, assets): documented by its media type alone. */
 export const TextSchema = t.String();
+
+export const OpenApiSchema = t.Object(
+  { openapi: t.String({ pattern: "^3\\.1\\." }), info: t.Object({}), paths: t.Object({}) },
+  { description: "An OpenAPI 3.1 document." },
+);

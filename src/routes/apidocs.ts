@@ -10,7 +10,7 @@ import { acceptsGzip, JSON_TYPE, type Rendered, ResponseCache, render, respond }
 import { notFound } from "../http/errors";
 import { HTML_CSP } from "../http/headers";
 import { type DocumentedRoute, openapiDocument, type RouteDoc } from "../http/openapi";
-import { TextSchema } from "../http/wireschemas";
+import { OpenApiSchema, TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 const ASSET_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
@@ -58,7 +58,7 @@ export const apiDocsDocs = {
     tag: "Documentation",
     summary: "This OpenAPI 3.1 document",
     description: "Every endpoint with its parameters, bodies, statuses and headers; examples are the serving snapshot's own.",
-    body: TextSchema,
+    body: OpenApiSchema,
     cached: "snapshot",
   },
   docs: {
@@ -74,7 +74,7 @@ export const apiDocsDocs = {
     summary: "A script, style or icon of the API reference",
     description: `One of ${Object.keys(ASSETS).join(", ")}.`,
     body: TextSchema,
-    type: "application/octet-stream",
+    type: [...new Set(Object.values(ASSETS).map((asset) => asset.type.split(";")[0]!))],
     cached: "static",
     more: { 404: { description: "No such asset." } },
   },

@@ -1,5 +1,5 @@
 /** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
-import { t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";

@@ -11,7 +11,6 @@ import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 const NEWEST_SHOWN = 10;
-const PICKS_SHOWN = 12;
 const PAGE_CACHE_CONTROL = "public, max-age=300";
 
 const esc = (text: string) => Bun.escapeHTML(text);
@@ -43,7 +42,7 @@ export function renderLanding(snapshot: Snapshot, baseUrl: string): Rendered {
   const newest = snapshot
     .newest(NEWEST_SHOWN)
     .map((row) => `<li><a href="${esc(row.url)}">${esc(row.full_name)}</a><p>${esc(row.description)}</p></li>`);
-  const picked = snapshot.list({ q: null, category: null, curated: true, sort: "stars", offset: 0, limit: PICKS_SHOWN });
+  const picked = snapshot.list({ q: null, category: null, curated: true, sort: "stars", offset: 0, limit: curated });
   const picks = picked.items.map((json) => pickItem(JSON.parse(json) as Pick));
   const at = snapshot.snapshotAt;
   const page = `<!doctype html>

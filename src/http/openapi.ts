@@ -9,13 +9,16 @@ import type { AnyElysia } from "elysia";
 import { JSON_TYPE } from "./cache";
 import { ErrorSchema } from "./wireschemas";
 
+/** A function of the snapshot, written as a method so a route of any source fits the route table. */
+type OfSnapshot<S, T> = { of(snapshot: S): T }["of"];
+
 /** What a route says about itself; the route table in app.ts pairs it with the path and the handler. */
 export interface RouteDoc<S = never> {
   summary: string;
   description: string;
   tag: string;
-  /** The query parameters: documented from this schema, parsed by the handler itself. */
-  query?: TObject;
+  /** The query parameters, documented from this schema (or the one for the snapshot served), parsed by the handler. */
+  query?: TObject | OfSnapshot<S, TObject>;
   params?: TObject;
   /** The 200 body. */
   body: TSchema;
@@ -112,34 +115,35 @@ const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stri
  * @elysiajs/openapi is not used, as it rewrites query integers as string-or-integer and gives
  * every enum its first value as a default, which this API does not have.
  */
-function parameters(path: string, doc: RouteDoc<unknown>) {
+function parameters(path: string, doc: RouteDoc<unknown>, snapshot: unknown) {
   const out: Array<Record<string, unknown>> = [];
   for (const [name] of path.matchAll(/:([^/]+)/g)) {
     const key = name.slice(1);
     const schema = doc.params?.properties[key];
     out.push({ name: key, in: "path", required: true, schema: schema ? plain(schema) : { type: "string" } });
   }
-  const required = new Set(doc.query?.required ?? []);
-  for (const [name, schema] of Object.entries(doc.query?.properties ?? {})) {
+  const query = typeof doc.query === "function" ? doc.query(snapshot) : doc.query;
+  const required = new Set(query?.required ?? []);
+  for (const [name, schema] of Object.entries(query?.properties ?? {})) {
     const { description, ...rest } = plain(schema);
     out.push({ name, in: "query", required: required.has(name), description, schema: rest });
   }
   return out;
 }
 
-/** The document for `routes`, every one of them mounted on `app`; `examples` are keyed by route path. */
+/** The document for `routes`, every one of them mounted on `app`, with `snapshot`'s values and examples. */
 export function openapiDocument(
   app: AnyElysia,
   routes: readonly DocumentedRoute[],
   info: { title: string; version: string; description: string; baseUrl: string },
-  examples: ReadonlyMap<string, unknown> = new Map(),
+  snapshot: unknown,
 ) {
   const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
   const paths: Record<string, { get: Record<string, unknown> }> = {};
   for (const route of routes) {
     if (!mounted.has(route.path)) throw new Error(`${route.path} is documented but not mounted`);
     const { doc } = route;
-    const params = parameters(route.path, doc);
+    const params = parameters(route.path, doc, snapshot);
     paths[openapiPath(route.path)] = {
       get: {
         operationId: operationId(route.path),
@@ -147,7 +151,7 @@ export function openapiDocument(
         description: doc.description,
         tags: [doc.tag],
         ...(params.length ? { parameters: params } : {}),
-        responses: responses(route, examples.get(route.path)),
+        responses: responses(route, doc.example?.(snapshot, info.baseUrl)),
       },
     };
   }

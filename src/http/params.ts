@@ -85,26 +85,29 @@ export function pagingSchema(size: { fallback: number; cap: number }) {
   };
 }
 
-export const listQuerySchema = t.Object({
-  q: t.Optional(
-    t.String({
-      maxLength: MAX_QUERY_CHARS,
-      description:
-        "Prefix full-text search over name, topics and description; search syntax is plain text; " +
-        "empty means no search.",
-    }),
-  ),
-  category: t.Optional(t.String({ description: "A category id: one of the snapshot's categories (the 400 lists them)." })),
-  curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
-  sort: t.Optional(
-    stringEnum(SORTS, {
-      default: "default",
-      description:
-        "`default`: relevance with `q`, else curated first then stars; `heat`: " +
-        "log10(1 + stars + 2·forks) · 0.5^(days since push / 30). Every order ends with id ascending.",
-    }),
-  ),
-  ...pagingSchema(LIST_PAGE_SIZE),
-});
+/** The list parameters as documented, with the category ids of the snapshot being served. */
+export function listQuerySchema(categories: Iterable<string>) {
+  return t.Object({
+    q: t.Optional(
+      t.String({
+        maxLength: MAX_QUERY_CHARS,
+        description:
+          "Prefix full-text search over name, topics and description; search syntax is plain text; " +
+          "empty means no search.",
+      }),
+    ),
+    category: t.Optional(stringEnum([...categories], { description: "Only plugins of this category (primary or not)." })),
+    curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
+    sort: t.Optional(
+      stringEnum(SORTS, {
+        default: "default",
+        description:
+          "`default`: relevance with `q`, else curated first then stars; `heat`: " +
+          "log10(1 + stars + 2·forks) · 0.5^(days since push / 30). Every order ends with id ascending.",
+      }),
+    ),
+    ...pagingSchema(LIST_PAGE_SIZE),
+  });
+}
 
 export const syncQuerySchema = t.Object(pagingSchema(SYNC_PAGE_SIZE));

@@ -90,11 +90,6 @@ export interface DocumentInfo {
 
 function documentOf(snapshot: Snapshot, { described, info }: { described: Described; info: DocumentInfo }): Rendered {
   const { app, routes } = described();
-  const examples = new Map<string, unknown>();
-  for (const { path, doc } of routes) {
-    const example = doc.example?.(snapshot, info.baseUrl);
-    if (example !== undefined) examples.set(path, example);
-  }
   const document = openapiDocument(
     app,
     routes,
@@ -108,7 +103,7 @@ function documentOf(snapshot: Snapshot, { described, info }: { described: Descri
         "client IP each; every JSON answer carries an ETag and `Cache-Control: public, max-age=300`.",
       baseUrl: info.baseUrl,
     },
-    examples,
+    snapshot,
   );
   return render(JSON.stringify(document), JSON_TYPE, "public, max-age=300");
 }

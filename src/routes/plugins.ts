@@ -38,7 +38,7 @@ export const pluginDocs = {
     tag: "API",
     summary: "Search, filter, sort and page the catalog",
     description: "Full-form plugins in the /api/v1 envelope. Unknown parameters are ignored; an empty value is absent.",
-    query: listQuerySchema,
+    query: (snapshot) => listQuerySchema(snapshot.categoryIds),
     body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
     cached: "snapshot",
     example: (snapshot) => decoded(listPage(snapshot, "pageSize=1")),

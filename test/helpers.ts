@@ -97,7 +97,8 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
     if (problems.length) throw new Error(`GET ${p} does not match /openapi.json:\n${problems.join("\n")}`);
     return response;
   };
-  const get = async (p: string, headers: Record<string, string> = {}) => checked(p, (await fetch(url + p, { headers })) as Response);
+  const get = async (p: string, headers: Record<string, string> = {}) =>
+    checked(p, (await fetch(url + p, { headers })) as Response);
   return {
     url,
     path,

@@ -62,9 +62,11 @@ export class Conformance {
     for (const name of ["Retry-After", "ETag"]) {
       if (documented.headers?.[name] && !response.headers.has(name)) problems.push(`${template} ${status}: no ${name}`);
     }
-    if (!documented.content) return text === "" ? problems : [...problems, `${template} ${status}: a body where none is documented`];
+    if (!documented.content)
+      return text === "" ? problems : [...problems, `${template} ${status}: a body where none is documented`];
     const media = documented.content[type];
-    if (!media) return [...problems, `${template} ${status}: ${type} is not documented (${Object.keys(documented.content)})`];
+    if (!media)
+      return [...problems, `${template} ${status}: ${type} is not documented (${Object.keys(documented.content)})`];
     if (type !== "application/json" || !media.schema) return problems;
     return [...problems, ...this.body(media.schema, text, `${template} ${status}`)];
   }

@@ -73,7 +73,9 @@ export function openapiPath(path: string): string {
 /** `/api/v1/plugins/:owner/:repo` → `getApiV1PluginsByOwnerByRepo`; `/` → `getRoot`. */
 function operationId(path: string): string {
   const words = path.split(/[/.]/).filter(Boolean);
-  const camel = words.map((w) => (w.startsWith(":") ? `By${cap(w.slice(1))}` : cap(w.replace(/-(\w)/g, (_, c) => c.toUpperCase()))));
+  const camel = words.map((w) =>
+    w.startsWith(":") ? `By${cap(w.slice(1))}` : cap(w.replace(/-(\w)/g, (_, c) => c.toUpperCase())),
+  );
   return `get${camel.join("") || "Root"}`;
 }
 
@@ -88,7 +90,10 @@ function responses({ limited, doc }: DocumentedRoute, example: unknown) {
   const content = Object.fromEntries(types.map((type) => [type, media]));
   const out: Record<string, unknown> = { 200: { description: doc.summary, headers: okHeaders, content } };
   if (doc.cached) {
-    out[304] = { description: "The client's copy (If-None-Match) is current; no body.", headers: { ...CACHE_HEADERS, ...limit } };
+    out[304] = {
+      description: "The client's copy (If-None-Match) is current; no body.",
+      headers: { ...CACHE_HEADERS, ...limit },
+    };
   }
   for (const [status, description] of Object.entries(COMMON_ERRORS)) out[status] = errorResponse(description, limit);
   if (limited) {

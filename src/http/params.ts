@@ -96,7 +96,9 @@ export function listQuerySchema(categories: Iterable<string>) {
           "empty means no search.",
       }),
     ),
-    category: t.Optional(stringEnum([...categories], { description: "Only plugins of this category (primary or not)." })),
+    category: t.Optional(
+      stringEnum([...categories], { description: "Only plugins of this category (primary or not)." }),
+    ),
     curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
     sort: t.Optional(
       stringEnum(SORTS, {

@@ -37,7 +37,9 @@ const DOCS_PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body>
-<main id="api"><p>The API reference needs JavaScript; the document itself is <a href="/openapi.json">/openapi.json</a>.</p></main>
+<main id="api">
+<p>The API reference needs JavaScript; the document itself is <a href="/openapi.json">/openapi.json</a>.</p>
+</main>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/docs-setup.js"></script>
 </body>
@@ -57,7 +59,8 @@ export const apiDocsDocs = {
   openapi: {
     tag: "Documentation",
     summary: "This OpenAPI 3.1 document",
-    description: "Every endpoint with its parameters, bodies, statuses and headers; examples are the serving snapshot's own.",
+    description:
+      "Every endpoint with its parameters, bodies, statuses and headers; examples are the serving snapshot's own.",
     body: OpenApiSchema,
     cached: "snapshot",
   },

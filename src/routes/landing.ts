@@ -29,23 +29,23 @@ a{color:#0b57d0}h1{margin-bottom:.25rem}dl.stats{display:flex;flex-wrap:wrap;gap
 dl.stats div{display:flex;flex-direction:column-reverse}dl.stats dd{margin:0;font-size:1.6rem;font-weight:600}
 ul.plugins{list-style:none;padding:0}ul.plugins li{margin:.6rem 0}ul.plugins p{margin:.1rem 0;color:#444}
 .hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-nav ul{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}footer{margin-top:2rem;color:#555;font-size:.9rem}`;
+nav ul{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
+footer{margin-top:2rem;color:#555;font-size:.9rem}`;
 
 function pickItem(pick: Pick): string {
   const zh = pick.description_zh ? `<p lang="zh">${esc(pick.description_zh)}</p>` : "";
   const en = pick.description ? `<p>${esc(pick.description)}</p>` : "";
-  return `<li><a href="${esc(pick.url)}">${esc(pick.id)}</a> <span aria-hidden="true">★</span> ${number(pick.stars)}<span class="hidden"> stars</span>${zh}${en}</li>`;
+  const stars = `<span aria-hidden="true">★</span> ${number(pick.stars)}<span class="hidden"> stars</span>`;
+  return `<li><a href="${esc(pick.url)}">${esc(pick.id)}</a> ${stars}${zh}${en}</li>`;
 }
 
 /** The page: a pure function of the snapshot and the base address. */
 export function renderLanding(snapshot: Snapshot, baseUrl: string): Rendered {
   const { total, curated, categories, totalStars } = snapshot.stats;
-  const newest = snapshot
-    .newest(NEWEST_SHOWN)
-    .map((row) => {
-      const about = row.description ? `<p>${esc(row.description)}</p>` : "";
-      return `<li><a href="${esc(row.url)}">${esc(row.full_name)}</a>${about}</li>`;
-    });
+  const newest = snapshot.newest(NEWEST_SHOWN).map((row) => {
+    const about = row.description ? `<p>${esc(row.description)}</p>` : "";
+    return `<li><a href="${esc(row.url)}">${esc(row.full_name)}</a>${about}</li>`;
+  });
   const picked = snapshot.list({ q: null, category: null, curated: true, sort: "stars", offset: 0, limit: curated });
   const picks = picked.items.map((json) => pickItem(JSON.parse(json) as Pick));
   const at = snapshot.snapshotAt;

@@ -9,7 +9,12 @@ let html: string;
 beforeAll(async () => {
   server = startServer(
     snapshotInput([
-      plugin("acme/hostile", { description: HOSTILE, description_zh: `中文<b>说明</b>${HOSTILE}`, curated: true, stars: 9 }),
+      plugin("acme/hostile", {
+        description: HOSTILE,
+        description_zh: `中文<b>说明</b>${HOSTILE}`,
+        curated: true,
+        stars: 9,
+      }),
       plugin("acme/plain", { description: "A plain plugin.", stars: 3, first_seen_at: "2026-08-21T00:00:00.000Z" }),
       plugin(`acme/quote"d`, { description: "", curated: true, description_zh: "只有中文", stars: 5 }),
     ]),
@@ -23,7 +28,7 @@ describe("GET /", () => {
   test("is an HTML page with the live numbers and links to the docs, the document, the feed and the manifest", async () => {
     const response = await server.get("/");
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(html).toStartWith("<!doctype html>\n<html lang=\"en\">");
+    expect(html).toStartWith('<!doctype html>\n<html lang="en">');
     expect(html).toContain("<dt>plugins</dt><dd>3</dd>");
     expect(html).toContain("<dt>curated</dt><dd>2</dd>");
     expect(html).toContain(`<time datetime="${SNAPSHOT_AT}">`);
@@ -99,7 +104,9 @@ describe("GET /docs", () => {
   });
 
   test("assets go out gzip-compressed with an ETag", async () => {
-    const response = await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`, { headers: { "Accept-Encoding": "gzip" } });
+    const response = await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`, {
+      headers: { "Accept-Encoding": "gzip" },
+    });
     expect(response.headers.get("content-encoding")).toBe("gzip");
     expect(response.headers.get("etag")).toEndWith('.gzip"');
   });

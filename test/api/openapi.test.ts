@@ -70,7 +70,9 @@ describe("GET /openapi.json", () => {
       }
     }
     expect(examples).toBe(4);
-    const list = doc.paths["/api/v1/plugins"]!.get.responses["200"]!.content!["application/json"]!.example as any;
+    const list = doc.paths["/api/v1/plugins"]!.get.responses["200"]!.content!["application/json"]!.example as {
+      data: { total: number };
+    };
     expect(list.data.total).toBe(defaultSnapshotInput().plugins.length);
   });
 
@@ -117,7 +119,11 @@ describe("the documented parameters are the served ones", () => {
     for (const [template, { get }] of Object.entries(doc.paths)) {
       for (const p of get.parameters ?? []) {
         if (p.in !== "query") continue;
-        const { default: fallback, minimum, "x-cap": cap } = p.schema as { default?: unknown; minimum?: number; "x-cap"?: number };
+        const {
+          default: fallback,
+          minimum,
+          "x-cap": cap,
+        } = p.schema as { default?: unknown; minimum?: number; "x-cap"?: number };
         if (fallback !== undefined) {
           expect((await body(`${template}?${p.name}=${fallback}`)).text).toBe((await body(template)).text);
           checked++;

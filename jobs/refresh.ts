@@ -13,12 +13,14 @@ import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
+import { printable } from "../src/refresh/upstream";
 
 /** The token, replaced wherever an upstream error put it. */
 const secrets = new Secrets();
 
+/** `text` with the token replaced, wherever an upstream error put it, and no control character from the data. */
 function hidden(text: string): string {
-  return secrets.redact(text);
+  return secrets.redact(text).split("\n").map(printable).join("\n");
 }
 
 function print(line: string): void {

@@ -2,6 +2,8 @@
 
 /** Facts about one repository as the hosting platform reports them (or the embedded default records them). */
 export interface RepoFacts {
+  /** The platform's numeric repository id (GraphQL `databaseId`): it survives renames. */
+  database_id?: number | null;
   full_name: string;
   description: string | null;
   homepage: string | null;

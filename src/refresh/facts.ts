@@ -1,6 +1,10 @@
-/** Repository facts from each shape the platform answers in, and from a previous snapshot's record. */
+/**
+ * Repository facts from each shape the platform answers in, and from a previous snapshot's record.
+ * The readers here only pick fields out; whatever they hold is checked by the gate (upstream.ts).
+ */
 import type { RepoFacts } from "../catalog/types";
 import type { PluginView } from "../catalog/views";
+import type { RawFacts } from "./upstream";
 
 /** The REST repository object (GET /repos/{owner}/{repo}, search items), only the fields read here. */
 export interface RestRepo {
@@ -19,6 +23,7 @@ export interface RestRepo {
 
 /** The GraphQL Repository fields the fetch asks for (see REPO_FIELDS). */
 export interface GraphRepo {
+  databaseId: number;
   nameWithOwner: string;
   description: string | null;
   homepageUrl: string | null;
@@ -32,39 +37,53 @@ export interface GraphRepo {
   repositoryTopics: { nodes: Array<{ topic: { name: string } }> };
 }
 
-/** The GraphQL selection matching GraphRepo. Topics: the platform allows at most 20 per repository. */
-export const REPO_FIELDS = `nameWithOwner description homepageUrl stargazerCount forkCount isArchived createdAt pushedAt
-  primaryLanguage { name } licenseInfo { spdxId } repositoryTopics(first: 20) { nodes { topic { name } } }`;
+/**
+ * The GraphQL selection matching GraphRepo. `databaseId` is the platform's numeric id, which
+ * survives renames. Topics: the platform allows at most 20 per repository.
+ */
+export const REPO_FIELDS = `databaseId nameWithOwner description homepageUrl stargazerCount forkCount isArchived
+  createdAt pushedAt primaryLanguage { name } licenseInfo { spdxId } repositoryTopics(first: 20) { nodes { topic { name } } }`;
 
-export function fromRest(repo: RestRepo): RepoFacts {
+type Loose = Record<string, unknown> | null | undefined;
+const field = (value: unknown, name: string): unknown =>
+  value && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined;
+
+export function fromRest(repo: RestRepo | Loose): RawFacts {
+  const r = (repo ?? {}) as Record<string, unknown>;
   return {
-    full_name: repo.full_name,
-    description: repo.description,
-    homepage: repo.homepage,
-    stars: repo.stargazers_count,
-    forks: repo.forks_count,
-    language: repo.language,
-    license: repo.license?.spdx_id ?? null,
-    archived: repo.archived,
-    created_at: repo.created_at,
-    pushed_at: repo.pushed_at,
-    topics: repo.topics ?? [],
+    database_id: r.id,
+    full_name: r.full_name,
+    description: r.description,
+    homepage: r.homepage,
+    stars: r.stargazers_count,
+    forks: r.forks_count,
+    language: r.language,
+    license: field(r.license, "spdx_id") ?? null,
+    archived: r.archived,
+    created_at: r.created_at,
+    pushed_at: r.pushed_at,
+    topics: r.topics ?? [],
+    hint: undefined,
   };
 }
 
-export function fromGraph(repo: GraphRepo): RepoFacts {
+export function fromGraph(repo: GraphRepo | Loose): RawFacts {
+  const r = (repo ?? {}) as Record<string, unknown>;
+  const nodes = field(r.repositoryTopics, "nodes");
   return {
-    full_name: repo.nameWithOwner,
-    description: repo.description,
-    homepage: repo.homepageUrl,
-    stars: repo.stargazerCount,
-    forks: repo.forkCount,
-    language: repo.primaryLanguage?.name ?? null,
-    license: repo.licenseInfo?.spdxId ?? null,
-    archived: repo.isArchived,
-    created_at: repo.createdAt,
-    pushed_at: repo.pushedAt,
-    topics: repo.repositoryTopics?.nodes.map((n) => n.topic.name) ?? [],
+    database_id: r.databaseId,
+    full_name: r.nameWithOwner,
+    description: r.description,
+    homepage: r.homepageUrl,
+    stars: r.stargazerCount,
+    forks: r.forkCount,
+    language: field(r.primaryLanguage, "name") ?? null,
+    license: field(r.licenseInfo, "spdxId") ?? null,
+    archived: r.isArchived,
+    created_at: r.createdAt,
+    pushed_at: r.pushedAt,
+    topics: Array.isArray(nodes) ? nodes.map((n) => field(field(n, "topic"), "name")) : [],
+    hint: undefined,
   };
 }
 

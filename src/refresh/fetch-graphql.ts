@@ -1,22 +1,25 @@
 /**
  * Fetching with a token: repositories in GraphQL queries of up to 100 aliased `repository` fields,
- * one point of the GraphQL budget each. The platform resolves an old name to the renamed repository
+ * one point of the GraphQL budget each. Inside the same query each repository is asked for the
+ * evidence files (`object(expression: "HEAD:path")`) and its marketplace manifest's text, so
+ * evidence costs no call of its own. The platform resolves an old name to the renamed repository
  * (its nameWithOwner is the new id) and answers a deleted or hidden one with null and a NOT_FOUND error.
  */
 import { GraphqlResponseError } from "@octokit/graphql";
-import { fromGraph, REPO_FIELDS, type GraphRepo } from "./facts";
+import { MARKETPLACE_MANIFEST } from "./discover";
+import { fromGraph, REPO_FIELDS } from "./facts";
 import type { GitHub } from "./github";
+import { listedInManifest } from "./listings";
 import type { Outcome } from "./outcome";
+import type { DiscoveryRules } from "./rules";
+import type { UpstreamGate } from "./upstream";
 
 /** The platform's limit of nodes per query, and the size that keeps a query at one point. */
 export const GRAPHQL_BATCH = 100;
 /** Error types that mean the repository is gone for us; any other error fails the run. */
 const GONE = new Set(["NOT_FOUND", "FORBIDDEN"]);
 
-interface BatchData {
-  rateLimit?: { cost: number; remaining: number; resetAt: string };
-  [alias: string]: GraphRepo | null | BatchData["rateLimit"];
-}
+type BatchData = Record<string, unknown> & { rateLimit?: { cost: number; remaining: number; resetAt: string } };
 
 interface GraphError {
   type?: string;
@@ -24,7 +27,23 @@ interface GraphError {
   message: string;
 }
 
-function batchQuery(ids: string[]): { query: string; variables: Record<string, string> } {
+export interface GraphFetch {
+  gate: UpstreamGate;
+  /** Files whose presence at HEAD (holding `contains`, when given) is evidence: db/discovery.json `evidence.files`. */
+  files: DiscoveryRules["evidence"]["files"];
+}
+
+/** The fragment every repository field spreads: facts, one `object` per evidence file, the manifest's text. */
+function fragment(files: GraphFetch["files"]): string {
+  const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
+  const objects = files.map(
+    ({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`,
+  );
+  const manifest = `manifest: ${at(MARKETPLACE_MANIFEST)} { ... on Blob { text } }`;
+  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifest].join("\n  ")} }`;
+}
+
+function batchQuery(ids: string[], files: GraphFetch["files"]): { query: string; variables: Record<string, string> } {
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];
@@ -39,12 +58,16 @@ function batchQuery(ids: string[]): { query: string; variables: Record<string, s
   rateLimit { cost remaining resetAt }
   ${fields.join("\n  ")}
 }
-fragment Repo on Repository { ${REPO_FIELDS} }`;
+${fragment(files)}`;
   return { query, variables };
 }
 
-async function runBatch(gh: GitHub, ids: string[]): Promise<{ data: BatchData; errors: GraphError[] }> {
-  const { query, variables } = batchQuery(ids);
+async function runBatch(
+  gh: GitHub,
+  ids: string[],
+  files: GraphFetch["files"],
+): Promise<{ data: BatchData; errors: GraphError[] }> {
+  const { query, variables } = batchQuery(ids, files);
   try {
     return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };
   } catch (error) {
@@ -56,23 +79,41 @@ async function runBatch(gh: GitHub, ids: string[]): Promise<{ data: BatchData; e
   }
 }
 
+function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome {
+  const facts = options.gate.facts(fromGraph(node));
+  if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
+  const files = options.files
+    .filter(({ contains }, i) => {
+      const object = node[`f${i}`] as { __typename?: unknown; text?: unknown } | null | undefined;
+      if (!object || typeof object !== "object") return false;
+      return contains === undefined || (typeof object.text === "string" && object.text.includes(contains));
+    })
+    .map((f) => f.path);
+  const text = (node.manifest as { text?: unknown } | null)?.text;
+  const lists = typeof text === "string" ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
+  return { kind: "fetched", facts, etag: null, files, lists };
+}
+
 /** Fetches `ids` batch by batch, handing each batch's outcomes (keyed by lowercased asked id) to `onBatch`. */
 export async function fetchGraph(
   gh: GitHub,
   ids: string[],
+  options: GraphFetch,
   onBatch: (outcomes: Array<[string, Outcome]>) => void,
 ): Promise<void> {
   for (let start = 0; start < ids.length; start += GRAPHQL_BATCH) {
     const batch = ids.slice(start, start + GRAPHQL_BATCH);
-    const { data, errors } = await runBatch(gh, batch);
-    if (data.rateLimit) gh.usage.addPoints(data.rateLimit.cost, data.rateLimit.remaining, data.rateLimit.resetAt);
+    const { data, errors } = await runBatch(gh, batch, options.files);
+    const rate = data.rateLimit;
+    if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
     const reasons = new Map(errors.map((e) => [String(e.path?.[0]), e.type ?? "NOT_FOUND"]));
     onBatch(
       batch.map((id, i): [string, Outcome] => {
-        const node = data[`r${i}`] as GraphRepo | null | undefined;
-        const outcome: Outcome = node
-          ? { kind: "fetched", facts: fromGraph(node), etag: null }
-          : { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" };
+        const node = data[`r${i}`];
+        const outcome: Outcome =
+          node && typeof node === "object"
+            ? outcomeOf(node as Record<string, unknown>, options)
+            : { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" };
         return [id.toLowerCase(), outcome];
       }),
     );

@@ -3,9 +3,13 @@
  * published ETag, since a `304` costs nothing against the limit. The platform answers an old name
  * with a redirect to the renamed repository (followed here), a deleted or hidden one with 404.
  */
-import { fromRest, type RestRepo } from "./facts";
-import { statusOf, type GitHub } from "./github";
+import { fromRest } from "./facts";
+import { type GitHub, statusOf } from "./github";
 import type { Outcome } from "./outcome";
+import { cleanText, type UpstreamGate } from "./upstream";
+
+/** Longer than any ETag the platform sends; it is stored and sent back, so it is bounded like any upstream text. */
+const MAX_ETAG = 200;
 
 /** Requests in flight at once: enough to hide latency, few enough to stay clear of secondary limits. */
 const CONCURRENCY = 8;
@@ -17,7 +21,7 @@ export interface RestItem {
   etag: string | null;
 }
 
-async function fetchOne(gh: GitHub, item: RestItem): Promise<Outcome> {
+async function fetchOne(gh: GitHub, gate: UpstreamGate, item: RestItem): Promise<Outcome> {
   const [owner, repo] = item.id.split("/") as [string, string];
   try {
     const response = await gh.octokit.request("GET /repos/{owner}/{repo}", {
@@ -25,7 +29,10 @@ async function fetchOne(gh: GitHub, item: RestItem): Promise<Outcome> {
       repo,
       headers: item.etag ? { "if-none-match": item.etag } : {},
     });
-    return { kind: "fetched", facts: fromRest(response.data as unknown as RestRepo), etag: response.headers.etag ?? null };
+    const facts = gate.facts(fromRest(response.data as unknown as Record<string, unknown>));
+    if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
+    const etag = response.headers.etag;
+    return { kind: "fetched", facts, etag: typeof etag === "string" ? cleanText(etag, MAX_ETAG) : null };
   } catch (error) {
     const budget = gh.budgetError(error);
     if (budget !== error) throw budget;
@@ -39,6 +46,7 @@ async function fetchOne(gh: GitHub, item: RestItem): Promise<Outcome> {
 /** Fetches every item, a few at a time; stops at the first error once the requests in flight are in. */
 export async function fetchRest(
   gh: GitHub,
+  gate: UpstreamGate,
   items: RestItem[],
   onResult: (id: string, outcome: Outcome) => void,
 ): Promise<void> {
@@ -48,7 +56,7 @@ export async function fetchRest(
     while (failure === null && next < items.length) {
       const item = items[next++]!;
       try {
-        onResult(item.id.toLowerCase(), await fetchOne(gh, item));
+        onResult(item.id.toLowerCase(), await fetchOne(gh, gate, item));
       } catch (error) {
         failure ??= error;
       }

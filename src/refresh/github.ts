@@ -1,29 +1,28 @@
 /**
  * The hosting platform's client: Octokit with the throttling and retry plugins configured as their
- * documentation describes. Waits the platform asks for (Retry-After, x-ratelimit-reset) are honoured
- * when short; a longer one ends the run with BudgetExhausted, so the refresh finishes later instead
- * of publishing part of the catalog.
+ * documentation describes, and a pacer (pacing.ts) that spends each resource's budget as the
+ * platform reports it, instead of the throttling plugin's fixed spacing. Waits the platform asks
+ * for (Retry-After on a secondary limit, x-ratelimit-reset) are honoured when short; a longer one
+ * ends the run with BudgetExhausted, so the refresh finishes later instead of publishing part of
+ * the catalog.
  */
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck";
-import { countingFetch, Usage, type Wait } from "./usage";
 import type { Log } from "../log";
+import { Pacer } from "./pacing";
+import { countingFetch, Usage, type Wait } from "./usage";
 
 export type { Log };
 
-/** Spacing of calls. The defaults are the throttling plugin's own (the platform's guidance); tests shorten them. */
+/** How a Retry-After is timed; tests shorten it. The budgets themselves are paced by the platform's numbers. */
 export interface Pacing {
-  /** Between two searches: the search API allows 30 calls a minute with a token. */
-  searchMs: number;
-  /** Between two GraphQL queries. */
-  graphqlMs: number;
-  /** One second of Retry-After, x-ratelimit-reset or retry back-off, in milliseconds. */
+  /** One second of Retry-After or retry back-off, in milliseconds. */
   retryAfterBaseMs: number;
 }
 
-export const DEFAULT_PACING: Pacing = { searchMs: 2000, graphqlMs: 1000, retryAfterBaseMs: 1000 };
+export const DEFAULT_PACING: Pacing = { retryAfterBaseMs: 1000 };
 
 /** How many times one request may wait for a rate limit before the run gives up. */
 const MAX_LIMIT_WAITS = 3;
@@ -40,7 +39,10 @@ export interface GitHubOptions {
 /** The platform's budget ran out and will not be back within the allowed wait. */
 export class BudgetExhausted extends Error {
   override name = "BudgetExhausted";
-  constructor(readonly resetAt: Date, readonly url: string) {
+  constructor(
+    readonly resetAt: Date,
+    readonly url: string,
+  ) {
     super(`API budget exhausted until ${resetAt.toISOString()} (at ${url})`);
   }
 }
@@ -54,6 +56,12 @@ export interface GitHub {
   authenticated: boolean;
   /** Rethrows `error` as BudgetExhausted when the limit handlers gave up waiting for it. */
   budgetError(error: unknown): unknown;
+  /** Reads every resource's budget from `/rate_limit` (free), so pacing is right from the first call. */
+  readBudgets(): Promise<void>;
+}
+
+interface RateLimitBody {
+  resources?: Record<string, { limit?: unknown; remaining?: unknown; reset?: unknown }>;
 }
 
 /** A client for one refresh run, counting its calls. */
@@ -70,6 +78,17 @@ export function createGitHub(options: GitHubOptions): GitHub {
     exhausted = new BudgetExhausted(new Date(Date.now() + seconds * 1000), url);
     return false;
   };
+  const pacer = new Pacer({
+    usage,
+    onWait: (resource, seconds, resetAt) => {
+      if (seconds > options.maxWaitSeconds) {
+        exhausted = new BudgetExhausted(resetAt, resource);
+        throw exhausted;
+      }
+      usage.waits.push({ reason: "rate-limit", seconds, url: resource });
+      options.log("refresh.rate_limited", { reason: "budget spent", resource, waitSeconds: seconds });
+    },
+  });
   const octokit = new Client({
     auth: options.token,
     baseUrl: options.apiUrl,
@@ -83,18 +102,35 @@ export function createGitHub(options: GitHubOptions): GitHub {
     },
     throttle: {
       retryAfterBaseValue: pacing.retryAfterBaseMs,
-      search: new Bottleneck.Group({ maxConcurrent: 1, minTime: pacing.searchMs }),
-      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: pacing.graphqlMs }),
+      // One search and one GraphQL query at a time, as the platform asks; their budgets are the pacer's.
+      search: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
       onRateLimit: (after, request, _octokit, count) => decide("rate-limit", after, request.url, count),
       onSecondaryRateLimit: (after, request, _octokit, count) => decide("secondary-limit", after, request.url, count),
     },
     retry: { retryAfterBaseValue: pacing.retryAfterBaseMs },
   });
+  octokit.hook.wrap("request", (request, options) => pacer.run(options.url, async () => request(options)));
   return {
     octokit,
     usage,
     authenticated: options.token !== undefined,
     budgetError: (error) => exhausted ?? error,
+    readBudgets: async () => {
+      let data: unknown;
+      try {
+        ({ data } = await octokit.request("GET /rate_limit"));
+      } catch (error) {
+        // Without it the first call of each resource reads the budget from its headers instead.
+        options.log("refresh.rate_limit_unknown", { status: statusOf(error) ?? null });
+        return;
+      }
+      for (const [resource, b] of Object.entries((data as RateLimitBody).resources ?? {})) {
+        const [limit, remaining, reset] = [Number(b.limit), Number(b.remaining), Number(b.reset)];
+        if (![limit, remaining, reset].every(Number.isFinite)) continue;
+        usage.setBudget(resource, { limit, remaining, resetAt: new Date(reset * 1000) });
+      }
+    },
   };
 }
 

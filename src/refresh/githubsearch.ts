@@ -1,9 +1,10 @@
 /**
- * Platform searches. A repository search shows at most 1,000 results however many match, so a
- * query that matches more is split into `created:` windows, halved until each holds fewer.
+ * Platform searches. A search shows at most 1,000 results however many match, so a query that
+ * matches more is split until each slice fits: a repository search into `created:` windows, a code
+ * search into `size:` ranges (bytes of the matching file). A slice that cannot be split further
+ * (one second, one byte size) is returned as capped, with its count, so the run can show it.
  */
 import { isoSeconds } from "../catalog/time";
-import type { RestRepo } from "./facts";
 import type { GitHub } from "./github";
 
 /** The platform returns at most this many results per search, whatever total_count says. */
@@ -11,6 +12,8 @@ export const SEARCH_CAP = 1000;
 const PER_PAGE = 100;
 /** Before the platform's first public repositories: the lower bound of a full search. */
 export const SEARCH_EPOCH = new Date("2007-10-01T00:00:00Z");
+/** Code search indexes files smaller than 384 KB: the upper bound of a size split. */
+export const CODE_MAX_BYTES = 384 * 1024;
 
 interface SearchPage<T> {
   total_count: number;
@@ -19,7 +22,8 @@ interface SearchPage<T> {
 }
 
 interface CodeItem {
-  repository: { full_name: string };
+  path: string;
+  repository: unknown;
 }
 
 export interface WindowSearch {
@@ -31,27 +35,59 @@ export interface WindowSearch {
   to: Date;
 }
 
-export interface SearchOutcome {
-  items: RestRepo[];
-  /** Windows of one second that still matched more than the cap (only their first 1,000 are seen). */
-  overfull: string[];
-  incomplete: boolean;
+/** A slice that still matched more than the cap: only its first 1,000 results were read. */
+export interface CappedSlice {
+  query: string;
+  count: number;
 }
 
+export interface SearchOutcome<T> {
+  /** The search items as the platform sent them; the caller passes them through the gate. */
+  items: T[];
+  capped: CappedSlice[];
+  incomplete: boolean;
+}
 
 function windowQuery(search: WindowSearch, from: Date, to: Date): string {
   const pushed = search.pushedSince ? ` pushed:>=${isoSeconds(search.pushedSince)}` : "";
   return `${search.query}${pushed} created:${isoSeconds(from)}..${isoSeconds(to)}`;
 }
 
-async function page(gh: GitHub, q: string, n: number): Promise<SearchPage<RestRepo>> {
-  const { data } = await gh.octokit.request("GET /search/repositories", { q, per_page: PER_PAGE, page: n });
-  return data as unknown as SearchPage<RestRepo>;
+type SearchRoute = "GET /search/repositories" | "GET /search/code";
+
+async function page<T>(gh: GitHub, route: SearchRoute, q: string, n: number): Promise<SearchPage<T>> {
+  const { data } = await gh.octokit.request(route, { q, per_page: PER_PAGE, page: n });
+  const body = data as unknown as Partial<SearchPage<T>>;
+  return {
+    total_count: Number(body.total_count) || 0,
+    incomplete_results: body.incomplete_results === true,
+    items: Array.isArray(body.items) ? body.items : [],
+  };
 }
 
-async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: SearchOutcome): Promise<void> {
+/** Reads every page of a slice that fits the cap (or the first 1,000 of one that does not). */
+async function readPages<T>(
+  gh: GitHub,
+  route: SearchRoute,
+  q: string,
+  first: SearchPage<T>,
+  out: SearchOutcome<T>,
+): Promise<void> {
+  if (first.total_count > SEARCH_CAP) out.capped.push({ query: q, count: first.total_count });
+  out.incomplete ||= first.incomplete_results;
+  out.items.push(...first.items);
+  const pages = Math.ceil(Math.min(first.total_count, SEARCH_CAP) / PER_PAGE);
+  for (let n = 2; n <= pages; n++) {
+    const next = await page<T>(gh, route, q, n);
+    out.incomplete ||= next.incomplete_results;
+    out.items.push(...next.items);
+    if (next.items.length < PER_PAGE) break;
+  }
+}
+
+async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: SearchOutcome<unknown>) {
   const q = windowQuery(search, from, to);
-  const first = await page(gh, q, 1);
+  const first = await page<unknown>(gh, "GET /search/repositories", q, 1);
   const span = to.getTime() - from.getTime();
   if (first.total_count > SEARCH_CAP && span >= 2000) {
     // Whole seconds, so the halves never share a repository.
@@ -60,33 +96,32 @@ async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Da
     await searchWindow(gh, search, new Date(mid.getTime() + 1000), to, out);
     return;
   }
-  if (first.total_count > SEARCH_CAP) out.overfull.push(q);
-  out.incomplete ||= first.incomplete_results;
-  out.items.push(...first.items);
-  const pages = Math.ceil(Math.min(first.total_count, SEARCH_CAP) / PER_PAGE);
-  for (let n = 2; n <= pages; n++) {
-    const next = await page(gh, q, n);
-    out.incomplete ||= next.incomplete_results;
-    out.items.push(...next.items);
-    if (next.items.length < PER_PAGE) break;
-  }
+  await readPages(gh, "GET /search/repositories", q, first, out);
 }
 
 /** Every repository the search matches in its created window, past the 1,000-result cap. */
-export async function searchRepositories(gh: GitHub, search: WindowSearch): Promise<SearchOutcome> {
-  const out: SearchOutcome = { items: [], overfull: [], incomplete: false };
+export async function searchRepositories(gh: GitHub, search: WindowSearch): Promise<SearchOutcome<unknown>> {
+  const out: SearchOutcome<unknown> = { items: [], capped: [], incomplete: false };
   await searchWindow(gh, search, search.from, search.to, out);
   return out;
 }
 
-/** The repositories whose files match a code search (at most the cap; code search cannot be windowed). */
-export async function searchCode(gh: GitHub, query: string): Promise<string[]> {
-  const names: string[] = [];
-  for (let n = 1; n <= SEARCH_CAP / PER_PAGE; n++) {
-    const { data } = await gh.octokit.request("GET /search/code", { q: query, per_page: PER_PAGE, page: n });
-    const result = data as unknown as SearchPage<CodeItem>;
-    names.push(...result.items.map((item) => item.repository.full_name));
-    if (result.items.length < PER_PAGE || n * PER_PAGE >= result.total_count) break;
+async function searchSizes(gh: GitHub, query: string, low: number, high: number, out: SearchOutcome<CodeItem>) {
+  const whole = low === 0 && high === CODE_MAX_BYTES;
+  const q = whole ? query : `${query} size:${low}..${high}`;
+  const first = await page<CodeItem>(gh, "GET /search/code", q, 1);
+  if (first.total_count > SEARCH_CAP && high > low) {
+    const mid = low + Math.floor((high - low) / 2);
+    await searchSizes(gh, query, low, mid, out);
+    await searchSizes(gh, query, mid + 1, high, out);
+    return;
   }
-  return names;
+  await readPages(gh, "GET /search/code", q, first, out);
+}
+
+/** Every file a code search matches (with its repository), split by `size:` past the 1,000-result cap. */
+export async function searchCode(gh: GitHub, query: string): Promise<SearchOutcome<CodeItem>> {
+  const out: SearchOutcome<CodeItem> = { items: [], capped: [], incomplete: false };
+  await searchSizes(gh, query, 0, CODE_MAX_BYTES, out);
+  return out;
 }

@@ -3,8 +3,9 @@
  * history, first_seen_at included, under the new id), drops what is gone, carries first_seen_at
  * and ETags over, and counts what changed.
  */
-import type { PreviousCatalog, PreviousPlugin } from "../catalog/previous";
+
 import type { RecordContext } from "../catalog/classify";
+import type { PreviousCatalog, PreviousPlugin } from "../catalog/previous";
 import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { fullView } from "../catalog/views";
 import { fromView } from "./facts";
@@ -35,8 +36,20 @@ export interface ChangeSummary {
 }
 
 function sameFacts(a: RepoFacts, b: RepoFacts): boolean {
-  const key = (f: RepoFacts) => JSON.stringify([f.full_name, f.description ?? "", f.homepage, f.stars, f.forks,
-    f.language ?? "", f.license ?? "", f.archived ?? false, f.created_at, f.pushed_at, f.topics ?? []]);
+  const key = (f: RepoFacts) =>
+    JSON.stringify([
+      f.full_name,
+      f.description ?? "",
+      f.homepage,
+      f.stars,
+      f.forks,
+      f.language ?? "",
+      f.license ?? "",
+      f.archived ?? false,
+      f.created_at,
+      f.pushed_at,
+      f.topics ?? [],
+    ]);
   return key(a) === key(b);
 }
 
@@ -71,14 +84,18 @@ export function mergeOutcomes(
       else merged.unresolved.push(asked);
       continue;
     }
-    if (outcome.kind === "unchanged" && !before) throw new Error(`${asked}: not modified, but not in the published snapshot`);
+    if (outcome.kind === "unchanged" && !before)
+      throw new Error(`${asked}: not modified, but not in the published snapshot`);
     const facts = outcome.kind === "unchanged" ? fromView(before!.view) : outcome.facts;
     const key = facts.full_name.toLowerCase();
     if (key !== asked && before) merged.renamed.push({ from: before.view.id, to: facts.full_name });
     const target = previous.plugins.get(key);
     const firstSeen = earliest(contexts.get(key)?.firstSeenAt, before?.firstSeenAt, target?.firstSeenAt) ?? snapshotAt;
     if (!byId.has(key)) byId.set(key, { ...facts, hint: hints.get(asked) ?? hints.get(key) ?? null });
-    contexts.set(key, { firstSeenAt: firstSeen, etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before) });
+    contexts.set(key, {
+      firstSeenAt: firstSeen,
+      etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before),
+    });
   }
   merged.facts = [...byId.values()];
   return merged;

@@ -2,11 +2,15 @@
 import type { RepoFacts } from "../catalog/types";
 
 export type Outcome =
-  /** Current facts; `etag` when the platform sent one (REST). */
-  | { kind: "fetched"; facts: RepoFacts; etag: string | null }
+  /**
+   * Current facts, through the gate; `etag` when the platform sent one (REST). With a token the
+   * fetch also looks for the evidence files: `files` are those present, `lists` the repositories
+   * its marketplace manifest names.
+   */
+  | { kind: "fetched"; facts: RepoFacts; etag: string | null; files?: string[]; lists?: string[] }
   /** `304 Not Modified`: the published facts still hold. */
   | { kind: "unchanged"; etag: string }
-  /** Deleted, or no longer visible to us (made private, blocked): dropped from the catalog. */
+  /** Deleted, no longer visible to us (made private, blocked), or left out by the gate: dropped from the catalog. */
   | { kind: "gone"; reason: string };
 
 /** Outcomes keyed by the lowercased id that was asked for (a renamed repository answers under its new name). */

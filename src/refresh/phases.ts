@@ -6,20 +6,25 @@ import { loadDefaultData, type loadEditorial } from "../catalog/editorial";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
-import { checkBuiltSnapshot } from "../catalog/validity";
 import type { PluginRecord } from "../catalog/types";
+import { checkBuiltSnapshot } from "../catalog/validity";
 import type { Checkpoint } from "./checkpoint";
-import { discover, type Discovery, type DiscoveryState } from "./discover";
-import { fromRest } from "./facts";
+import { addFound, type Discovery, type DiscoveryState, discover } from "./discover";
+import { countRules, type DiscoverySummary, evidenceOf } from "./evidence";
+import { fromView } from "./facts";
 import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
 import { readJsonFile, sidePath, writeJsonFile } from "./files";
 import type { GitHub, Log } from "./github";
-import { mergeOutcomes, summarize, type ChangeSummary } from "./merge";
+import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
-import type { DiscoveryRules } from "./rules";
-import { checkCount, checkFacts } from "./validate";
+import { type DiscoveryRules, ruleKey } from "./rules";
+import type { UpstreamGate } from "./upstream";
+import { checkCount, checkFacts, Refused } from "./validate";
+
+/** Marketplaces listing marketplaces: followed this many levels deep, which real ones never exceed. */
+const FOLLOW_ROUNDS = 3;
 
 /** Everything one run works with. */
 export interface Run {
@@ -32,6 +37,7 @@ export interface Run {
   gh: GitHub;
   progress: Progress;
   checkpoint: Checkpoint;
+  gate: UpstreamGate;
   log: Log;
   now: () => Date;
 }
@@ -40,6 +46,15 @@ export interface Candidate {
   snapshotAt: string;
   records: PluginRecord[];
   summary: ChangeSummary;
+  discovery: DiscoverySummary;
+}
+
+/** The published facts of a plugin, the gate's fallback for a field that fails. */
+export function previousFacts(previous: PreviousCatalog) {
+  return (key: string) => {
+    const before = previous.plugins.get(key);
+    return before ? fromView(before.view) : undefined;
+  };
 }
 
 function statePath(run: Run): string {
@@ -55,19 +70,37 @@ export async function discoverPhase(run: Run): Promise<Discovery> {
     previousSnapshotAt: run.previous.snapshotAt,
     now: run.now(),
     log: run.log,
+    gate: run.gate,
     onStep: (done, total) => run.progress.update(done, total),
   });
   run.checkpoint.save();
   return run.checkpoint.discovery;
 }
 
-/** Fetches every repository not yet known this run; returns every id asked for (lowercased, catalog order). */
+/**
+ * Fetches every repository not yet known this run, then, with a token, the repositories the
+ * fetched marketplace manifests list, round by round. Returns every id asked for (lowercased, in order).
+ */
 export async function fetchPhase(run: Run, discovery: Discovery): Promise<string[]> {
   const { previous, checkpoint, progress, gh } = run;
   progress.phase("fetch", "repositories");
   const asked = [...new Set([...previous.plugins.keys(), ...discovery.found.keys()])];
-  const todo = asked
-    .filter((k) => !checkpoint.outcomes.has(k) && !discovery.found.get(k)?.repo)
+  let round = asked;
+  for (let depth = 0; depth < FOLLOW_ROUNDS && round.length > 0; depth++) {
+    await fetchRound(run, discovery, round);
+    if (!gh.authenticated) break;
+    round = followManifests(run, discovery, round, asked);
+    asked.push(...round);
+  }
+  checkpoint.save();
+  return asked;
+}
+
+async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promise<void> {
+  const { previous, checkpoint, progress, gh } = run;
+  // Without a token a search item's facts serve as its fetch; with one the fetch also looks for evidence.
+  const todo = keys
+    .filter((k) => !checkpoint.outcomes.has(k) && (gh.authenticated || !discovery.found.get(k)?.facts))
     .map((k) => previous.plugins.get(k)?.view.id ?? discovery.found.get(k)?.id ?? k);
   let done = 0;
   const record = (id: string, outcome: Outcome) => {
@@ -76,42 +109,121 @@ export async function fetchPhase(run: Run, discovery: Discovery): Promise<string
   };
   progress.update(0, todo.length);
   if (gh.authenticated) {
-    await fetchGraph(gh, todo, (batch) => batch.forEach(([id, outcome]) => record(id, outcome)));
+    const options = { gate: run.gate, files: run.rules.evidence.files };
+    await fetchGraph(gh, todo, options, (batch) => {
+      for (const [id, outcome] of batch) record(id, outcome);
+    });
   } else {
     const etag = (id: string) => previous.plugins.get(id.toLowerCase())?.etag ?? null;
-    await fetchRest(gh, todo.map((id) => ({ id, etag: etag(id) })), record);
+    await fetchRest(
+      gh,
+      run.gate,
+      todo.map((id) => ({ id, etag: etag(id) })),
+      record,
+    );
   }
-  checkpoint.save();
-  return asked;
+}
+
+const ownerOf = (id: string) => id.slice(0, id.indexOf("/")).toLowerCase();
+
+/** The repositories that manifests fetched in this round list and nobody asked for yet: the next round. */
+function followManifests(run: Run, discovery: Discovery, keys: string[], asked: string[]): string[] {
+  const seen = new Set(asked);
+  const next: string[] = [];
+  // A named marketplace's manifest was read in discovery already.
+  const named = new Set(run.rules.marketplaces.map((m) => m.repository.toLowerCase()));
+  for (const key of keys) {
+    const outcome = run.checkpoint.outcomes.get(key);
+    if (named.has(key)) continue;
+    if (outcome?.kind !== "fetched") continue;
+    for (const id of outcome.lists ?? []) {
+      if (id.toLowerCase() === outcome.facts.full_name.toLowerCase()) continue;
+      // A marketplace nobody named vouches only for its own owner's repositories; others need evidence of their own.
+      const sameOwner = ownerOf(id) === ownerOf(outcome.facts.full_name);
+      addFound(discovery.found, id, ruleKey.followed, sameOwner);
+      if (!seen.has(id.toLowerCase())) {
+        seen.add(id.toLowerCase());
+        next.push(id.toLowerCase());
+      }
+    }
+  }
+  return next;
 }
 
 /** The source lists' labels by lowercased id (old names too): hints that survive a refresh. */
 function loadHints(dir: string): Map<string, string | null> {
   const hints = new Map<string, string | null>();
   if (!existsSync(join(dir, "plugins.json"))) return hints;
-  for (const f of loadDefaultData(dir).facts as Array<{ full_name: string; hint?: string | null; previous_names?: string[] }>) {
+  for (const f of loadDefaultData(dir).facts as Array<{
+    full_name: string;
+    hint?: string | null;
+    previous_names?: string[];
+  }>) {
     for (const name of [f.full_name, ...(f.previous_names ?? [])]) hints.set(name.toLowerCase(), f.hint ?? null);
   }
   return hints;
+}
+
+/** The rule keys in the order db/discovery.json writes them. */
+function ruleOrder(rules: DiscoveryRules): string[] {
+  return [
+    ...rules.lists.map((r) => ruleKey.list(r.repository, r.path)),
+    ...rules.marketplaces.map((r) => ruleKey.marketplace(r.repository)),
+    ...rules.searches.map((r) => ruleKey.search(r.query)),
+    ...rules.code.map((r) => ruleKey.code(r.query)),
+    ...(rules.repositories.length ? [ruleKey.repositories] : []),
+  ];
+}
+
+/** Each asked id's outcome; a newcomer without evidence is left out (and returned as rejected). */
+function admitted(
+  run: Run,
+  discovery: Discovery,
+  asked: string[],
+): { outcomes: Array<[string, Outcome]>; rejected: Set<string> } {
+  const outcomes: Array<[string, Outcome]> = [];
+  const rejected = new Set<string>();
+  for (const k of asked) {
+    const found = discovery.found.get(k);
+    const searched: Outcome | undefined = found?.facts
+      ? { kind: "fetched", facts: found.facts, etag: null }
+      : undefined;
+    const outcome = run.checkpoint.outcomes.get(k) ?? searched;
+    if (!outcome) continue;
+    const isNew = !run.previous.plugins.has(k);
+    if (isNew && outcome.kind === "fetched") {
+      const evidence = evidenceOf(found, outcome.facts, outcome.files, run.rules, run.editorial.overrides);
+      if (!evidence) {
+        rejected.add(k);
+        continue;
+      }
+    }
+    outcomes.push([k, outcome]);
+  }
+  return { outcomes, rejected };
 }
 
 /** The next catalog's records, validated; throws Refused when they must not be published. */
 export function candidatePhase(run: Run, discovery: Discovery, asked: string[]): Candidate {
   run.progress.phase("validate", "plugins");
   const snapshotAt = isoMillis(run.now());
-  const outcomes = asked.map((k): [string, Outcome] => {
-    const known = run.checkpoint.outcomes.get(k);
-    return [k, known ?? { kind: "fetched", facts: fromRest(discovery.found.get(k)!.repo!), etag: null }];
-  });
+  const broken = run.gate.brokenEverywhere();
+  if (broken) throw new Refused(broken);
+  const { outcomes, rejected } = admitted(run, discovery, asked);
+  const counts = countRules(discovery, (k) => run.previous.plugins.has(k), rejected, ruleOrder(run.rules));
+  if (rejected.size) run.log("refresh.no_evidence", { count: rejected.size });
   const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
   const { valid, invalid } = checkFacts(merged.facts);
+  for (const { id, fields } of invalid) {
+    for (const field of fields) run.gate.counts.leaveOut(`${field}: missing or invalid`, id);
+  }
   if (invalid.length) run.log("refresh.invalid_facts", { repositories: invalid });
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };
   const records = toRecords(valid, run.editorial, context);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
-  return { snapshotAt, records, summary: summarize(run.previous, records, merged) };
+  return { snapshotAt, records, summary: summarize(run.previous, records, merged), discovery: counts };
 }
 
 /** Builds, verifies and swaps in the new snapshot, then records the discovery state it was built from. */

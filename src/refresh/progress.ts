@@ -29,9 +29,18 @@ export function createProgress(options: ProgressOptions): Progress {
   const elapsed = () => (current ? (performance.now() - current.started) / 1000 : 0);
   const emit = (done: number, total: number) => {
     if (!current) return;
-    const fields = { phase: current.name, done, total, unit: current.unit, budget: options.budget(), seconds: +elapsed().toFixed(1) };
+    const fields = {
+      phase: current.name,
+      done,
+      total,
+      unit: current.unit,
+      budget: options.budget(),
+      seconds: +elapsed().toFixed(1),
+    };
     if (options.write) {
-      options.write(`refresh · ${fields.phase.padEnd(8)} ${done}/${total} ${fields.unit} · budget left: ${fields.budget} · ${fields.seconds}s`);
+      options.write(
+        `refresh · ${fields.phase.padEnd(8)} ${done}/${total} ${fields.unit} · budget left: ${fields.budget} · ${fields.seconds}s`,
+      );
     } else {
       options.log("refresh.progress", fields);
     }

@@ -6,13 +6,15 @@
 import { DB_DIR, loadEditorial } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
 import { Checkpoint } from "./checkpoint";
+import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
 import { acquireLock, isOtherProcessRunning, LockHeld } from "./lock";
 import type { ChangeSummary } from "./merge";
-import { candidatePhase, discoverPhase, fetchPhase, publishPhase, type Run } from "./phases";
+import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
 import { loadDiscoveryRules } from "./rules";
+import { type GateCounts, UpstreamGate } from "./upstream";
 import type { Usage } from "./usage";
 import { Refused } from "./validate";
 
@@ -40,7 +42,11 @@ export interface RunReport {
   resumed: boolean;
   usage: Usage;
   phases: Array<[string, number]>;
+  /** What the gate cleaned or left out, by reason. */
+  gate: GateCounts;
+  /** Renames the run followed (`from` → `to`) are in `summary.renamed`. */
   summary?: ChangeSummary;
+  discovery?: DiscoverySummary;
   snapshotAt?: string;
   total?: number;
 }
@@ -84,10 +90,24 @@ function prepare(options: RefreshOptions): Run {
     log,
   });
   const progress = createProgress({ budget: () => gh.usage.budgetText(), write: options.write ?? null, log });
-  const { checkpoint } = Checkpoint.open(databasePath, previous.snapshotAt, now());
+  const { checkpoint } = Checkpoint.open(databasePath, previous.snapshotAt, now(), log);
   const editorial = loadEditorial(dataDir);
   const rules = loadDiscoveryRules(dataDir);
-  return { databasePath, dataDir, maxDrop: options.maxDrop, editorial, rules, previous, gh, progress, checkpoint, log, now };
+  const gate = new UpstreamGate(previousFacts(previous));
+  return {
+    databasePath,
+    dataDir,
+    maxDrop: options.maxDrop,
+    editorial,
+    rules,
+    previous,
+    gh,
+    progress,
+    checkpoint,
+    gate,
+    log,
+    now,
+  };
 }
 
 /** Maps the ways a run ends early to results; anything else is a failure and is rethrown. */
@@ -104,23 +124,34 @@ function settle(run: Run, report: RunReport, thrown: unknown): RefreshResult {
     run.log("refresh.refused", { reason: error.message });
     return { status: "refused", reason: error.message, report };
   }
-  run.checkpoint.save();
+  run.checkpoint.saveFailed();
   throw error;
 }
 
 async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
   const run = prepare(options);
   const resumed = run.checkpoint.discovery !== null || run.checkpoint.outcomes.size > 0;
-  const report: RunReport = { resumed, usage: run.gh.usage, phases: [] };
-  run.log("refresh.started", { database: run.databasePath, token: run.gh.authenticated, previous: run.previous.plugins.size, resumed });
+  const report: RunReport = { resumed, usage: run.gh.usage, phases: [], gate: run.gate.counts };
+  run.log("refresh.started", {
+    database: run.databasePath,
+    token: run.gh.authenticated,
+    previous: run.previous.plugins.size,
+    resumed,
+  });
   try {
+    await run.gh.readBudgets();
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
     const candidate = candidatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
-    Object.assign(report, { snapshotAt: candidate.snapshotAt, total: candidate.records.length, summary: candidate.summary });
+    const { snapshotAt, records, summary, discovery: rules } = candidate;
+    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules });
     report.phases = run.progress.timings();
-    run.log("refresh.published", { snapshotAt: candidate.snapshotAt, total: candidate.records.length, calls: run.gh.usage.total });
+    run.log("refresh.published", {
+      snapshotAt: candidate.snapshotAt,
+      total: candidate.records.length,
+      calls: run.gh.usage.total,
+    });
     return { status: "published", report };
   } catch (error) {
     return settle(run, report, error);

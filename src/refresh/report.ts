@@ -1,5 +1,10 @@
-/** The end-of-run summary a person reads: what changed, what it cost, how long each phase took. */
+/**
+ * The end-of-run summary a person reads: what changed, what each discovery rule found, what the
+ * gate cleaned, what it cost, how long each phase took.
+ */
+import type { DiscoverySummary } from "./evidence";
 import type { RefreshResult, RunReport } from "./refresh";
+import { GateCounts } from "./upstream";
 
 const LIST_AT_MOST = 10;
 
@@ -18,13 +23,34 @@ function costLines(report: RunReport): string[] {
   ];
 }
 
+/** One line per rule (found, new, rejected for lack of evidence), then every capped search slice. */
+export function discoveryLines(discovery: DiscoverySummary): string[] {
+  const lines = ["  discovery (found / new / rejected without evidence):"];
+  for (const r of discovery.rules) lines.push(`    ${r.rule}: ${r.found} / ${r.new} / ${r.rejected}`);
+  lines.push(`  rejected without evidence ${discovery.rejected.length}${names(discovery.rejected)}`);
+  for (const c of discovery.capped) lines.push(`  capped at 1,000 of ${c.count} (cannot split further): ${c.query}`);
+  return lines;
+}
+
+function gateLines(report: RunReport): string[] {
+  return [
+    `  cleaned fields: ${GateCounts.text(report.gate.cleaned)}`,
+    `  left out: ${GateCounts.text(report.gate.leftOut)}`,
+  ];
+}
+
 /** The summary lines of a run's result. */
 export function formatResult(result: RefreshResult): string[] {
   if (result.status === "locked") return [`refresh skipped: ${result.reason}`];
   const { report } = result;
-  if (result.status === "refused") return [`refresh refused, snapshot left as it was: ${result.reason}`, ...costLines(report)];
+  if (result.status === "refused")
+    return [`refresh refused, snapshot left as it was: ${result.reason}`, ...costLines(report)];
   if (result.status === "incomplete") {
-    return [`refresh unfinished, snapshot left as it was: ${result.reason}`, `  progress kept; run again after ${result.resetAt}`, ...costLines(report)];
+    return [
+      `refresh unfinished, snapshot left as it was: ${result.reason}`,
+      `  progress kept; run again after ${result.resetAt}`,
+      ...costLines(report),
+    ];
   }
   const s = report.summary!;
   return [
@@ -33,6 +59,8 @@ export function formatResult(result: RefreshResult): string[] {
     `  removed ${s.removed.length}${names(s.removed.map((r) => `${r.id} (${r.reason})`))}`,
     `  renamed ${s.renamed.length}${names(s.renamed.map((r) => `${r.from} → ${r.to}`))}`,
     `  changed ${s.changed}, unchanged ${s.unchanged}`,
+    ...(report.discovery ? discoveryLines(report.discovery) : []),
+    ...gateLines(report),
     ...costLines(report),
   ];
 }

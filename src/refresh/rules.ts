@@ -1,50 +1,87 @@
 /**
- * The discovery rules (db/discovery.json): which platform searches find plugins, which code search
- * finds plugin manifests, and which repositories are always included. Data, not code; checked here.
+ * The discovery rules (db/discovery.json): where candidates come from (repository searches, code
+ * searches, marketplace manifests, curated lists, a list of repositories) and what counts as
+ * evidence that a candidate is a plugin. Data, not code; checked here against a schema.
  */
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type Static, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { REPO_ID_PATTERN } from "./upstream";
 
-export interface SearchRule {
-  query: string;
-  note?: string;
-}
+const Note = Type.String({ minLength: 1, description: "why the rule exists: what it finds" });
+const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
+const Query = Type.String({ minLength: 1, pattern: "\\S" });
 
-export interface DiscoveryRules {
-  /** A full discovery (every window since the platform began, and the code searches) at least this often. */
-  fullEveryDays: number;
-  /** Repository searches, e.g. `topic:claude-code-plugin`. */
-  searches: SearchRule[];
+const Rules = Type.Object({
+  description: Type.Optional(Type.String()),
+  fullEveryDays: Type.Number({ exclusiveMinimum: 0 }),
+  evidence: Type.Object({
+    note: Type.Optional(Type.String()),
+    /** A candidate with one of these topics is a plugin. */
+    topics: Type.Array(Type.String({ pattern: "^[a-z0-9][a-z0-9-]*$" })),
+    /** A candidate holding one of these files at HEAD (with `contains` in it, when given) is a plugin. */
+    files: Type.Array(
+      Type.Object({
+        path: Type.String({ pattern: '^[^/\\s][^\\s"\\\\]*$' }),
+        contains: Type.Optional(Type.String({ minLength: 1 })),
+        note: Note,
+      }),
+    ),
+  }),
+  /** Repository searches, e.g. `topic:claude-code-plugin` or `"mcp server" in:name,description`. */
+  searches: Type.Array(Type.Object({ query: Query, note: Note })),
   /** Code searches whose hits name plugin repositories, e.g. `filename:marketplace.json path:.claude-plugin`. */
-  code: SearchRule[];
+  code: Type.Array(Type.Object({ query: Query, note: Note })),
+  /** Repositories whose `.claude-plugin/marketplace.json` lists plugins: each listed one is a candidate with evidence. */
+  marketplaces: Type.Array(Type.Object({ repository: RepoId, note: Note })),
+  /** Curated lists (Markdown of repository links) read through the contents API: each linked one has evidence. */
+  lists: Type.Array(Type.Object({ repository: RepoId, path: Type.String({ minLength: 1 }), note: Note })),
   /** `owner/repo` ids included whatever the searches say. */
-  repositories: string[];
-}
+  repositories: Type.Array(RepoId),
+});
 
-const REPO_ID = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
-/** Qualifiers the refresher adds itself; a rule that sets them would fight the window splitting. */
-const RESERVED = /\b(created|pushed):/i;
+export type DiscoveryRules = Static<typeof Rules>;
+export type SearchRule = DiscoveryRules["searches"][number];
 
-function checkRule(file: string, rule: SearchRule, index: number): void {
-  if (typeof rule?.query !== "string" || !rule.query.trim()) throw new Error(`${file}: rule ${index} lacks a query`);
-  if (RESERVED.test(rule.query)) throw new Error(`${file}: "${rule.query}" must not set created: or pushed:`);
-}
+/** Qualifiers the refresher adds itself; a rule that sets them would fight the window or size splitting. */
+const RESERVED_REPO = /\b(created|pushed):/i;
+const RESERVED_CODE = /\bsize:/i;
+
+/** The key a rule's state and counts go under. */
+export const ruleKey = {
+  search: (query: string) => `search ${query}`,
+  code: (query: string) => `code ${query}`,
+  marketplace: (repository: string) => `marketplace ${repository}`,
+  list: (repository: string, path: string) => `list ${repository}/${path}`,
+  repositories: "repositories",
+  /** Marketplace manifests met while fetching, followed to the plugins they list. */
+  followed: "followed marketplace manifests",
+};
 
 /** Reads and checks `discovery.json` in `dir`. */
 export function loadDiscoveryRules(dir: string): DiscoveryRules {
   const file = join(dir, "discovery.json");
-  const raw = JSON.parse(readFileSync(file, "utf8")) as Partial<DiscoveryRules>;
-  const rules: DiscoveryRules = {
-    fullEveryDays: raw.fullEveryDays ?? 7,
-    searches: raw.searches ?? [],
-    code: raw.code ?? [],
-    repositories: raw.repositories ?? [],
+  const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
+  const defaults = {
+    fullEveryDays: 7,
+    evidence: { topics: [], files: [] },
+    searches: [],
+    code: [],
+    marketplaces: [],
+    lists: [],
+    repositories: [],
   };
-  if (!Number.isFinite(rules.fullEveryDays) || rules.fullEveryDays <= 0) throw new Error(`${file}: fullEveryDays must be a positive number`);
-  rules.searches.forEach((r, i) => checkRule(file, r, i));
-  rules.code.forEach((r, i) => checkRule(file, r, i));
-  for (const id of rules.repositories) {
-    if (!REPO_ID.test(id)) throw new Error(`${file}: "${id}" is not an owner/repo id`);
+  const merged = { ...defaults, ...(raw as object) };
+  const error = Value.Errors(Rules, merged).First();
+  if (error) throw new Error(`${file}: ${error.path || "/"} ${error.message}`);
+  const rules = merged as DiscoveryRules;
+  for (const r of rules.searches) {
+    if (RESERVED_REPO.test(r.query)) throw new Error(`${file}: "${r.query}" must not set created: or pushed:`);
+  }
+  for (const r of rules.code) {
+    if (RESERVED_CODE.test(r.query)) throw new Error(`${file}: "${r.query}" must not set size:`);
   }
   return rules;
 }

@@ -23,23 +23,37 @@ export class Usage {
   readonly budgets = new Map<string, Budget>();
   readonly waits: Wait[] = [];
 
-  /** Counts one call and reads the platform's `x-ratelimit-*` headers from its response. */
-  record(kind: CallKind, headers: Headers): void {
-    this.calls[kind]++;
+  /** Counts one call (none for `/rate_limit`, which is free) and reads the platform's `x-ratelimit-*` headers. */
+  record(kind: CallKind | null, headers: Headers): void {
+    if (kind) this.calls[kind]++;
     const resource = headers.get("x-ratelimit-resource");
     const limit = Number(headers.get("x-ratelimit-limit"));
     const remaining = Number(headers.get("x-ratelimit-remaining"));
     const reset = Number(headers.get("x-ratelimit-reset"));
-    if (resource && headers.has("x-ratelimit-remaining") && Number.isFinite(remaining)) {
-      this.budgets.set(resource, { limit, remaining, resetAt: new Date(reset * 1000) });
+    if (resource && headers.has("x-ratelimit-remaining") && Number.isFinite(remaining) && Number.isFinite(reset)) {
+      this.setBudget(resource, { limit, remaining, resetAt: new Date(reset * 1000) });
     }
+  }
+
+  /**
+   * Takes a budget the platform reported. Responses to calls in flight together arrive in any
+   * order: within one window the lower count wins, and a report of an older window is ignored.
+   */
+  setBudget(resource: string, budget: Budget): void {
+    const known = this.budgets.get(resource);
+    if (known && budget.resetAt.getTime() < known.resetAt.getTime()) return;
+    const sameWindow = known && known.resetAt.getTime() === budget.resetAt.getTime();
+    if (sameWindow) budget.remaining = Math.min(known.remaining, budget.remaining);
+    this.budgets.set(resource, budget);
   }
 
   /** Adds a GraphQL query's cost as its `rateLimit` field reports it. */
   addPoints(cost: number, remaining: number, resetAt: string): void {
     this.graphqlPoints += cost;
     const previous = this.budgets.get("graphql");
-    this.budgets.set("graphql", { limit: previous?.limit ?? remaining + cost, remaining, resetAt: new Date(resetAt) });
+    const reset = new Date(resetAt);
+    if (Number.isNaN(reset.getTime())) return;
+    this.setBudget("graphql", { limit: previous?.limit ?? remaining + cost, remaining, resetAt: reset });
   }
 
   /** Every call of the run, whatever its kind. */
@@ -56,14 +70,17 @@ export class Usage {
   /** `search 4, code 1, graphql 10 (10 points), rest 3, conditional 997`. */
   callsText(): string {
     const c = this.calls;
-    return `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points), ` +
-      `rest ${c.rest}, rest 304 ${c.conditional} (free)`;
+    return (
+      `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points), ` +
+      `rest ${c.rest}, rest 304 ${c.conditional} (free)`
+    );
   }
 }
 
-/** The kind of a platform call, from its path and status. */
-export function callKind(url: string, status: number): CallKind {
+/** The kind of a platform call, from its path and status; null for `/rate_limit`, which is free. */
+export function callKind(url: string, status: number): CallKind | null {
   const path = new URL(url).pathname;
+  if (path.endsWith("/rate_limit")) return null;
   if (path.endsWith("/graphql")) return "graphql";
   if (path.endsWith("/search/code")) return "code";
   if (path.includes("/search/")) return "search";

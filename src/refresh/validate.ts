@@ -37,7 +37,9 @@ export interface FactCheck {
 export function checkFacts(facts: RepoFacts[]): FactCheck {
   const result: FactCheck = { valid: [], invalid: [] };
   for (const f of facts) {
-    const fields = Object.entries(REQUIRED).filter(([, ok]) => !ok(f)).map(([name]) => name);
+    const fields = Object.entries(REQUIRED)
+      .filter(([, ok]) => !ok(f))
+      .map(([name]) => name);
     if (fields.length) result.invalid.push({ id: String(f.full_name), fields });
     else result.valid.push(f);
   }
@@ -53,7 +55,9 @@ export function checkFacts(facts: RepoFacts[]): FactCheck {
 /** Throws Refused when `next` plugins would replace `previous` after falling by more than `maxDrop` (a share). */
 export function checkCount(previous: number, next: number, maxDrop: number): void {
   if (previous > 0 && next < previous * (1 - maxDrop)) {
-    const share = ((previous - next) / previous * 100).toFixed(1);
-    throw new Refused(`plugin count would fall from ${previous} to ${next} (${share}%, more than the allowed ${(maxDrop * 100).toFixed(1)}%)`);
+    const share = (((previous - next) / previous) * 100).toFixed(1);
+    throw new Refused(
+      `plugin count would fall from ${previous} to ${next} (${share}%, more than the allowed ${(maxDrop * 100).toFixed(1)}%)`,
+    );
   }
 }

@@ -9,7 +9,8 @@ export interface FakeRepo {
   name: string;
   description: string | null;
   homepage: string | null;
-  stars: number;
+  /** A bigint stands for a count past 2^53, which the platform's JSON would carry as a bare number. */
+  stars: number | bigint;
   forks: number;
   language: string | null;
   /** An SPDX id, or null for no licence. */
@@ -17,12 +18,39 @@ export interface FakeRepo {
   archived: boolean;
   created_at: string;
   pushed_at: string;
-  topics: string[];
-  /** Ships `.claude-plugin/marketplace.json`: a code-search hit. */
-  marketplace: boolean;
+  /** Anything a hostile record may hold in place of its topics. */
+  topics: unknown[];
+  /** Files at the default branch's HEAD, by path: what code search, contents and `object(expression:)` see. */
+  files: Record<string, string>;
 }
 
-export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & { full_name: string };
+export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & {
+  full_name: string;
+  /** Shorthand for a `.claude-plugin/marketplace.json` listing the repository's own plugin. */
+  marketplace?: boolean;
+};
+
+/** A marketplace manifest in the shape Claude Code reads: plugins with a local path or an `owner/repo` source. */
+export function marketplaceManifest(
+  name: string,
+  sources: Array<string | { source: string; repo?: string; url?: string }>,
+): string {
+  return JSON.stringify(
+    {
+      name,
+      owner: { name },
+      plugins: sources.map((source, i) => ({ name: `${name}-${i}`, source, description: "A plugin" })),
+    },
+    null,
+    2,
+  );
+}
+
+/** Owner and the rest: a hostile name may hold more slashes, and keeps them. */
+function splitName(full: string): [string, string] {
+  const slash = full.indexOf("/");
+  return [full.slice(0, slash), full.slice(slash + 1)];
+}
 
 export function fullName(repo: FakeRepo): string {
   return `${repo.owner}/${repo.name}`;
@@ -36,13 +64,27 @@ export class RepoStore {
   private readonly oldNames = new Map<string, number>();
 
   add(seed: RepoSeed): FakeRepo {
-    const [owner, name] = seed.full_name.split("/") as [string, string];
+    const [owner, name] = splitName(seed.full_name);
     const repo: FakeRepo = {
-      id: this.nextId++, owner, name, description: `${name} for coding agents`, homepage: null, stars: 10, forks: 1,
-      language: "TypeScript", license: "MIT", archived: false, created_at: "2025-03-01T10:00:00Z",
-      pushed_at: "2026-11-01T10:00:00Z", topics: [], marketplace: false, ...seed,
+      id: this.nextId++,
+      owner,
+      name,
+      description: `${name} for coding agents`,
+      homepage: null,
+      stars: 10,
+      forks: 1,
+      language: "TypeScript",
+      license: "MIT",
+      archived: false,
+      created_at: "2025-03-01T10:00:00Z",
+      pushed_at: "2026-11-01T10:00:00Z",
+      topics: [],
+      ...seed,
+      files: { ...seed.files },
     };
+    if (seed.marketplace) repo.files[".claude-plugin/marketplace.json"] ??= marketplaceManifest(name, ["./"]);
     delete (repo as Partial<RepoSeed>).full_name;
+    delete (repo as Partial<RepoSeed>).marketplace;
     this.byId.set(repo.id, repo);
     this.names.set(seed.full_name.toLowerCase(), repo.id);
     return repo;
@@ -73,7 +115,7 @@ export class RepoStore {
 
   rename(from: string, to: string): void {
     const repo = this.get(from);
-    const [owner, name] = to.split("/") as [string, string];
+    const [owner, name] = splitName(to);
     this.names.delete(from.toLowerCase());
     this.oldNames.set(from.toLowerCase(), repo.id);
     Object.assign(repo, { owner, name });
@@ -98,23 +140,68 @@ const LICENSE_NAMES: Record<string, string> = { MIT: "MIT License", "Apache-2.0"
 export function restBody(repo: FakeRepo, api: string): Record<string, unknown> {
   const full = fullName(repo);
   return {
-    id: repo.id, node_id: `R_kgDO${repo.id}`, name: repo.name, full_name: full, private: false,
-    owner: { login: repo.owner, id: repo.id + 1, node_id: `U_${repo.owner}`, avatar_url: `https://avatars.example/u/${repo.owner}`, html_url: `https://github.com/${repo.owner}`, type: "User", site_admin: false },
-    html_url: `https://github.com/${full}`, description: repo.description, fork: false, url: `${api}/repos/${full}`,
-    created_at: repo.created_at, updated_at: repo.pushed_at, pushed_at: repo.pushed_at, homepage: repo.homepage,
-    size: 108, stargazers_count: repo.stars, watchers_count: repo.stars, language: repo.language, has_issues: true,
-    forks_count: repo.forks, archived: repo.archived, disabled: false, open_issues_count: 0,
-    license: repo.license ? { key: repo.license.toLowerCase(), name: LICENSE_NAMES[repo.license] ?? repo.license, spdx_id: repo.license, url: `${api}/licenses/${repo.license.toLowerCase()}`, node_id: "MDc6TGljZW5zZTE=" } : null,
-    topics: repo.topics, visibility: "public", forks: repo.forks, open_issues: 0, watchers: repo.stars, default_branch: "main",
+    id: repo.id,
+    node_id: `R_kgDO${repo.id}`,
+    name: repo.name,
+    full_name: full,
+    private: false,
+    owner: {
+      login: repo.owner,
+      id: repo.id + 1,
+      node_id: `U_${repo.owner}`,
+      avatar_url: `https://avatars.example/u/${repo.owner}`,
+      html_url: `https://github.com/${repo.owner}`,
+      type: "User",
+      site_admin: false,
+    },
+    html_url: `https://github.com/${full}`,
+    description: repo.description,
+    fork: false,
+    url: `${api}/repos/${full}`,
+    created_at: repo.created_at,
+    updated_at: repo.pushed_at,
+    pushed_at: repo.pushed_at,
+    homepage: repo.homepage,
+    size: 108,
+    stargazers_count: repo.stars,
+    watchers_count: repo.stars,
+    language: repo.language,
+    has_issues: true,
+    forks_count: repo.forks,
+    archived: repo.archived,
+    disabled: false,
+    open_issues_count: 0,
+    license: repo.license
+      ? {
+          key: repo.license.toLowerCase(),
+          name: LICENSE_NAMES[repo.license] ?? repo.license,
+          spdx_id: repo.license,
+          url: `${api}/licenses/${repo.license.toLowerCase()}`,
+          node_id: "MDc6TGljZW5zZTE=",
+        }
+      : null,
+    topics: repo.topics,
+    visibility: "public",
+    forks: repo.forks,
+    open_issues: 0,
+    watchers: repo.stars,
+    default_branch: "main",
   };
 }
 
 /** The GraphQL Repository node with the fields the refresher selects. */
 export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<string, unknown> {
   const node: Record<string, unknown> = {
-    nameWithOwner: fullName(repo), description: repo.description, homepageUrl: repo.homepage,
-    stargazerCount: repo.stars, forkCount: repo.forks, isArchived: repo.archived, createdAt: repo.created_at,
-    pushedAt: repo.pushed_at, primaryLanguage: repo.language ? { name: repo.language } : null,
+    databaseId: repo.id,
+    nameWithOwner: fullName(repo),
+    description: repo.description,
+    homepageUrl: repo.homepage,
+    stargazerCount: repo.stars,
+    forkCount: repo.forks,
+    isArchived: repo.archived,
+    createdAt: repo.created_at,
+    pushedAt: repo.pushed_at,
+    primaryLanguage: repo.language ? { name: repo.language } : null,
     licenseInfo: repo.license ? { spdxId: repo.license } : null,
     repositoryTopics: { nodes: repo.topics.map((name) => ({ topic: { name } })) },
   };
@@ -124,5 +211,13 @@ export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<str
 
 /** A weak ETag over the body, as the platform sends for repositories. */
 export function etagOf(body: unknown): string {
-  return `W/"${Bun.hash(JSON.stringify(body)).toString(16)}"`;
+  return `W/"${Bun.hash(platformJson(body)).toString(16)}"`;
+}
+
+/** JSON as the platform writes it: a count past 2^53 goes out as a bare integer literal, not a string. */
+export function platformJson(body: unknown): string {
+  return JSON.stringify(body, (_key, value) => (typeof value === "bigint" ? `__bigint__${value}` : value)).replace(
+    /"__bigint__(\d+)"/g,
+    "$1",
+  );
 }

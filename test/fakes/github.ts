@@ -1,25 +1,57 @@
 /**
  * A fake of the hosting platform: a real HTTP server on 127.0.0.1 answering the REST and GraphQL
  * calls the refresher makes, in the platform's shapes, with ETag/304, rate-limit headers and
- * budgets, redirects for renamed repositories, 404 for deleted ones, searches capped at 1,000
- * results, and failures a test can ask for. It counts every call so tests can assert on them.
+ * budgets per resource (and `/rate_limit`), redirects for renamed repositories, 404 for deleted
+ * ones, searches capped at 1,000 results (422 past it), file contents, and failures a test can ask
+ * for. It counts every call so tests can assert on them.
  */
 import { graphqlResponse } from "./github-graphql";
-import { etagOf, fullName, RepoStore, restBody, type FakeRepo, type RepoSeed } from "./github-repos";
-import { matchesCodeQuery, matchesRepoQuery, searchOrder } from "./github-search";
+import { etagOf, type FakeRepo, fullName, platformJson, type RepoSeed, RepoStore, restBody } from "./github-repos";
+import { matchCode, matchesRepoQuery, searchOrder } from "./github-search";
 
-export type Route = "repos" | "search" | "code" | "graphql";
-type Resource = "core" | "search" | "code_search" | "graphql";
-const RESOURCE: Record<Route, Resource> = { repos: "core", search: "search", code: "code_search", graphql: "graphql" };
-const LIMITS: Record<Resource, [anonymous: number, token: number]> = { core: [60, 5000], search: [10, 30], code_search: [0, 10], graphql: [0, 5000] };
+export type Route = "repos" | "contents" | "search" | "code" | "graphql" | "rate_limit";
+export type Resource = "core" | "search" | "code_search" | "graphql";
+const RESOURCE: Record<Exclude<Route, "rate_limit">, Resource> = {
+  repos: "core",
+  contents: "core",
+  search: "search",
+  code: "code_search",
+  graphql: "graphql",
+};
+const LIMITS: Record<Resource, [anonymous: number, token: number]> = {
+  core: [60, 5000],
+  search: [10, 30],
+  code_search: [0, 10],
+  graphql: [0, 5000],
+};
 /** Search budgets renew every minute, the others every hour. */
 const WINDOW_SECONDS: Record<Resource, number> = { core: 3600, search: 60, code_search: 60, graphql: 3600 };
 const SEARCH_CAP = 1000;
 
-interface Budget { limit: number; remaining: number; reset: number }
+export interface FakeOptions {
+  /** Shorter budget windows (seconds) per resource, so a test sees a window renew. */
+  windows?: Partial<Record<Resource, number>>;
+  /** Smaller budgets per window, so a test spends one quickly. */
+  limits?: Partial<Record<Resource, number>>;
+}
+
+interface Budget {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
 /** 403 and 429 failures are secondary rate limits, as the platform sends them; others are server errors. */
-export interface Failure { route: Route; status: number; times: number; retryAfter?: number }
-export interface Gate { arrived: Promise<void>; release(): void }
+export interface Failure {
+  route: Route;
+  status: number;
+  times: number;
+  retryAfter?: number;
+  message?: string;
+}
+export interface Gate {
+  arrived: Promise<void>;
+  release(): void;
+}
 
 export class FakeGitHub {
   readonly repos = new RepoStore();
@@ -35,7 +67,12 @@ export class FakeGitHub {
   private readonly server: ReturnType<typeof Bun.serve>;
   readonly url: string;
 
-  constructor() {
+  private readonly windows: Record<Resource, number>;
+  private readonly limits: Partial<Record<Resource, number>>;
+
+  constructor(options: FakeOptions = {}) {
+    this.windows = { ...WINDOW_SECONDS, ...options.windows };
+    this.limits = options.limits ?? {};
     this.server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => this.handle(request) });
     this.url = `http://127.0.0.1:${this.server.port}`;
   }
@@ -49,7 +86,7 @@ export class FakeGitHub {
   }
 
   /** Sets what is left of a budget (both the anonymous and the token one), resetting `resetIn` seconds from now. */
-  setRemaining(resource: Resource, remaining: number, resetIn = WINDOW_SECONDS[resource]): void {
+  setRemaining(resource: Resource, remaining: number, resetIn = this.windows[resource]): void {
     for (const auth of [false, true]) this.budget(resource, auth).remaining = remaining;
     for (const auth of [false, true]) this.budget(resource, auth).reset = Math.ceil(Date.now() / 1000) + resetIn;
   }
@@ -70,7 +107,13 @@ export class FakeGitHub {
     let release!: () => void;
     const arrived = new Promise<void>((r) => (resolveArrived = r));
     this.gates.set(route, { resolveArrived, released: new Promise<void>((r) => (release = r)) });
-    return { arrived, release: () => { this.gates.delete(route); release(); } };
+    return {
+      arrived,
+      release: () => {
+        this.gates.delete(route);
+        release();
+      },
+    };
   }
 
   stop(): void {
@@ -83,8 +126,8 @@ export class FakeGitHub {
     let budget = this.budgets.get(key);
     const now = Math.floor(Date.now() / 1000);
     if (!budget || now >= budget.reset) {
-      const limit = LIMITS[resource][auth ? 1 : 0];
-      budget = { limit, remaining: limit, reset: now + WINDOW_SECONDS[resource] };
+      const limit = this.limits[resource] ?? LIMITS[resource][auth ? 1 : 0];
+      budget = { limit, remaining: limit, reset: now + this.windows[resource] };
       this.budgets.set(key, budget);
     }
     return budget;
@@ -115,10 +158,14 @@ export class FakeGitHub {
     if (method !== "GET") return null;
     if (path === "/search/repositories") return "search";
     if (path === "/search/code") return "code";
+    if (path === "/rate_limit") return "rate_limit";
+    if (/^\/repos\/[^/]+\/[^/]+\/contents\/.+$/.test(path)) return "contents";
     return /^\/(repos\/[^/]+\/[^/]+|repositories\/\d+)$/.test(path) ? "repos" : null;
   }
 
   private async answer(route: Route, request: Request, url: URL, auth: boolean): Promise<Response> {
+    // Asking for the budgets costs none of them.
+    if (route === "rate_limit") return this.rateLimit(auth);
     const resource = RESOURCE[route];
     if (!auth && (resource === "graphql" || resource === "code_search")) {
       return this.json(401, { message: "Requires authentication", documentation_url: "https://docs.github.com/rest" });
@@ -139,7 +186,56 @@ export class FakeGitHub {
       return this.json(200, payload, headers());
     }
     if (route === "search" || route === "code") return this.search(route, url, budget, headers);
+    if (route === "contents") return this.contents(url, budget, headers);
     return this.repository(url, request, budget, headers);
+  }
+
+  private rateLimit(auth: boolean): Response {
+    const resources: Record<string, unknown> = {};
+    for (const resource of Object.keys(LIMITS) as Resource[]) {
+      const b = this.budget(resource, auth);
+      resources[resource] = {
+        limit: b.limit,
+        used: b.limit - Math.max(b.remaining, 0),
+        remaining: Math.max(b.remaining, 0),
+        reset: b.reset,
+      };
+    }
+    return this.json(200, { resources, rate: resources.core });
+  }
+
+  /** `GET /repos/{owner}/{repo}/contents/{path}`: a file, base64-encoded as the platform sends it. */
+  private contents(url: URL, budget: Budget, headers: () => Record<string, string>): Response {
+    budget.remaining--;
+    const [, , owner, name, , ...rest] = url.pathname.split("/");
+    const path = decodeURIComponent(rest.join("/"));
+    const content = this.repos.lookup(`${owner}/${name}`)?.repo.files[path];
+    if (content === undefined)
+      return this.json(
+        404,
+        {
+          message: "Not Found",
+          documentation_url: "https://docs.github.com/rest/repos/contents#get-repository-content",
+          status: "404",
+        },
+        headers(),
+      );
+    const size = Buffer.byteLength(content);
+    return this.json(
+      200,
+      {
+        type: "file",
+        encoding: "base64",
+        size,
+        name: path.slice(path.lastIndexOf("/") + 1),
+        path,
+        sha: Bun.hash(content).toString(16),
+        content: Buffer.from(content)
+          .toString("base64")
+          .replace(/(.{60})/g, "$1\n"),
+      },
+      headers(),
+    );
   }
 
   private search(route: Route, url: URL, budget: Budget, headers: () => Record<string, string>): Response {
@@ -149,36 +245,73 @@ export class FakeGitHub {
     const page = Number(url.searchParams.get("page") ?? 1);
     budget.remaining--;
     if ((page - 1) * perPage >= SEARCH_CAP) {
-      return this.json(422, { message: "Only the first 1000 search results are available", documentation_url: "https://docs.github.com/v3/search/" }, headers());
+      return this.json(
+        422,
+        {
+          message: "Only the first 1000 search results are available",
+          documentation_url: "https://docs.github.com/v3/search/",
+        },
+        headers(),
+      );
     }
-    const matches = this.repos.all()
-      .filter((r) => (route === "code" ? matchesCodeQuery(r, q) : matchesRepoQuery(r, q)))
+    const slice = <T>(all: T[]) => all.slice((page - 1) * perPage, page * perPage);
+    if (route === "code") {
+      const hits = this.repos
+        .all()
+        .sort(searchOrder)
+        .flatMap((r) => matchCode(r, q));
+      const items = slice(hits).map(({ repo, path }) => ({
+        name: path.slice(path.lastIndexOf("/") + 1),
+        path,
+        sha: "3f2a",
+        url: `${this.url}/repositories/${repo.id}/contents/${path}`,
+        repository: restBody(repo, this.url),
+        score: 1,
+      }));
+      return this.json(200, { total_count: hits.length, incomplete_results: false, items }, headers());
+    }
+    const matches = this.repos
+      .all()
+      .filter((r) => matchesRepoQuery(r, q))
       .sort(searchOrder);
-    const pageItems = matches.slice((page - 1) * perPage, page * perPage);
-    const items = pageItems.map((r) => route === "code"
-      ? { name: "marketplace.json", path: ".claude-plugin/marketplace.json", sha: "3f2a", url: `${this.url}/repositories/${r.id}/contents/.claude-plugin/marketplace.json`, repository: restBody(r, this.url), score: 1 }
-      : { ...restBody(r, this.url), score: 1 });
+    const items = slice(matches).map((r) => ({ ...restBody(r, this.url), score: 1 }));
     return this.json(200, { total_count: matches.length, incomplete_results: false, items }, headers());
   }
 
   private repository(url: URL, request: Request, budget: Budget, headers: () => Record<string, string>): Response {
     const byNumber = /^\/repositories\/(\d+)$/.exec(url.pathname);
     const found = byNumber
-      ? (() => { const repo = this.repos.byNumber(Number(byNumber[1])); return repo ? { repo, moved: false } : null; })()
+      ? (() => {
+          const repo = this.repos.byNumber(Number(byNumber[1]));
+          return repo ? { repo, moved: false } : null;
+        })()
       : this.repos.lookup(url.pathname.replace(/^\/repos\//, ""));
     if (found?.moved) {
       budget.remaining--;
       const location = `${this.url}/repositories/${found.repo.id}`;
-      return this.json(301, { message: "Moved Permanently", url: location, documentation_url: "https://docs.github.com/rest" }, { ...headers(), Location: location });
+      return this.json(
+        301,
+        { message: "Moved Permanently", url: location, documentation_url: "https://docs.github.com/rest" },
+        { ...headers(), Location: location },
+      );
     }
     if (!found) {
       budget.remaining--;
-      return this.json(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest/repos/repos#get-a-repository", status: "404" }, headers());
+      return this.json(
+        404,
+        {
+          message: "Not Found",
+          documentation_url: "https://docs.github.com/rest/repos/repos#get-a-repository",
+          status: "404",
+        },
+        headers(),
+      );
     }
     const body = restBody(found.repo, this.url);
     const etag = etagOf(body);
     // A conditional request answered 304 costs nothing against the limit.
-    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { ...headers(), ETag: etag } });
+    if (request.headers.get("if-none-match") === etag)
+      return new Response(null, { status: 304, headers: { ...headers(), ETag: etag } });
     budget.remaining--;
     return this.json(200, body, { ...headers(), ETag: etag });
   }
@@ -194,22 +327,42 @@ export class FakeGitHub {
   }
 
   private exhausted(route: Route, headers: Record<string, string>): Response {
-    const message = "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit.)";
-    if (route === "graphql") return this.json(200, { errors: [{ type: "RATE_LIMITED", message: "API rate limit already exceeded for user ID 1." }] }, headers);
-    return this.json(403, { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" }, headers);
+    const message =
+      "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit.)";
+    if (route === "graphql")
+      return this.json(
+        200,
+        { errors: [{ type: "RATE_LIMITED", message: "API rate limit already exceeded for user ID 1." }] },
+        headers,
+      );
+    return this.json(
+      403,
+      { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" },
+      headers,
+    );
   }
 
   private failureResponse(failure: Failure, headers: Record<string, string>): Response {
-    const extra: Record<string, string> = failure.retryAfter !== undefined ? { "Retry-After": String(failure.retryAfter) } : {};
-    const message = failure.status === 403 || failure.status === 429
-      ? "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
-      : "Server Error";
-    return this.json(failure.status, { message, documentation_url: "https://docs.github.com/rest" }, { ...headers, ...extra });
+    const extra: Record<string, string> =
+      failure.retryAfter !== undefined ? { "Retry-After": String(failure.retryAfter) } : {};
+    const message =
+      failure.message ??
+      (failure.status === 403 || failure.status === 429
+        ? "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+        : "Server Error");
+    return this.json(
+      failure.status,
+      { message, documentation_url: "https://docs.github.com/rest" },
+      { ...headers, ...extra },
+    );
   }
 
   private json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
+    return new Response(platformJson(body), {
+      status,
+      headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+    });
   }
 }
 
-export { fullName, type FakeRepo };
+export { type FakeRepo, fullName };

@@ -49,7 +49,7 @@ describe("running out of API budget", () => {
     env = new Env();
     seedKnown(3);
     env.github.setRemaining("core", 0, 1);
-    const report = published(await env.refresh({ token: undefined, maxWaitSeconds: 60, pacing: { retryAfterBaseMs: 1000, searchMs: 0, graphqlMs: 0 } }));
+    const report = published(await env.refresh({ token: undefined, maxWaitSeconds: 60, pacing: { retryAfterBaseMs: 1000 } }));
     expect(report.usage.waits.map((w) => w.reason)).toContain("rate-limit");
     expect(env.github.count("repos 200")).toBe(3);
   });

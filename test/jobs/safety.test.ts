@@ -115,8 +115,8 @@ describe("bun run refresh against the fake", () => {
     const run = await within(spawnRefresh(env).done(), 30_000, "the refresh");
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/refresh · discover +1\/1 searches · budget left: search \d+\/30/);
-    expect(run.stdout).toMatch(/refresh · fetch +5\/5 repositories · budget left: .*graphql \d+\/5000/);
+    expect(run.stdout).toMatch(/refresh · discover +1\/1 searches · budget left: .*search \d+\/30/);
+    expect(run.stdout).toMatch(/refresh · fetch +6\/6 repositories · budget left: .*graphql \d+\/5000/);
     expect(run.stdout).toMatch(/refresh published \S+: 6 plugins/);
     expect(run.stdout).toContain("  added 1: brand/new");
     expect(run.stdout).toContain("  changed 0, unchanged 5");

@@ -5,27 +5,60 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { toRecords } from "../../src/catalog/classify";
 import { loadEditorial } from "../../src/catalog/editorial";
-import { fromRest, type RestRepo } from "../../src/refresh/facts";
-import { restBody } from "../fakes/github-repos";
 import { publishSnapshot } from "../../src/catalog/publish";
 import { CatalogStore } from "../../src/catalog/store";
 import type { PluginRecord } from "../../src/catalog/types";
-import { runRefresh, type RefreshOptions, type RefreshResult } from "../../src/refresh/refresh";
-import type { SearchRule } from "../../src/refresh/rules";
-import { FakeGitHub } from "../fakes/github";
+import { fromRest } from "../../src/refresh/facts";
+import { type RefreshOptions, type RefreshResult, runRefresh } from "../../src/refresh/refresh";
+import type { DiscoveryRules } from "../../src/refresh/rules";
+import { UpstreamGate } from "../../src/refresh/upstream";
+import { FakeGitHub, type FakeOptions } from "../fakes/github";
+import { restBody } from "../fakes/github-repos";
 
 export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 export const CATEGORY_IDS = ["mcp", "skills", "other"];
 
 const CATEGORIES = [
-  { id: "mcp", name: "MCP servers", name_zh: "MCP 服务器", description: "MCP servers.", topics: ["mcp-server", "mcp"], keywords: ["mcp server"], hints: ["mcp-server"] },
-  { id: "skills", name: "Skills", name_zh: "技能", description: "Skill packs.", topics: ["agent-skills"], keywords: ["skills"], hints: [] },
+  {
+    id: "mcp",
+    name: "MCP servers",
+    name_zh: "MCP 服务器",
+    description: "MCP servers.",
+    topics: ["mcp-server", "mcp"],
+    keywords: ["mcp server"],
+    hints: ["mcp-server"],
+  },
+  {
+    id: "skills",
+    name: "Skills",
+    name_zh: "技能",
+    description: "Skill packs.",
+    topics: ["agent-skills"],
+    keywords: ["skills"],
+    hints: [],
+  },
   { id: "other", name: "Other", name_zh: "其他", description: "Everything else.", topics: [], keywords: [], hints: [] },
 ];
 
+type Noted<T> = Omit<T, "note"> & { note?: string };
+
+/** The evidence of the tests' rules: the topics the tests search for, and the manifests. */
+export const TEST_EVIDENCE: DiscoveryRules["evidence"] = {
+  topics: ["mcp-server", "agent-skills", "claude-code-plugin"],
+  files: [
+    { path: ".claude-plugin/plugin.json", note: "a plugin manifest" },
+    { path: ".claude-plugin/marketplace.json", note: "a marketplace manifest" },
+    { path: "server.json", contains: "modelcontextprotocol.io/schemas", note: "an MCP server manifest" },
+    { path: "SKILL.md", note: "a skill" },
+  ],
+};
+
 export interface DataFiles {
-  searches?: SearchRule[];
-  code?: SearchRule[];
+  searches?: Array<Noted<DiscoveryRules["searches"][number]>>;
+  code?: Array<Noted<DiscoveryRules["code"][number]>>;
+  marketplaces?: Array<Noted<DiscoveryRules["marketplaces"][number]>>;
+  lists?: Array<Noted<DiscoveryRules["lists"][number]>>;
+  evidence?: DiscoveryRules["evidence"];
   repositories?: string[];
   overrides?: Record<string, { exclude?: boolean; category?: string }>;
   fullEveryDays?: number;
@@ -35,10 +68,27 @@ export interface DataFiles {
 export function record(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
   const [owner, name] = id.split("/") as [string, string];
   return {
-    id, name, full_name: id, url: `https://github.com/${owner}/${name}`, homepage: null, description: `${name} for coding agents`,
-    description_zh: null, category: "other", categories: ["other"], stars: 10, forks: 1, language: "TypeScript", license: "MIT",
-    archived: false, created_at: "2025-03-01T10:00:00Z", pushed_at: "2026-08-01T10:00:00Z", topics: [], curated: false,
-    first_seen_at: OLD_SNAPSHOT_AT, etag: null, ...fields,
+    id,
+    name,
+    full_name: id,
+    url: `https://github.com/${owner}/${name}`,
+    homepage: null,
+    description: `${name} for coding agents`,
+    description_zh: null,
+    category: "other",
+    categories: ["other"],
+    stars: 10,
+    forks: 1,
+    language: "TypeScript",
+    license: "MIT",
+    archived: false,
+    created_at: "2025-03-01T10:00:00Z",
+    pushed_at: "2026-08-01T10:00:00Z",
+    topics: [],
+    curated: false,
+    first_seen_at: OLD_SNAPSHOT_AT,
+    etag: null,
+    ...fields,
   };
 }
 
@@ -46,10 +96,11 @@ export class Env {
   readonly dir = mkdtempSync(join(tmpdir(), "refresh-test-"));
   readonly dataDir = join(this.dir, "data");
   readonly databasePath = join(this.dir, "catalog.sqlite");
-  readonly github = new FakeGitHub();
+  readonly github: FakeGitHub;
   private stops: Array<() => Promise<void> | void> = [];
 
-  constructor(data: DataFiles = {}) {
+  constructor(data: DataFiles = {}, fake: FakeOptions = {}) {
+    this.github = new FakeGitHub(fake);
     Bun.spawnSync(["mkdir", "-p", this.dataDir]);
     this.writeData(data);
   }
@@ -59,7 +110,16 @@ export class Env {
     write("categories.json", { categories: CATEGORIES });
     write("curated.json", { plugins: [] });
     write("overrides.json", { overrides: data.overrides ?? {} });
-    write("discovery.json", { fullEveryDays: data.fullEveryDays ?? 7, searches: data.searches ?? [], code: data.code ?? [], repositories: data.repositories ?? [] });
+    const noted = <T extends { note?: string }>(rules: T[] = []) => rules.map((r) => ({ note: "a test rule", ...r }));
+    write("discovery.json", {
+      fullEveryDays: data.fullEveryDays ?? 7,
+      evidence: data.evidence ?? TEST_EVIDENCE,
+      searches: noted(data.searches),
+      code: noted(data.code),
+      marketplaces: noted(data.marketplaces),
+      lists: noted(data.lists),
+      repositories: data.repositories ?? [],
+    });
   }
 
   /** Publishes the snapshot a refresh starts from. */
@@ -69,8 +129,12 @@ export class Env {
 
   /** The fake's repositories, published exactly as they are now: the usual starting point. */
   publishFake(snapshotAt = OLD_SNAPSHOT_AT): void {
-    const facts = this.github.repos.all().map((r) => fromRest(restBody(r, this.github.url) as unknown as RestRepo));
-    this.publish(toRecords(facts, loadEditorial(this.dataDir), () => ({ firstSeenAt: snapshotAt })), snapshotAt);
+    const gate = new UpstreamGate();
+    const facts = this.github.repos.all().map((r) => gate.facts(fromRest(restBody(r, this.github.url)))!);
+    this.publish(
+      toRecords(facts, loadEditorial(this.dataDir), () => ({ firstSeenAt: snapshotAt })),
+      snapshotAt,
+    );
   }
 
   options(extra: Partial<RefreshOptions> = {}): RefreshOptions {
@@ -81,7 +145,7 @@ export class Env {
       maxDrop: 0.1,
       dataDir: this.dataDir,
       maxWaitSeconds: 0,
-      pacing: { searchMs: 0, graphqlMs: 0, retryAfterBaseMs: 1 },
+      pacing: { retryAfterBaseMs: 1 },
       ...extra,
     };
   }
@@ -97,9 +161,15 @@ export class Env {
   /** The real app over a real store of the database file, on 127.0.0.1, without a rate limit. */
   serve(): { url: string; store: CatalogStore; app: ReturnType<typeof createApp> } {
     const store = new CatalogStore(this.databasePath, { checkIntervalMs: 0 });
-    const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false } });
+    const app = createApp({
+      store,
+      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false },
+    });
     app.listen({ port: 0, hostname: "127.0.0.1" });
-    this.stops.push(async () => { await app.stop(true); store.close(); });
+    this.stops.push(async () => {
+      await app.stop(true);
+      store.close();
+    });
     return { url: `http://127.0.0.1:${app.server!.port}`, store, app };
   }
 
@@ -116,6 +186,7 @@ export class Env {
 
 /** Unwraps a published result, failing the test with the reason otherwise. */
 export function published(result: RefreshResult) {
-  if (result.status !== "published") throw new Error(`expected a published refresh, got ${result.status}: ${"reason" in result ? result.reason : ""}`);
+  if (result.status !== "published")
+    throw new Error(`expected a published refresh, got ${result.status}: ${"reason" in result ? result.reason : ""}`);
   return result.report;
 }

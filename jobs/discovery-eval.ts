@@ -1,0 +1,140 @@
+/**
+ * `bun run discovery:eval`: how much of the plugin space the discovery rules of db/discovery.json
+ * find, and what it costs. Runs the real refresher against the fake platform loaded with the real
+ * plugins of test/fixtures/real-plugins.json, the lists that named them and distractors
+ * (test/fakes/plugin-space.ts), then prints recall (share of the real plugins published), precision
+ * (share of the published that are no distractor), each rule's counts, calls by kind and time. It
+ * then grows the space to about 10,000 plugins and prints the cost of a full and a later run.
+ *
+ * The fake's search budgets renew every 2 seconds instead of every minute (30 times faster), so the
+ * runs take seconds; "on the platform" times scale the waits back up.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DB_DIR } from "../src/catalog/editorial";
+import { readPrevious } from "../src/catalog/previous";
+import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/refresh";
+import { formatResult } from "../src/refresh/report";
+import { FakeGitHub } from "../test/fakes/github";
+import { loadPluginSpace } from "../test/fakes/plugin-space";
+
+const SCALE = 30;
+const RECALL_TARGET = 0.9;
+const PRECISION_TARGET = 0.99;
+const DAY_MS = 86_400_000;
+
+const dir = mkdtempSync(join(tmpdir(), "discovery-eval-"));
+const dataDir = join(dir, "data");
+const databasePath = join(dir, "catalog.sqlite");
+mkdirSync(dataDir);
+// The editors' data and the rules, without the embedded default: the first run starts from nothing.
+for (const name of ["categories.json", "curated.json", "overrides.json", "discovery.json"])
+  copyFileSync(join(DB_DIR, name), join(dataDir, name));
+
+const github = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
+const space = loadPluginSpace(github);
+const start = Date.now();
+
+async function refresh(label: string, now: Date): Promise<RunReport> {
+  const started = performance.now();
+  const result: RefreshResult = await runRefresh({
+    databasePath,
+    apiUrl: github.url,
+    token: "eval-token",
+    maxDrop: 0.5,
+    dataDir,
+    maxWaitSeconds: 120,
+    now: () => now,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== "published") throw new Error(`${label}: ${formatResult(result).join("\n")}`);
+  const waited = result.report.usage.waits.reduce((sum, w) => sum + w.seconds, 0);
+  console.log(`\n## ${label}`);
+  console.log(
+    `  wall time against the fake: ${seconds.toFixed(1)}s; on the platform about ${((seconds + waited * (SCALE - 1)) / 60).toFixed(1)} min (${result.report.usage.waits.length} waits for a budget's reset)`,
+  );
+  for (const line of formatResult(result)) if (!/^ {2}(added|removed|renamed) /.test(line)) console.log(line);
+  return result.report;
+}
+
+function share(part: number, whole: number): string {
+  return `${((part / whole) * 100).toFixed(1)}% (${part} of ${whole})`;
+}
+
+const NOW = new Date(Date.UTC(2026, 10, 22, 12));
+await refresh("first full run over the real plugin space", NOW);
+const published = new Set(readPrevious(databasePath).plugins.keys());
+const found = [...space.real].filter((id) => published.has(id)).length;
+const clean = [...published].filter((id) => !space.distractors.has(id)).length;
+const recall = found / space.real.size;
+const precision = clean / published.size;
+console.log(
+  `\nrecall:    ${share(found, space.real.size)} of the real plugins published (target >= ${RECALL_TARGET * 100}%)`,
+);
+console.log(
+  `precision: ${share(clean, published.size)} of the published are no distractor (target >= ${PRECISION_TARGET * 100}%; ${space.distractors.size} distractors)`,
+);
+const missed = [...space.real].filter((id) => !published.has(id));
+console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
+
+// About 10,000 plugins: synthetic ones with a plugin manifest and a topic, created over two years.
+for (let i = 0; i < 8000; i++) {
+  const created = new Date(Date.UTC(2024, 10, 1) + ((i * 7_777_777) % (730 * DAY_MS)))
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z");
+  github.add({
+    full_name: `scale-${i % 300}/plugin-${i}`,
+    topics: ["claude-code-plugin"],
+    created_at: created,
+    pushed_at: created,
+    files: {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: `plugin-${i}`, description: "A plugin ".repeat(i % 400) }),
+    },
+  });
+}
+github.resetBudgets();
+const full = await refresh(
+  "full run at about 10,000 plugins (fullEveryDays passed)",
+  new Date(NOW.getTime() + 8 * DAY_MS),
+);
+// A day later: some plugins pushed, a few new ones.
+const later = new Date(NOW.getTime() + 9 * DAY_MS);
+const pushed = new Date(later.getTime() - DAY_MS / 2).toISOString().replace(/\.\d{3}Z$/, "Z");
+for (let i = 0; i < 50; i++) github.repos.update(`scale-${i % 300}/plugin-${i}`, { pushed_at: pushed });
+for (let i = 0; i < 20; i++)
+  github.add({ full_name: `fresh-${i}/plugin`, topics: ["claude-code-plugin"], created_at: pushed, pushed_at: pushed });
+github.resetBudgets();
+const incremental = await refresh("later incremental run at about 10,000 plugins", later);
+// The searches' own share: the same space with no curated list or named marketplace to lean on.
+const alone = mkdtempSync(join(tmpdir(), "discovery-eval-alone-"));
+for (const name of ["categories.json", "curated.json", "overrides.json"])
+  copyFileSync(join(DB_DIR, name), join(alone, name));
+const rules = JSON.parse(readFileSync(join(DB_DIR, "discovery.json"), "utf8"));
+writeFileSync(join(alone, "discovery.json"), JSON.stringify({ ...rules, lists: [], marketplaces: [] }));
+const bare = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
+const bareSpace = loadPluginSpace(bare);
+const bareDb = join(alone, "catalog.sqlite");
+const bareRun = await runRefresh({
+  databasePath: bareDb,
+  apiUrl: bare.url,
+  token: "eval-token",
+  maxDrop: 0.5,
+  dataDir: alone,
+  maxWaitSeconds: 120,
+  now: () => NOW,
+});
+if (bareRun.status !== "published") throw new Error(formatResult(bareRun).join("\n"));
+const barePublished = new Set(readPrevious(bareDb).plugins.keys());
+const bareFound = [...bareSpace.real].filter((id) => barePublished.has(id)).length;
+const bareClean = [...barePublished].filter((id) => !bareSpace.distractors.has(id)).length;
+console.log("\n## without curated lists and named marketplaces (searches, code searches and evidence alone)");
+console.log(`recall:    ${share(bareFound, bareSpace.real.size)}; precision: ${share(bareClean, barePublished.size)}`);
+bare.stop();
+rmSync(alone, { recursive: true, force: true });
+
+console.log(`\nplugins after the later run: ${incremental.total} (full run ${full.total})`);
+console.log(`total eval time: ${((Date.now() - start) / 1000).toFixed(1)}s`);
+github.stop();
+rmSync(dir, { recursive: true, force: true });
+process.exit(recall >= RECALL_TARGET && precision >= PRECISION_TARGET ? 0 : 1);

@@ -1,0 +1,63 @@
+/**
+ * Evidence before publishing: a repository a search found is a candidate, not a plugin. A new one
+ * is published only when something says it extends a coding-agent harness: a curated list, a
+ * marketplace or the editors list it, it carries one of the evidence topics, or it holds one of
+ * the evidence files (looked up in the fetch's own GraphQL queries). Published plugins keep their
+ * place; evidence is asked of newcomers only.
+ */
+import type { Override, RepoFacts } from "../catalog/types";
+import type { Discovery, Found } from "./discover";
+import type { CappedSlice } from "./githubsearch";
+import type { DiscoveryRules } from "./rules";
+
+export type Evidence = "listed" | "editors" | "topic" | "file";
+
+/** The first evidence a candidate has, or null. */
+export function evidenceOf(
+  found: Found | undefined,
+  facts: RepoFacts,
+  files: readonly string[] | undefined,
+  rules: DiscoveryRules,
+  overrides: Readonly<Record<string, Override>>,
+): Evidence | null {
+  if (found && found.listed.length > 0) return "listed";
+  const override = overrides[facts.full_name] ?? (found ? overrides[found.id] : undefined);
+  if (override && !override.exclude) return "editors";
+  if ((facts.topics ?? []).some((t) => rules.evidence.topics.includes(t))) return "topic";
+  if (files && files.length > 0) return "file";
+  return null;
+}
+
+/** One rule's effect on a run: candidates it found, how many of them were new, how many of those had no evidence. */
+export interface RuleCount {
+  rule: string;
+  found: number;
+  new: number;
+  rejected: number;
+}
+
+export interface DiscoverySummary {
+  rules: RuleCount[];
+  capped: Array<CappedSlice & { rule: string }>;
+  /** New candidates left out for lack of evidence (lowercased ids). */
+  rejected: string[];
+}
+
+/** Counts per rule, in the order the rules are written, then any rule met only while fetching. */
+export function countRules(
+  discovery: Discovery,
+  isKnown: (key: string) => boolean,
+  rejected: ReadonlySet<string>,
+  order: string[],
+): DiscoverySummary {
+  const counts = new Map<string, RuleCount>(order.map((rule) => [rule, { rule, found: 0, new: 0, rejected: 0 }]));
+  for (const [key, found] of discovery.found) {
+    for (const rule of found.rules) {
+      const count = counts.get(rule) ?? counts.set(rule, { rule, found: 0, new: 0, rejected: 0 }).get(rule)!;
+      count.found++;
+      if (!isKnown(key)) count.new++;
+      if (rejected.has(key)) count.rejected++;
+    }
+  }
+  return { rules: [...counts.values()], capped: discovery.capped, rejected: [...rejected] };
+}

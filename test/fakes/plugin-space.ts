@@ -1,0 +1,131 @@
+/**
+ * The plugin space as the fake platform holds it for `bun run discovery:eval`: the real plugins of
+ * test/fixtures/real-plugins.json with the files their sources imply, the curated lists and the
+ * marketplace that named them, and distractors that share the rules' words but are no plugins
+ * (test/fixtures/real-plugins.md says how the facts map).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { distractors } from "./distractors";
+import type { FakeGitHub } from "./github";
+import { marketplaceManifest, type RepoSeed } from "./github-repos";
+
+interface RealPlugin {
+  full_name: string;
+  description: string | null;
+  homepage: string | null;
+  stars: number | null;
+  forks: number | null;
+  language: string | null;
+  license: string | null;
+  archived: boolean | null;
+  created_at: string | null;
+  pushed_at: string | null;
+  topics: string[] | null;
+  source: string | null;
+}
+
+const FIXTURE = join(import.meta.dir, "..", "fixtures", "real-plugins.json");
+const UNKNOWN_TIME = "2025-06-01T00:00:00Z";
+const MCP_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json";
+
+/** The curated list each `source` tag stands for: where on the platform that list lives. */
+const LISTS: Record<string, { repository: string; path: string }> = {
+  "acc-csv": { repository: "hesreallyhim/awesome-claude-code", path: "README.md" },
+  "bestof-mcp": { repository: "tolkonepiu/best-of-mcp-servers", path: "README.md" },
+  "enh-mcp": { repository: "punkpeye/awesome-mcp-servers", path: "README.md" },
+  "enh-awesome-mcp": { repository: "enhansome/enhansome-Awesome-MCP-Servers", path: "README.md" },
+  "enh-agent-skills": { repository: "enhansome/enhansome-agent-skills", path: "README.md" },
+  "enh-ai-plugins": { repository: "enhansome/enhansome-ai-plugins", path: "README.md" },
+  "enh-cc": { repository: "v1nvn/enhansome-claude-code", path: "README.md" },
+  "ccins-data": { repository: "zhoux77899/claude-code-insights", path: "README.md" },
+};
+const OFFICIAL_MARKETPLACE = "anthropics/claude-plugins-official";
+const REGISTRY = { repository: "modelcontextprotocol/registry", path: "data/seed.json" };
+
+export function realPlugins(): RealPlugin[] {
+  return JSON.parse(readFileSync(FIXTURE, "utf8")) as RealPlugin[];
+}
+
+function seedOf(p: RealPlugin, sources: Set<string>): RepoSeed {
+  const files: Record<string, string> = {};
+  if (sources.has("cm-mkt"))
+    files[".claude-plugin/marketplace.json"] = marketplaceManifest(p.full_name.split("/")[1]!, ["./"]);
+  if (sources.has("mcpreg"))
+    files["server.json"] = JSON.stringify({ $schema: MCP_SCHEMA, name: `io.github.${p.full_name}`, version: "1.0.0" });
+  return {
+    full_name: p.full_name,
+    description: p.description,
+    homepage: p.homepage,
+    stars: p.stars ?? 0,
+    forks: p.forks ?? 0,
+    language: p.language,
+    license: p.license,
+    archived: p.archived ?? false,
+    created_at: p.created_at ?? p.pushed_at ?? UNKNOWN_TIME,
+    pushed_at: p.pushed_at ?? p.created_at ?? UNKNOWN_TIME,
+    topics: p.topics ?? [],
+    files,
+  };
+}
+
+function readme(title: string, entries: RealPlugin[]): string {
+  const lines = entries.map(
+    (p) => `- [${p.full_name.split("/")[1]}](https://github.com/${p.full_name}) - ${p.description ?? ""}`,
+  );
+  return `# ${title}\n\n[![Sponsor](https://img.shields.io/badge/sponsor-1)](https://github.com/sponsors/someone)\n\n${lines.join("\n")}\n`;
+}
+
+export interface PluginSpace {
+  /** Lowercased ids of the real plugins. */
+  real: Set<string>;
+  /** Lowercased ids of the distractors. */
+  distractors: Set<string>;
+}
+
+/** Loads the real plugins, their lists and the distractors into `github`. */
+export function loadPluginSpace(github: FakeGitHub): PluginSpace {
+  const plugins = realPlugins();
+  const byList = new Map<string, RealPlugin[]>();
+  const official: RealPlugin[] = [];
+  const registry: RealPlugin[] = [];
+  const files = new Map<string, Record<string, string>>();
+  for (const p of plugins) {
+    const sources = new Set((p.source ?? "").split(";"));
+    for (const tag of sources) if (LISTS[tag]) byList.set(tag, [...(byList.get(tag) ?? []), p]);
+    if (sources.has("cpo")) official.push(p);
+    if (sources.has("mcpreg")) registry.push(p);
+    github.add(seedOf(p, sources));
+  }
+  for (const [tag, list] of Object.entries(LISTS))
+    files.set(list.repository, { [list.path]: readme(tag, byList.get(tag) ?? []) });
+  files.set(OFFICIAL_MARKETPLACE, {
+    ".claude-plugin/marketplace.json": marketplaceManifest("claude-plugins-official", [
+      "./plugins/example",
+      ...official.map((p) => ({ source: "url", url: `https://github.com/${p.full_name}.git` })),
+    ]),
+  });
+  files.set(REGISTRY.repository, {
+    [REGISTRY.path]: JSON.stringify(
+      {
+        servers: registry.map((p) => ({
+          name: `io.github.${p.full_name}`,
+          repository: { url: `https://github.com/${p.full_name}`, source: "github" },
+        })),
+      },
+      null,
+      2,
+    ),
+  });
+  for (const [repository, content] of files) {
+    const known = github.repos.lookup(repository);
+    if (known) Object.assign(known.repo.files, content);
+    else github.add({ full_name: repository, description: "A list", stars: 1000, files: content });
+  }
+  const fakes = distractors();
+  github.add(...fakes);
+  return {
+    real: new Set(plugins.map((p) => p.full_name.toLowerCase())),
+    distractors: new Set(fakes.map((d) => d.full_name.toLowerCase())),
+  };
+}

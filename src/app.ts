@@ -61,7 +61,8 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
   const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
-  const docs = apiDocsHandlers(answer, described, { baseUrl: config.baseUrl, version: "v1" });
+  const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
+  const docs = apiDocsHandlers(answer, described, docInfo);
   const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
@@ -80,7 +81,11 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
     ["/docs", docs.docs, open, apiDocsDocs.docs],
     ["/docs/assets/:file", docs.asset, open, apiDocsDocs.asset],
   ] as const;
-  const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({ path, limited: group === limited, doc }));
+  const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
+    path,
+    limited: group === limited,
+    doc,
+  }));
   const app = new Elysia()
     .decorate(requestNote())
     .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))

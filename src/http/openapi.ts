@@ -7,7 +7,10 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { AnyElysia } from "elysia";
 import { JSON_TYPE } from "./cache";
-import { ErrorSchema } from "./wireschemas";
+import { badRequest, errorBody, unavailable } from "./errors";
+import { MAX_REQUEST_LINE_BYTES } from "./guard";
+import { tooManyRequests } from "./ratelimit";
+import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
 
 /** A function of the snapshot, written as a method so a route of any source fits the route table. */
 type OfSnapshot<S, T> = { of(snapshot: S): T }["of"];
@@ -30,7 +33,7 @@ export interface RouteDoc<S = never> {
    */
   cached: "snapshot" | "static" | false;
   /** Statuses this route answers beyond the common ones (a 404 for an unknown id, a 503 that is not an error). */
-  more?: Partial<Record<number, { description: string; body?: TSchema }>>;
+  more?: Partial<Record<number, { description: string; body?: TSchema; message?: string }>>;
   /** A real 200 body for the document, from the snapshot being served. */
   example?(snapshot: S, baseUrl: string): unknown;
 }
@@ -54,15 +57,20 @@ const CACHE_HEADERS = {
   "Cache-Control": header("How long a client may reuse the answer."),
 };
 
-/** The description of each common status, by the situation that gives it. */
-const COMMON_ERRORS: Record<number, string> = {
-  400: "A malformed parameter or path; the message names the parameter and what is allowed.",
-  414: "The request line is longer than 8 KB.",
-  500: "An internal error.",
+/** The description of each common status, by the situation that gives it, and an example message. */
+const COMMON_ERRORS: Record<number, [string, string]> = {
+  400: [
+    "A malformed parameter or path; the message names the parameter and what is allowed.",
+    "The request path is not valid percent-encoding.",
+  ],
+  414: ["The request line is longer than 8 KB.", `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`],
+  500: ["An internal error.", "Internal error."],
 };
 
-function errorResponse(description: string, headers: Record<string, unknown> = {}) {
-  return { description, headers, content: { "application/json": { schema: plain(ErrorSchema) } } };
+/** An error response of `path`, its example the very body the service sends with `message`. */
+function errorResponse(path: string, status: number, description: string, message: string, headers = {}) {
+  const example = JSON.parse(errorBody(path, status, message));
+  return { description, headers, content: { "application/json": { schema: plain(ErrorSchema), example } } };
 }
 
 /** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */
@@ -81,7 +89,7 @@ function operationId(path: string): string {
 
 const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-function responses({ limited, doc }: DocumentedRoute, example: unknown) {
+function responses({ path, limited, doc }: DocumentedRoute, example: unknown, windowMs: number) {
   const limit = limited ? RATE_LIMIT_HEADERS : {};
   const okHeaders = { ...(doc.cached ? CACHE_HEADERS : { "Cache-Control": CACHE_HEADERS["Cache-Control"] }), ...limit };
   const media: Record<string, unknown> = { schema: plain(doc.body) };
@@ -95,19 +103,24 @@ function responses({ limited, doc }: DocumentedRoute, example: unknown) {
       headers: { ...CACHE_HEADERS, ...limit },
     };
   }
-  for (const [status, description] of Object.entries(COMMON_ERRORS)) out[status] = errorResponse(description, limit);
+  for (const [status, [description, message]] of Object.entries(COMMON_ERRORS)) {
+    const paged = status === "400" && doc.query !== undefined;
+    const shown = paged ? badRequest("page", "an integer >= 1").message : message;
+    out[status] = errorResponse(path, Number(status), description, shown, limit);
+  }
   if (limited) {
-    out[429] = errorResponse("More than one request per window from this client to this endpoint.", {
+    const description = "More than one request per window from this client to this endpoint.";
+    out[429] = errorResponse(path, 429, description, tooManyRequests(windowMs, Math.ceil(windowMs / 1000)), {
       "Retry-After": header("Whole seconds (>= 1) until a request is admitted again.", { type: "integer", minimum: 1 }),
       ...RATE_LIMIT_HEADERS,
     });
   }
-  if (doc.cached === "snapshot") out[503] = errorResponse("No catalog snapshot is available yet.");
+  if (doc.cached === "snapshot") out[503] = errorResponse(path, 503, unavailable().message, unavailable().message);
   for (const [status, more] of Object.entries(doc.more ?? {})) {
     if (!more) continue;
     out[status] = more.body
       ? { description: more.description, content: { "application/json": { schema: plain(more.body) } } }
-      : errorResponse(more.description, limit);
+      : errorResponse(path, Number(status), more.description, more.message ?? more.description, limit);
   }
   return out;
 }
@@ -140,7 +153,7 @@ function parameters(path: string, doc: RouteDoc<unknown>, snapshot: unknown) {
 export function openapiDocument(
   app: AnyElysia,
   routes: readonly DocumentedRoute[],
-  info: { title: string; version: string; description: string; baseUrl: string },
+  info: { title: string; version: string; description: string; baseUrl: string; rateLimitWindowMs: number },
   snapshot: unknown,
 ) {
   const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
@@ -156,7 +169,7 @@ export function openapiDocument(
         description: doc.description,
         tags: [doc.tag],
         ...(params.length ? { parameters: params } : {}),
-        responses: responses(route, doc.example?.(snapshot, info.baseUrl)),
+        responses: responses(route, doc.example?.(snapshot, info.baseUrl), info.rateLimitWindowMs),
       },
     };
   }
@@ -165,6 +178,8 @@ export function openapiDocument(
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: info.baseUrl }],
     paths,
-    components: { schemas: { Error: plain(ErrorSchema) } },
+    components: {
+      schemas: { Plugin: plain(PluginSchema), ShortPlugin: plain(ShortPluginSchema), Error: plain(ErrorSchema) },
+    },
   };
 }

@@ -74,12 +74,12 @@ export const apiDocsDocs = {
   },
   asset: {
     tag: "Documentation",
-    summary: "A script, style or icon of the API reference",
+    summary: "A script or style of the API reference",
     description: `One of ${Object.keys(ASSETS).join(", ")}.`,
     body: TextSchema,
     type: [...new Set(Object.values(ASSETS).map((asset) => asset.type.split(";")[0]!))],
     cached: "static",
-    more: { 404: { description: "No such asset." } },
+    more: { 404: { description: "No such asset.", message: notFound("Asset logo.svg").message } },
   },
 } satisfies Record<string, RouteDoc>;
 
@@ -89,10 +89,13 @@ export type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute
 export interface DocumentInfo {
   baseUrl: string;
   version: string;
+  /** The rate limit's window as configured (0: off, the contract's 2 s documented). */
+  rateLimitWindowMs: number;
 }
 
 function documentOf(snapshot: Snapshot, { described, info }: { described: Described; info: DocumentInfo }): Rendered {
   const { app, routes } = described();
+  const windowMs = info.rateLimitWindowMs || 2000;
   const document = openapiDocument(
     app,
     routes,
@@ -102,9 +105,11 @@ function documentOf(snapshot: Snapshot, { described, info }: { described: Descri
       description:
         "A public, read-only catalog of plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, " +
         "skills, hooks): a JSON API under /api/v1, an RSS feed, and a bare-JSON client-sync source under /market. " +
-        "No authentication. The endpoints of the API, the feed and the sync source allow one request per 2 s per " +
-        "client IP each; every JSON answer carries an ETag and `Cache-Control: public, max-age=300`.",
+        `No authentication. The endpoints of the API, the feed and the sync source allow one request per ` +
+        `${windowMs / 1000} s per client IP each; every JSON answer carries an ETag and ` +
+        "`Cache-Control: public, max-age=300`. The rules a schema cannot say are in the repository's docs/api.md.",
       baseUrl: info.baseUrl,
+      rateLimitWindowMs: windowMs,
     },
     snapshot,
   );

@@ -53,7 +53,9 @@ export const pluginDocs = {
     }),
     body: envelopeSchema({ plugin: PluginSchema, generatedAt: pageSchema(PluginSchema, "").properties.generatedAt }),
     cached: "snapshot",
-    more: { 404: { description: "The catalog has no such plugin." } },
+    more: {
+      404: { description: "The catalog has no such plugin.", message: notFound("Plugin owner/repo").message },
+    },
     example: (snapshot) => {
       const first = snapshot.list({ q: null, category: null, curated: false, sort: "stars", offset: 0, limit: 1 });
       const id = first.items[0] === undefined ? null : (JSON.parse(first.items[0]) as { id: string }).id;

@@ -90,6 +90,14 @@ describe("in Chromium", () => {
     const shown = await page.$$eval(".opblock-summary-path", (nodes) => nodes.map((n) => n.getAttribute("data-path")));
     const documented = Object.keys((await server.json("/openapi.json")).paths);
     expect(shown.sort()).toEqual(documented.sort());
+    // The list operation opened: its parameters with their allowed values, as a client author sees them.
+    await page.click('.opblock-summary-path[data-path="/api/v1/plugins"]');
+    await page.waitForSelector(".parameters");
+    const sorts = await page.$$eval('tr[data-param-name="sort"] select option', (nodes) =>
+      nodes.map((n) => n.textContent),
+    );
+    expect(sorts).toEqual(expect.arrayContaining(["default", "heat"]));
+    await page.screenshot({ path: join(SCREENSHOTS, "docs-list.png"), fullPage: true });
     await page.close();
   }, 60_000);
 });

@@ -116,6 +116,8 @@ export function syntheticInput(count: number, seed = 42): SnapshotInput {
       curated: next() < 0.02,
       first_seen_at: isoMillis(snapshotMs - Math.floor(next() * 365) * DAY_MS - Math.floor(next() * DAY_MS)),
       etag: null,
+      repo_id: null,
+      previous_ids: [],
     });
   }
   return { snapshotAt, plugins, categoryIds };

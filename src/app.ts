@@ -12,11 +12,13 @@ import type { Log } from "./log";
 import type { DocumentedRoute } from "./http/openapi";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
+import { categoriesDoc, categoryHandlers } from "./routes/categories";
 import { feedDoc, feedHandlers } from "./routes/feed";
 import { healthDocs, healthHandlers } from "./routes/health";
 import { landingDoc, landingHandlers } from "./routes/landing";
 import { marketDocs, marketHandlers } from "./routes/market";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
+import { syncDocs, syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
 
@@ -63,6 +65,8 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
   const described = () => ({ app, routes: documented });
   const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
   const docs = apiDocsHandlers(answer, described, docInfo);
+  const categories = categoryHandlers(answer);
+  const sync = syncHandlers(answer, store);
   const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
@@ -74,6 +78,9 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
     ["/plugins/feed.xml", feed.rss, limited, feedDoc],
     ["/market/manifest.json", market.manifest, limited, marketDocs.manifest],
     ["/market/v1/plugins", market.plugins, limited, marketDocs.plugins],
+    ["/market/v1/catalog.json", sync.catalog, limited, syncDocs.catalog],
+    ["/market/v1/changes", sync.changes, limited, syncDocs.changes],
+    ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/healthz", health.live, open, healthDocs.live],
     ["/readyz", health.ready, open, healthDocs.ready],
     ["/", landing.page, open, landingDoc],

@@ -35,6 +35,8 @@ export function plugin(id: string, fields: Partial<PluginRecord> = {}): PluginRe
     curated: false,
     first_seen_at: SNAPSHOT_AT,
     etag: null,
+    repo_id: null,
+    previous_ids: [],
     ...fields,
   };
 }

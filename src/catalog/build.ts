@@ -6,14 +6,15 @@ import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { openForBuild, writeIndex, writeIndexInWorker, type FtsRow } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
-import { indexText, memberKey, NEWEST_ORDER, SCHEMA_VERSION, tagToken } from "./schema";
+import { ACTIVE_MEMBERS, indexText, memberKey, SCHEMA_VERSION, tagToken } from "./schema";
 import { isoMillis } from "./time";
-import type { PluginRecord, SnapshotInput, SnapshotStats } from "./types";
+import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "./types";
 import { fullView, shortView } from "./views";
 
 /** A plugin while it is being built: its sort keys, rowid (stars position) and distinct categories. */
 interface Entry extends Ranked {
   rowid: number;
+  snapshotAt: string;
   categories: string[];
 }
 
@@ -28,6 +29,7 @@ const categoryTags = new Map<string, string>();
 function tags(entry: Entry): string {
   const tokens = entry.categories.map((c) => categoryTags.get(c) ?? categoryTags.set(c, tagToken("cat", c)).get(c)!);
   if (entry.record.curated) tokens.push(tagToken("curated"));
+  if (!entry.record.archived) tokens.push(tagToken("active"));
   return tokens.join(" ");
 }
 
@@ -45,15 +47,19 @@ function views(byStars: Entry[]): Array<[string, string]> {
   return byStars.map((entry) => [JSON.stringify(fullView(entry.record)), JSON.stringify(shortView(entry.record))]);
 }
 
-function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, string]>): void {
-  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, string]>, history: SnapshotHistory): void {
+  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+  const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
+  const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
   byStars.forEach((entry, i) => {
     const r = entry.record;
+    const changedAt = history.changedAt.get(r.id.toLowerCase()) ?? entry.snapshotAt;
+    for (const old of r.previous_ids) if (!current.has(old.toLowerCase())) alias.run(old, r.id);
     insert.run(
       entry.rowid, r.id, r.name, r.url, r.homepage, r.description, r.description_zh, r.category,
       JSON.stringify(r.categories), r.stars, r.forks, r.language, r.license, r.archived ? 1 : 0,
       r.created_at, r.pushed_at, JSON.stringify(r.topics), r.curated ? 1 : 0, r.first_seen_at,
-      entry.heat, r.etag, json[i]![0], json[i]![1],
+      entry.heat, r.etag, json[i]![0], json[i]![1], r.repo_id, JSON.stringify(r.previous_ids), changedAt,
     );
   });
 }
@@ -62,10 +68,10 @@ function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, stri
  * Every sort order unfiltered, the feed's order, and each filter's members in stars order; the
  * snapshot derives a filtered order from them on first use.
  */
-function insertOrders(db: Database, bySort: Map<Sort, Entry[]>, newest: Entry[]): void {
+function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
   const insert = db.prepare(`INSERT INTO orders (key, ids) VALUES (?, ?)`);
+  // The `newest` sort's key is the feed's order, NEWEST_ORDER.
   for (const [sort, list] of bySort) insert.run(orderKey(sort, null, false), packRowids(list.map((e) => e.rowid)));
-  insert.run(NEWEST_ORDER, packRowids(newest.map((e) => e.rowid)));
   const members = new Map<string | null, number[]>([[null, []]]);
   for (const entry of bySort.get("stars")!) {
     for (const category of entry.categories) {
@@ -75,6 +81,8 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>, newest: Entry[])
     if (entry.record.curated) members.get(null)!.push(entry.rowid);
   }
   for (const [category, rowids] of members) insert.run(memberKey(category), packRowids(rowids));
+  const active = bySort.get("stars")!.filter((entry) => !entry.record.archived);
+  insert.run(ACTIVE_MEMBERS, packRowids(active.map((e) => e.rowid)));
 }
 
 /** Statistics of a set of records, as the manifest reports them. */
@@ -90,12 +98,23 @@ export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotSt
   return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
 }
 
-function writeMeta(db: Database, stats: SnapshotStats, categoryIds: string[]): void {
+function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): void {
   const insert = db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`);
   insert.run("schema_version", String(SCHEMA_VERSION));
-  insert.run("category_ids", JSON.stringify(categoryIds));
+  insert.run("category_ids", JSON.stringify(input.categoryIds));
+  const named = new Map((input.categories ?? []).map((c) => [c.id, c]));
+  const categories = input.categoryIds.map((id) => named.get(id) ?? { id, name: id, name_zh: id, description: "" });
+  insert.run("categories", JSON.stringify(categories));
   insert.run("snapshot_at", stats.snapshotAt);
   insert.run("stats", JSON.stringify(stats));
+}
+
+/** The removals, renames and earlier snapshot times a client may ask changes since. */
+function writeHistory(db: Database, history: SnapshotHistory): void {
+  const event = db.prepare(`INSERT INTO history_events (at, kind, id, to_id) VALUES (?, ?, ?, ?)`);
+  for (const e of history.events) event.run(e.at, e.kind, e.id, e.to);
+  const snapshot = db.prepare(`INSERT OR IGNORE INTO history_snapshots (at) VALUES (?)`);
+  for (const at of history.snapshots) snapshot.run(at);
 }
 
 function fsyncFile(path: string): void {
@@ -124,6 +143,7 @@ export function buildSnapshot(path: string, input: SnapshotInput, options: Build
     heat: heat(record.stars, record.forks, record.pushed_at, snapshotAt),
     nameKey: record.name.toLowerCase(),
     rowid: 0,
+    snapshotAt,
     categories: [...new Set(record.categories)],
   }));
   const byStars = entries.slice().sort(COMPARATORS.stars);
@@ -133,16 +153,18 @@ export function buildSnapshot(path: string, input: SnapshotInput, options: Build
   const rows = ftsRows(byStars);
   const parallel = options.parallelIndex ?? entries.length >= PARALLEL_FROM;
   const indexWritten = parallel ? writeIndexInWorker(path, rows) : (writeIndex(path, rows), () => {});
-  const { bySort, newest } = sortAll(entries);
+  const bySort = sortAll(entries);
   const json = views(byStars);
   const stats = statsOf(snapshotAt, input.plugins);
+  const history = input.history ?? { changedAt: new Map(), events: [], snapshots: [snapshotAt] };
   indexWritten();
   const db = openForBuild(path);
   try {
     db.transaction(() => {
-      insertPlugins(db, byStars, json);
-      insertOrders(db, bySort, newest);
-      writeMeta(db, stats, input.categoryIds);
+      insertPlugins(db, byStars, json, history);
+      insertOrders(db, bySort);
+      writeMeta(db, stats, input);
+      writeHistory(db, history);
     })();
   } finally {
     db.close();

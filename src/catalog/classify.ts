@@ -55,6 +55,10 @@ export class Classifier {
 export interface RecordContext {
   firstSeenAt: string;
   etag?: string | null;
+  /** Former ids of the plugin, oldest first. */
+  previousIds?: string[];
+  /** The platform's numeric id as published, for when this run's facts lack it. */
+  repoId?: number | null;
 }
 
 /** Merges facts with the editors' data; null when the editors excluded the repository. */
@@ -92,6 +96,8 @@ export function toRecord(
     curated: curatedZh.has(id),
     first_seen_at: isoMillis(context.firstSeenAt),
     etag: context.etag ?? null,
+    repo_id: facts.database_id ?? context.repoId ?? null,
+    previous_ids: context.previousIds ?? [],
   };
 }
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FALLBACK_CATEGORY } from "./classify";
-import type { Category, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
+import type { Category, CategoryInfo, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
 
 /** The repository's db/ folder. */
 export const DB_DIR = join(import.meta.dir, "..", "..", "db");
@@ -39,4 +39,9 @@ export interface DefaultData {
 export function loadDefaultData(dir = DB_DIR): DefaultData {
   const data = readJson<{ snapshot_at: string; plugins: RepoFacts[] }>(join(dir, "plugins.json"));
   return { snapshotAt: data.snapshot_at, facts: data.plugins };
+}
+
+/** The category set as clients see it: ids, names and descriptions, without the rules. */
+export function categoryInfo(editorial: Editorial): CategoryInfo[] {
+  return editorial.categories.map(({ id, name, name_zh, description }) => ({ id, name, name_zh, description }));
 }

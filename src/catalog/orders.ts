@@ -2,11 +2,11 @@
  * The list orders of the contract and decisions.md, each ending with id ascending: how they compare
  * (at build time every order is sorted once and stored) and how a snapshot reads them back.
  */
-import { memberKey, NEWEST_ORDER } from "./schema";
+import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "./schema";
 import { foldAscii } from "./text";
 import type { PluginRecord } from "./types";
 
-export const SORTS = ["default", "name", "stars", "forks", "updated", "heat"] as const;
+export const SORTS = ["default", "name", "stars", "forks", "updated", "heat", "newest"] as const;
 export type Sort = (typeof SORTS)[number];
 
 /** Half-life of the recency part of heat, in days. */
@@ -36,17 +36,6 @@ function byId(a: Ranked, b: Ranked): number {
   return ascending(a.record.id, b.record.id);
 }
 
-/** Comparators of each sort (for `default`, the order without a search query). */
-export const COMPARATORS: Record<Sort, (a: Ranked, b: Ranked) => number> = {
-  default: (a, b) =>
-    Number(b.record.curated) - Number(a.record.curated) || b.record.stars - a.record.stars || byId(a, b),
-  name: (a, b) => ascending(a.nameKey, b.nameKey) || byId(a, b),
-  stars: (a, b) => b.record.stars - a.record.stars || byId(a, b),
-  forks: (a, b) => b.record.forks - a.record.forks || byId(a, b),
-  updated: (a, b) => ascending(b.record.pushed_at, a.record.pushed_at) || byId(a, b),
-  heat: (a, b) => b.heat - a.heat || byId(a, b),
-};
-
 /** The feed's order: first seen desc, created_at desc, then id as SQLite's NOCASE collation compares it. */
 function newestFirst(a: Ranked, b: Ranked): number {
   return (
@@ -56,15 +45,27 @@ function newestFirst(a: Ranked, b: Ranked): number {
   );
 }
 
-/** Every sort's order and the feed's, as the build stores them. */
-export function sortAll<T extends Ranked>(entries: T[]): { bySort: Map<Sort, T[]>; newest: T[] } {
-  const bySort = new Map(SORTS.map((sort) => [sort, entries.slice().sort(COMPARATORS[sort])] as const));
-  return { bySort, newest: entries.slice().sort(newestFirst) };
+/** Comparators of each sort (for `default`, the order without a search query). */
+export const COMPARATORS: Record<Sort, (a: Ranked, b: Ranked) => number> = {
+  default: (a, b) =>
+    Number(b.record.curated) - Number(a.record.curated) || b.record.stars - a.record.stars || byId(a, b),
+  name: (a, b) => ascending(a.nameKey, b.nameKey) || byId(a, b),
+  stars: (a, b) => b.record.stars - a.record.stars || byId(a, b),
+  forks: (a, b) => b.record.forks - a.record.forks || byId(a, b),
+  updated: (a, b) => ascending(b.record.pushed_at, a.record.pushed_at) || byId(a, b),
+  heat: (a, b) => b.heat - a.heat || byId(a, b),
+  newest: newestFirst,
+};
+
+/** Every sort's order (`newest` is also the feed's), as the build stores them. */
+export function sortAll<T extends Ranked>(entries: T[]): Map<Sort, T[]> {
+  return new Map(SORTS.map((sort) => [sort, entries.slice().sort(COMPARATORS[sort])] as const));
 }
 
 /** The key of a stored order: the sort and the filters that restrict it. */
-export function orderKey(sort: Sort, category: string | null, curated: boolean): string {
-  return `${sort}${category === null ? "" : `|c:${category}`}${curated ? "|curated" : ""}`;
+export function orderKey(sort: Sort, category: string | null, curated: boolean, archived: boolean | null = null): string {
+  const filters = `${category === null ? "" : `|c:${category}`}${curated ? "|curated" : ""}`;
+  return `${sort}${filters}${archived === null ? "" : `|archived:${archived}`}`;
 }
 
 /** Reads a stored Int32 blob by key; null when the snapshot has none. */
@@ -79,7 +80,7 @@ function decode(blob: Uint8Array | null): Int32Array {
 
 export class ListOrders {
   private readonly orders = new Map<string, Int32Array>();
-  private readonly members = new Map<string | null, Uint8Array>();
+  private readonly members = new Map<string, Uint8Array>();
 
   /** `maxRowid` bounds the rowids, for the membership marks. */
   constructor(
@@ -87,16 +88,24 @@ export class ListOrders {
     private readonly maxRowid: number,
   ) {}
 
-  /** Rowids in the order of `sort`, restricted to `category` and to curated plugins when asked. */
-  sorted(sort: Sort, category: string | null, curated: boolean): Int32Array {
-    const key = orderKey(sort, category, curated);
+  /**
+   * Rowids in the order of `sort`, restricted to `category`, to curated plugins when asked, and to
+   * archived (true) or unarchived (false) plugins when `archived` is given.
+   */
+  sorted(sort: Sort, category: string | null, curated: boolean, archived: boolean | null = null): Int32Array {
+    const key = orderKey(sort, category, curated, archived);
     let ids = this.orders.get(key);
     if (!ids) {
       const all = this.stored(orderKey(sort, null, false));
-      const inCategory = category === null ? null : this.marks(category);
-      const isCurated = curated ? this.marks(null) : null;
+      const inCategory = category === null ? null : this.marks(memberKey(category));
+      const isCurated = curated ? this.marks(memberKey(null)) : null;
+      const active = archived === null ? null : this.marks(ACTIVE_MEMBERS);
+      const wanted = archived === false ? 1 : 0;
       ids = all.filter(
-        (rowid) => (inCategory === null || inCategory[rowid] === 1) && (isCurated === null || isCurated[rowid] === 1),
+        (rowid) =>
+          (inCategory === null || inCategory[rowid] === 1) &&
+          (isCurated === null || isCurated[rowid] === 1) &&
+          (active === null || active[rowid] === wanted),
       );
       this.orders.set(key, ids);
     }
@@ -117,13 +126,13 @@ export class ListOrders {
     return ids;
   }
 
-  /** One byte per rowid: 1 for the members of a category (null: of the curated plugins). */
-  private marks(category: string | null): Uint8Array {
-    let marks = this.members.get(category);
+  /** One byte per rowid: 1 for the members stored under `key` (see memberKey). */
+  private marks(key: string): Uint8Array {
+    let marks = this.members.get(key);
     if (!marks) {
       marks = new Uint8Array(this.maxRowid + 1);
-      for (const rowid of decode(this.read(memberKey(category)))) marks[rowid] = 1;
-      this.members.set(category, marks);
+      for (const rowid of decode(this.read(key))) marks[rowid] = 1;
+      this.members.set(key, marks);
     }
     return marks;
   }

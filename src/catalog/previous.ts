@@ -1,10 +1,12 @@
 /**
- * The published snapshot as the refresher sees it: every plugin's facts, first-seen time and ETag,
- * so a refresh can carry `first_seen_at` over, send `If-None-Match`, and tell what changed.
+ * The published snapshot as the refresher sees it: every plugin's facts, first-seen time, ETag and
+ * history, so a refresh can carry them over, send `If-None-Match`, and tell what changed.
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
-import type { PluginView } from "./views";
+import type { PreviousHistory } from "./history";
+import type { HistoryEvent } from "./types";
+import { catalogJson, type PluginView } from "./views";
 
 export interface PreviousPlugin {
   view: PluginView;
@@ -12,30 +14,60 @@ export interface PreviousPlugin {
   json: string;
   firstSeenAt: string;
   etag: string | null;
+  repoId: number | null;
+  previousIds: string[];
+  /** The catalog-form JSON as published, and when it last changed. */
+  catalogJson: string;
+  changedAt: string;
 }
 
-export interface PreviousCatalog {
+export interface PreviousCatalog extends PreviousHistory {
   snapshotAt: string | null;
   /** Keyed by lowercased id: the platform's ids compare case-insensitively. */
   plugins: Map<string, PreviousPlugin>;
 }
 
-const SELECT_PLUGINS = `SELECT full_json, first_seen_at, etag FROM plugins ORDER BY rowid`;
+interface Row {
+  full_json: string;
+  first_seen_at: string;
+  etag: string | null;
+  curated: number;
+  repo_id: number | null;
+  previous_ids: string;
+  changed_at: string;
+}
+
+const SELECT_PLUGINS = `SELECT full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at
+  FROM plugins ORDER BY rowid`;
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
+const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
+const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
 
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
 export function readPrevious(path: string): PreviousCatalog {
-  if (!existsSync(path)) return { snapshotAt: null, plugins: new Map() };
+  if (!existsSync(path)) return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [] };
   const db = new Database(path, { readonly: true, strict: true });
   try {
-    const allPlugins = db.prepare<{ full_json: string; first_seen_at: string; etag: string | null }, []>(SELECT_PLUGINS);
-    const snapshotAt = db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT);
     const plugins = new Map<string, PreviousPlugin>();
-    for (const row of allPlugins.all()) {
+    for (const row of db.prepare<Row, []>(SELECT_PLUGINS).all()) {
       const view = JSON.parse(row.full_json) as PluginView;
-      plugins.set(view.id.toLowerCase(), { view, json: row.full_json, firstSeenAt: row.first_seen_at, etag: row.etag });
+      plugins.set(view.id.toLowerCase(), {
+        view,
+        json: row.full_json,
+        firstSeenAt: row.first_seen_at,
+        etag: row.etag,
+        repoId: row.repo_id,
+        previousIds: JSON.parse(row.previous_ids) as string[],
+        catalogJson: catalogJson(row.full_json, row.curated === 1, row.first_seen_at, row.repo_id, row.previous_ids),
+        changedAt: row.changed_at,
+      });
     }
-    return { snapshotAt: snapshotAt.get()?.value ?? null, plugins };
+    return {
+      snapshotAt: db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null,
+      plugins,
+      events: db.prepare<HistoryEvent, []>(SELECT_EVENTS).all(),
+      snapshots: db.prepare<{ at: string }, []>(SELECT_SNAPSHOTS).all().map((row) => row.at),
+    };
   } finally {
     db.close();
   }

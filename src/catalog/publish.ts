@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildSnapshot } from "./build";
 import { toRecords } from "./classify";
-import { DB_DIR, loadDefaultData, loadEditorial } from "./editorial";
+import { categoryInfo, DB_DIR, loadDefaultData, loadEditorial } from "./editorial";
 import { writeAtomically } from "./files";
 import type { SnapshotInput, SnapshotStats } from "./types";
 
@@ -24,8 +24,16 @@ export function publishSnapshot(path: string, input: SnapshotInput, check?: (tmp
 export function defaultSnapshotInput(dir = DB_DIR): SnapshotInput {
   const editorial = loadEditorial(dir);
   const { snapshotAt, facts } = loadDefaultData(dir);
-  const plugins = toRecords(facts, editorial, () => ({ firstSeenAt: snapshotAt }));
-  return { snapshotAt, plugins, categoryIds: editorial.categories.map((c) => c.id) };
+  // The default's records name their former ids (the platform redirects them) in previous_names.
+  const former = new Map(
+    facts.map((f) => [f.full_name.toLowerCase(), (f as { previous_names?: string[] }).previous_names ?? []]),
+  );
+  const plugins = toRecords(facts, editorial, (id) => ({
+    firstSeenAt: snapshotAt,
+    previousIds: former.get(id.toLowerCase()) ?? [],
+  }));
+  const categories = categoryInfo(editorial);
+  return { snapshotAt, plugins, categoryIds: categories.map((c) => c.id), categories };
 }
 
 /** Creates the database from the embedded default when the file is missing; true when it did. */

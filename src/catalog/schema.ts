@@ -20,7 +20,7 @@
  * search of such words is counted without walking their doclists. A file without the table (an
  * older build) is searched through the index alone.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -48,8 +48,19 @@ CREATE TABLE plugins (
   heat REAL NOT NULL,
   etag TEXT,
   full_json TEXT NOT NULL,
-  short_json TEXT NOT NULL
+  short_json TEXT NOT NULL,
+  repo_id INTEGER,
+  previous_ids TEXT NOT NULL,
+  changed_at TEXT NOT NULL
 );
+
+CREATE INDEX plugins_changed_at ON plugins (changed_at);
+
+CREATE TABLE aliases (old_id TEXT PRIMARY KEY COLLATE NOCASE, id TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE history_events (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, to_id TEXT);
+
+CREATE TABLE history_snapshots (at TEXT PRIMARY KEY) WITHOUT ROWID;
 
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
@@ -81,11 +92,14 @@ export function memberKey(category: string | null): string {
   return category === null ? "members|curated" : `members|c:${category}`;
 }
 
+/** The key of the members of the `archived=false` filter: the plugins not archived. */
+export const ACTIVE_MEMBERS = "members|active";
+
 /**
  * The FTS token of a filter value in the `tags` column. It starts with `_`, which no word of a
  * search can hold (search.ts splits words on it), so no search term ever matches a filter token
  * and searches need no column restriction. The value is hex-encoded: distinct values never collide.
  */
-export function tagToken(kind: "cat" | "curated", value = ""): string {
+export function tagToken(kind: "cat" | "curated" | "active", value = ""): string {
   return `_${kind}${Buffer.from(value, "utf8").toString("hex")}`;
 }

@@ -67,6 +67,8 @@ export function toMatchQuery(q: string, lookup?: TermLookup): MatchQuery | null 
 export interface SearchFilters {
   category: string | null;
   curated: boolean;
+  /** Only archived (true) or only unarchived (false) plugins; null for both. */
+  archived?: boolean | null;
 }
 
 /**
@@ -83,7 +85,9 @@ export function searchExpressions(match: MatchQuery, filters: SearchFilters): Se
   const terms = [`(${match.all})`];
   if (filters.category !== null) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
   if (filters.curated) terms.push(`tags : "${tagToken("curated")}"`);
-  const matches = terms.join(" AND ");
+  if (filters.archived === false) terms.push(`tags : "${tagToken("active")}"`);
+  let matches = terms.join(" AND ");
+  if (filters.archived === true) matches = `(${matches}) NOT tags : "${tagToken("active")}"`;
   return {
     matches,
     tiers: [

@@ -9,7 +9,9 @@ import { pageInOrder, pageOfSet, probedPage, tieredPage } from "./ranking";
 import { BroadSets } from "./broadsets";
 import { SCHEMA_VERSION } from "./schema";
 import { searchExpressions, toMatchQuery, type MatchQuery } from "./search";
-import type { SnapshotStats } from "./types";
+import { composeEvents } from "./history";
+import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
+import { catalogJson } from "./views";
 
 export interface Page<T> {
   items: T[];
@@ -21,10 +23,34 @@ export interface ListQuery {
   q: string | null;
   category: string | null;
   curated: boolean;
+  /** Only archived (true) or only unarchived (false) plugins; null or absent for both. */
+  archived?: boolean | null;
   sort: Sort;
   offset: number;
   limit: number;
 }
+
+/** What changed from an earlier snapshot to this one, as catalog-form JSON and ids. */
+export interface Changes {
+  added: string[];
+  updated: string[];
+  removed: string[];
+  renamed: Array<{ from: string; to: string }>;
+}
+
+interface CatalogRow {
+  full_json: string;
+  curated: number;
+  first_seen_at: string;
+  repo_id: number | null;
+  previous_ids: string;
+}
+
+function catalogRowJson(row: CatalogRow): string {
+  return catalogJson(row.full_json, row.curated === 1, row.first_seen_at, row.repo_id, row.previous_ids);
+}
+
+const CATALOG_COLUMNS = "full_json, curated, first_seen_at, repo_id, previous_ids";
 
 /** A feed entry: only what the RSS item needs. */
 export interface NewestRow {
@@ -49,6 +75,8 @@ export class Snapshot {
   readonly stats: SnapshotStats;
   /** Every id of the snapshot's category set: what the `category` filter accepts. */
   readonly categoryIds: ReadonlySet<string>;
+  /** The category set with names and descriptions, in the editors' order. */
+  readonly categories: readonly CategoryInfo[];
   private readonly orders: ListOrders;
   private readonly fts: FtsIndex;
   private readonly broad: BroadSets;
@@ -66,6 +94,7 @@ export class Snapshot {
     if (version !== String(SCHEMA_VERSION)) throw new SnapshotError(`unsupported schema version ${version}`);
     this.stats = JSON.parse(this.metaValue("stats")) as SnapshotStats;
     this.categoryIds = new Set(JSON.parse(this.metaValue("category_ids")) as string[]);
+    this.categories = JSON.parse(this.metaValue("categories")) as CategoryInfo[];
     this.byRowid = db.prepare(`SELECT full_json FROM plugins WHERE rowid = ?`);
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
     this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
@@ -111,7 +140,7 @@ export class Snapshot {
       const match = toMatchQuery(query.q, (prefix) => this.termsOf(prefix));
       return match === null ? { items: [], total: 0 } : this.search(query, match);
     }
-    const ids = this.orders.sorted(query.sort, query.category, query.curated);
+    const ids = this.orders.sorted(query.sort, query.category, query.curated, query.archived ?? null);
     const slice = ids.subarray(query.offset, query.offset + query.limit);
     return { items: this.fullJson(slice), total: ids.length };
   }
@@ -133,7 +162,8 @@ export class Snapshot {
   private search(query: ListQuery, match: MatchQuery): Page<string> {
     const { matches, tiers } = searchExpressions(match, query);
     // Words whose rows are stored as sets (the broadest) are counted from them, unfiltered.
-    const broad = query.category === null && !query.curated ? this.broad.all(match.phrases) : null;
+    const unfiltered = query.category === null && !query.curated && (query.archived ?? null) === null;
+    const broad = unfiltered ? this.broad.all(match.phrases) : null;
     const total = broad?.size ?? this.fts.count(matches);
     if (query.offset >= total) return { items: [], total };
     if (query.sort === "default" || query.sort === "stars") {
@@ -175,6 +205,48 @@ export class Snapshot {
   /** The newest plugins: most recently first seen, then created_at desc. */
   newest(limit: number): NewestRow[] {
     return Array.from(this.orders.newest().subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
+  }
+
+  /** Every plugin in catalog form, by stars desc (rowid order). */
+  catalogItems(): string[] {
+    return this.db.query<CatalogRow, []>(`SELECT ${CATALOG_COLUMNS} FROM plugins ORDER BY rowid`).all().map(catalogRowJson);
+  }
+
+  /** The current id of a former id (a renamed plugin's old name), or null. */
+  currentId(formerId: string): string | null {
+    return this.db.query<{ id: string }, [string]>(`SELECT id FROM aliases WHERE old_id = ?`).get(formerId)?.id ?? null;
+  }
+
+  /**
+   * What changed since the snapshot published at `since`; null when this snapshot's history does
+   * not reach it (unknown, or older than the history kept). A plugin first seen after `since` is
+   * added; any other whose catalog record changed after it is updated.
+   */
+  changesSince(since: string): Changes | null {
+    if (since === this.snapshotAt) return { added: [], updated: [], removed: [], renamed: [] };
+    const known = this.db.query<{ at: string }, [string]>(`SELECT at FROM history_snapshots WHERE at = ?`).get(since);
+    if (!known) return null;
+    const added: string[] = [];
+    const updated: string[] = [];
+    const changed = this.db.query<CatalogRow, [string]>(
+      `SELECT ${CATALOG_COLUMNS} FROM plugins WHERE changed_at > ? ORDER BY rowid`,
+    );
+    for (const row of changed.all(since)) (row.first_seen_at > since ? added : updated).push(catalogRowJson(row));
+    const events = this.db
+      .query<HistoryEvent, [string]>(`SELECT at, kind, id, to_id AS "to" FROM history_events WHERE at > ? ORDER BY seq`)
+      .all(since);
+    const ids = this.db.query<{ id: string }, []>(`SELECT id FROM plugins`).all();
+    const { removed, renamed } = composeEvents(events, since, new Set(ids.map((row) => row.id.toLowerCase())));
+    return { added, updated, removed, renamed };
+  }
+
+  /** The number of plugins per category id among those a list query (without paging) finds. */
+  categoryCounts(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { id } of this.categories) {
+      counts.set(id, this.list({ ...query, category: id, sort: "stars", offset: 0, limit: 0 }).total);
+    }
+    return counts;
   }
 
   close(): void {

@@ -45,6 +45,10 @@ export interface PluginRecord {
   first_seen_at: string;
   /** The platform's ETag for the repository, kept for conditional refreshes. */
   etag: string | null;
+  /** The platform's numeric repository id; null where it was never fetched. */
+  repo_id: number | null;
+  /** Former `owner/repo` ids of this plugin, oldest first: they redirect to `id`. */
+  previous_ids: string[];
 }
 
 export interface SnapshotInput {
@@ -53,6 +57,39 @@ export interface SnapshotInput {
   plugins: PluginRecord[];
   /** Every category id of the category set, in use or not: what the `category` filter accepts. */
   categoryIds: string[];
+  /** The category set's names and descriptions, as /api/v1/categories serves them. */
+  categories?: CategoryInfo[];
+  /** What changed in the snapshots before this one; none for a catalog built from scratch. */
+  history?: SnapshotHistory;
+}
+
+/** A category as clients see it. */
+export interface CategoryInfo {
+  id: string;
+  name: string;
+  name_zh: string;
+  description: string;
+}
+
+/** A removal or a rename published at `at` (a snapshotAt). */
+export interface HistoryEvent {
+  at: string;
+  kind: "removed" | "renamed";
+  id: string;
+  /** The new id of a rename; null for a removal. */
+  to: string | null;
+}
+
+/**
+ * The change history a snapshot carries: when each plugin's catalog record last changed, the
+ * removals and renames of the retained publishes, and every snapshotAt a client may ask changes
+ * since (this snapshot's included).
+ */
+export interface SnapshotHistory {
+  /** By lowercased id; a plugin not listed changed at this snapshot. */
+  changedAt: Map<string, string>;
+  events: HistoryEvent[];
+  snapshots: string[];
 }
 
 export interface SnapshotStats {

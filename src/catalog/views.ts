@@ -71,3 +71,27 @@ export function shortView(r: PluginRecord): PluginShortView {
     pushed_at: r.pushed_at,
   };
 }
+
+/** The catalog form (catalog.json, changes): the full form plus what a mirror keeps. */
+export interface PluginCatalogView extends PluginView {
+  curated: boolean;
+  first_seen_at: string;
+  repo_id: number | null;
+  previous_ids: string[];
+}
+
+/** The catalog form's JSON from the stored full form and the columns beside it. */
+export function catalogJson(
+  fullJson: string,
+  curated: boolean,
+  firstSeenAt: string,
+  repoId: number | null,
+  previousIds: string,
+): string {
+  const extra = `"curated":${curated},"first_seen_at":${JSON.stringify(firstSeenAt)},"repo_id":${repoId},"previous_ids":${previousIds}`;
+  return `${fullJson.slice(0, -1)},${extra}}`;
+}
+
+export function catalogView(r: PluginRecord): PluginCatalogView {
+  return { ...fullView(r), curated: r.curated, first_seen_at: r.first_seen_at, repo_id: r.repo_id, previous_ids: r.previous_ids };
+}

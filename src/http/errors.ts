@@ -22,6 +22,14 @@ export function notFound(what: string): HttpError {
   return new HttpError(404, `${what} not found.`);
 }
 
+/** The catalog changed under a client paging a pinned snapshot: it must start again. */
+export function snapshotChanged(pinned: string, current: string): HttpError {
+  return new HttpError(
+    409,
+    `The catalog changed: snapshot ${pinned} is no longer served (now ${current}); restart paging from page 1.`,
+  );
+}
+
 export function unavailable(): HttpError {
   return new HttpError(503, "No catalog snapshot is available yet.");
 }

@@ -7,10 +7,25 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { AnyElysia } from "elysia";
 import { JSON_TYPE } from "./cache";
-import { badRequest, errorBody, unavailable } from "./errors";
+import { errorBody, snapshotChanged, unavailable } from "./errors";
 import { MAX_REQUEST_LINE_BYTES } from "./guard";
+import { parsePaging } from "./params";
 import { tooManyRequests } from "./ratelimit";
 import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
+
+/** A status beyond the common ones: its body schema (the error shape by default), example message, headers. */
+export interface MoreStatus {
+  description: string;
+  body?: TSchema;
+  message?: string;
+  headers?: Record<string, string>;
+}
+
+/** The 409 of a paged list pinned to a snapshot (`snapshot=`) that is no longer served. */
+export const PINNED_CHANGED: MoreStatus = {
+  description: "`snapshot` names a snapshot that is no longer served: start again from page 1.",
+  message: snapshotChanged("2026-08-22T00:00:00.000Z", "2026-08-22T06:00:00.000Z").message,
+};
 
 /** A function of the snapshot, written as a method so a route of any source fits the route table. */
 type OfSnapshot<S, T> = { of(snapshot: S): T }["of"];
@@ -33,7 +48,7 @@ export interface RouteDoc<S = never> {
    */
   cached: "snapshot" | "static" | false;
   /** Statuses this route answers beyond the common ones (a 404 for an unknown id, a 503 that is not an error). */
-  more?: Partial<Record<number, { description: string; body?: TSchema; message?: string }>>;
+  more?: Partial<Record<number, MoreStatus>>;
   /** A real 200 body for the document, from the snapshot being served. */
   example?(snapshot: S, baseUrl: string): unknown;
 }
@@ -67,6 +82,16 @@ const COMMON_ERRORS: Record<number, [string, string]> = {
   500: ["An internal error.", "Internal error."],
 };
 
+/** The 400 of a paged route asked for page 0, as the parser words it. */
+const PAGE_ZERO = (() => {
+  try {
+    parsePaging(new URLSearchParams("page=0"), 1, 1);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "";
+})();
+
 /** An error response of `path`, its example the very body the service sends with `message`. */
 function errorResponse(path: string, status: number, description: string, message: string, headers = {}) {
   const example = JSON.parse(errorBody(path, status, message));
@@ -89,7 +114,12 @@ function operationId(path: string): string {
 
 const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-function responses({ path, limited, doc }: DocumentedRoute, example: unknown, windowMs: number) {
+function responses(
+  { path, limited, doc }: DocumentedRoute,
+  example: unknown,
+  windowMs: number,
+  queryNames: readonly unknown[],
+) {
   const limit = limited ? RATE_LIMIT_HEADERS : {};
   const okHeaders = { ...(doc.cached ? CACHE_HEADERS : { "Cache-Control": CACHE_HEADERS["Cache-Control"] }), ...limit };
   const media: Record<string, unknown> = { schema: plain(doc.body) };
@@ -104,8 +134,7 @@ function responses({ path, limited, doc }: DocumentedRoute, example: unknown, wi
     };
   }
   for (const [status, [description, message]] of Object.entries(COMMON_ERRORS)) {
-    const paged = status === "400" && doc.query !== undefined;
-    const shown = paged ? badRequest("page", "an integer >= 1").message : message;
+    const shown = status === "400" && queryNames.includes("page") ? PAGE_ZERO : message;
     out[status] = errorResponse(path, Number(status), description, shown, limit);
   }
   if (limited) {
@@ -120,7 +149,10 @@ function responses({ path, limited, doc }: DocumentedRoute, example: unknown, wi
     if (!more) continue;
     out[status] = more.body
       ? { description: more.description, content: { "application/json": { schema: plain(more.body) } } }
-      : errorResponse(path, Number(status), more.description, more.message ?? more.description, limit);
+      : errorResponse(path, Number(status), more.description, more.message ?? more.description, {
+          ...limit,
+          ...Object.fromEntries(Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)])),
+        });
   }
   return out;
 }
@@ -169,7 +201,12 @@ export function openapiDocument(
         description: doc.description,
         tags: [doc.tag],
         ...(params.length ? { parameters: params } : {}),
-        responses: responses(route, doc.example?.(snapshot, info.baseUrl), info.rateLimitWindowMs),
+        responses: responses(
+          route,
+          doc.example?.(snapshot, info.baseUrl),
+          info.rateLimitWindowMs,
+          params.filter((p) => p.in === "query").map((p) => p.name),
+        ),
       },
     };
   }

@@ -4,14 +4,15 @@
  * counts as absent.
  */
 import { Type as t } from "@sinclair/typebox";
-import { stringEnum } from "./wireschemas";
 import { SORTS, type Sort } from "../catalog/orders";
-import { badRequest } from "./errors";
+import { badRequest, snapshotChanged } from "./errors";
+import { stringEnum } from "./wireschemas";
 
 export const MAX_QUERY_CHARS = 200;
 /** Page sizes: the default and the cap of /api/v1/plugins and of /market/v1/plugins. */
 export const LIST_PAGE_SIZE = { fallback: 20, cap: 50 } as const;
 export const SYNC_PAGE_SIZE = { fallback: 50, cap: 100 } as const;
+const ARCHIVED = ["true", "1", "false", "0"] as const;
 
 /** The single value of a parameter; a parameter given twice is ambiguous and refused. */
 function single(params: URLSearchParams, name: string): string | null {
@@ -43,28 +44,66 @@ export function parsePaging(params: URLSearchParams, defaultSize: number, maxSiz
   };
 }
 
-export interface ListParams extends Paging {
+/** The filters a search page and the category counts share. */
+export interface Filters {
   q: string | null;
-  category: string | null;
   curated: boolean;
+  /** Only archived (true) or only unarchived (false) plugins; null for both. */
+  archived: boolean | null;
+}
+
+export interface ListParams extends Paging, Filters {
+  category: string | null;
   sort: Sort;
 }
 
-export function parseListParams(params: URLSearchParams, categories: ReadonlySet<string>): ListParams {
+export function parseFilters(params: URLSearchParams): Filters {
   const rawQ = params.getAll("q");
   if (rawQ.length > 1) throw badRequest("q", "give it at most once");
   const q = rawQ[0]?.trim() || null;
   if (q !== null && [...q].length > MAX_QUERY_CHARS) throw badRequest("q", `at most ${MAX_QUERY_CHARS} characters`);
+  const curated = single(params, "curated");
+  if (curated !== null && curated !== "1" && curated !== "true") throw badRequest("curated", "1 or true");
+  const archived = single(params, "archived");
+  if (archived !== null && !(ARCHIVED as readonly string[]).includes(archived)) {
+    throw badRequest("archived", "true or 1 (only archived plugins), false or 0 (none archived)");
+  }
+  return { q, curated: curated !== null, archived: archived === null ? null : archived === "true" || archived === "1" };
+}
+
+export function parseListParams(params: URLSearchParams, categories: ReadonlySet<string>): ListParams {
+  const filters = parseFilters(params);
   const category = single(params, "category");
   if (category !== null && !categories.has(category)) {
     throw badRequest("category", `one of ${[...categories].join(", ")}`);
   }
-  const curated = single(params, "curated");
-  if (curated !== null && curated !== "1" && curated !== "true") throw badRequest("curated", "1 or true");
   const sort = single(params, "sort") ?? "default";
   if (!(SORTS as readonly string[]).includes(sort)) throw badRequest("sort", `one of ${SORTS.join(", ")}`);
-  const paging = parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap);
-  return { q, category, curated: curated !== null, sort: sort as Sort, ...paging };
+  return {
+    ...filters,
+    category,
+    sort: sort as Sort,
+    ...parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap),
+  };
+}
+
+/** A snapshot time as the API writes it (`snapshotAt`, `generatedAt`): UTC with milliseconds. */
+const SNAPSHOT_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A snapshot time parameter (`since`, `snapshot`); null when absent, 400 when not such a time. */
+export function parseSnapshotAt(params: URLSearchParams, name: string): string | null {
+  const value = single(params, name);
+  if (value === null) return null;
+  if (!SNAPSHOT_AT.test(value) || Number.isNaN(Date.parse(value))) {
+    throw badRequest(name, "a snapshotAt as the API gives it, e.g. 2026-01-02T03:04:05.678Z");
+  }
+  return value;
+}
+
+/** Refuses a page of a pinned snapshot (`snapshot=`) that is no longer the one served. */
+export function checkPinned(params: URLSearchParams, current: string): void {
+  const pinned = parseSnapshotAt(params, "snapshot");
+  if (pinned !== null && pinned !== current) throw snapshotChanged(pinned, current);
 }
 
 /**
@@ -85,31 +124,61 @@ export function pagingSchema(size: { fallback: number; cap: number }) {
   };
 }
 
+/** A snapshot time as a parameter: the form `snapshotAt` and `generatedAt` have. */
+function snapshotAtSchema(description: string) {
+  return t.String({ pattern: SNAPSHOT_AT.source, examples: ["2026-08-22T00:00:00.000Z"], description });
+}
+
+/** The filters as documented: what `parseFilters` reads. */
+export const filtersSchema = {
+  q: t.Optional(
+    t.String({
+      maxLength: MAX_QUERY_CHARS,
+      description:
+        "Prefix full-text search over name, topics and description; search syntax is plain text; " +
+        "empty means no search.",
+    }),
+  ),
+  curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
+  archived: t.Optional(
+    stringEnum(ARCHIVED, { description: "`true`/`1`: only archived plugins; `false`/`0`: none archived." }),
+  ),
+};
+
+/** The `snapshot` parameter of the paged lists: pins the pages to one snapshot. */
+export const pinnedSchema = {
+  snapshot: t.Optional(
+    snapshotAtSchema(
+      "The `generatedAt` of the first page: a later page of another snapshot is a 409, so the client starts again.",
+    ),
+  ),
+};
+
+export const sinceQuerySchema = t.Object({
+  since: snapshotAtSchema("The `snapshotAt` of the catalog the client holds."),
+});
+
+export const categoriesQuerySchema = t.Object(filtersSchema);
+
 /** The list parameters as documented, with the category ids of the snapshot being served. */
 export function listQuerySchema(categories: Iterable<string>) {
   return t.Object({
-    q: t.Optional(
-      t.String({
-        maxLength: MAX_QUERY_CHARS,
-        description:
-          "Prefix full-text search over name, topics and description; search syntax is plain text; " +
-          "empty means no search.",
-      }),
-    ),
+    ...filtersSchema,
     category: t.Optional(
       stringEnum([...categories], { description: "Only plugins of this category (primary or not)." }),
     ),
-    curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
     sort: t.Optional(
       stringEnum(SORTS, {
         default: "default",
         description:
           "`default`: relevance with `q`, else curated first then stars; `heat`: " +
-          "log10(1 + stars + 2·forks) · 0.5^(days since push / 30). Every order ends with id ascending.",
+          "log10(1 + stars + 2·forks) · 0.5^(days since push / 30); `newest`: first seen in the catalog, " +
+          "latest first. Every order ends with id ascending.",
       }),
     ),
     ...pagingSchema(LIST_PAGE_SIZE),
+    ...pinnedSchema,
   });
 }
 
-export const syncQuerySchema = t.Object(pagingSchema(SYNC_PAGE_SIZE));
+export const syncQuerySchema = t.Object({ ...pagingSchema(SYNC_PAGE_SIZE), ...pinnedSchema });

@@ -54,6 +54,28 @@ export const ShortPluginSchema = closed(
   "A plugin in short form, for client sync.",
 );
 
+export const CatalogPluginSchema = closed(
+  {
+    ...PluginSchema.properties,
+    curated: t.Boolean({ description: "Editor-curated." }),
+    first_seen_at: timestamp("When the catalog first had it, UTC, millisecond precision."),
+    repo_id: t.Union([t.Integer(), t.Null()], { description: "The platform's repository id; null when unknown." }),
+    previous_ids: t.Array(t.String(), { description: "Former `owner/repo` ids, from renames." }),
+  },
+  "A plugin in catalog form: the full form and what a mirror keeps.",
+);
+
+export const CategorySchema = closed(
+  {
+    id: t.String(),
+    name: t.String(),
+    name_zh: t.String({ description: "Chinese name." }),
+    description: t.String(),
+    count: t.Integer({ minimum: 0, description: "Plugins in it (within the filters, where given)." }),
+  },
+  "A category with its plugin count.",
+);
+
 const generatedAt = timestamp("Time of the snapshot that served the response, UTC, millisecond precision.");
 
 /** The paging object of a list: the page's items and where it stands. */
@@ -101,13 +123,38 @@ export const ManifestSchema = closed(
   "The source manifest: what a sync client reads first.",
 );
 
+export const CatalogSchema = closed(
+  {
+    snapshotAt: timestamp("Time of the catalog snapshot, UTC, millisecond precision."),
+    total: count("Plugins in the catalog."),
+    categories: t.Array(CategorySchema),
+    items: t.Array(CatalogPluginSchema, { description: "Every plugin, by stars descending." }),
+  },
+  "The whole snapshot in one document.",
+);
+
+export const ChangesSchema = closed(
+  {
+    snapshotAt: timestamp("The snapshot the changes lead to."),
+    since: timestamp("The snapshot they start from."),
+    added: t.Array(CatalogPluginSchema),
+    updated: t.Array(CatalogPluginSchema),
+    removed: t.Array(t.String(), { description: "Ids no longer in the catalog." }),
+    renamed: t.Array(closed({ from: t.String(), to: t.String() })),
+  },
+  "What changed from `since` to the snapshot served.",
+);
+
 export const ErrorSchema = t.Object(
   {
-    code: t.Integer({ minimum: 400, maximum: 599, description: "The HTTP status." }),
+    code: t.Integer({ minimum: 300, maximum: 599, description: "The HTTP status." }),
     message: t.String({ description: "The problem in one sentence (for 400: the parameter and what is allowed)." }),
     data: t.Optional(t.Null({ description: "Present, null, under /api/v1 only." })),
   },
-  { additionalProperties: false, description: "An error: `{code, message}`, with `data: null` under /api/v1." },
+  {
+    additionalProperties: false,
+    description: "An error (or a redirect): `{code, message}`, with `data: null` under /api/v1.",
+  },
 );
 
 export const LiveSchema = closed({ status: t.Literal("ok") }, "The process is alive.");

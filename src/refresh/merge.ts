@@ -92,9 +92,17 @@ export function mergeOutcomes(
     const target = previous.plugins.get(key);
     const firstSeen = earliest(contexts.get(key)?.firstSeenAt, before?.firstSeenAt, target?.firstSeenAt) ?? snapshotAt;
     if (!byId.has(key)) byId.set(key, { ...facts, hint: hints.get(asked) ?? hints.get(key) ?? null });
+    const formerIds = [
+      ...(contexts.get(key)?.previousIds ?? []),
+      ...(before?.previousIds ?? []),
+      ...(target?.previousIds ?? []),
+    ];
+    if (key !== asked && before) formerIds.push(before.view.id);
     contexts.set(key, {
       firstSeenAt: firstSeen,
       etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before),
+      repoId: contexts.get(key)?.repoId ?? (target ?? before)?.repoId ?? null,
+      previousIds: [...new Map(formerIds.filter((id) => id.toLowerCase() !== key).map((id) => [id.toLowerCase(), id])).values()],
     });
   }
   merged.facts = [...byId.values()];

@@ -2,7 +2,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { toRecords } from "../catalog/classify";
-import { loadDefaultData, type loadEditorial } from "../catalog/editorial";
+import { categoryInfo, loadDefaultData, type loadEditorial } from "../catalog/editorial";
+import { carryHistory } from "../catalog/history";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
@@ -230,8 +231,10 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
 export function publishPhase(run: Run, discovery: Discovery, candidate: Candidate): void {
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
-  const categoryIds = run.editorial.categories.map((c) => c.id);
-  const input = { snapshotAt, plugins: records, categoryIds };
+  const categories = categoryInfo(run.editorial);
+  const categoryIds = categories.map((c) => c.id);
+  const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
+  const input = { snapshotAt, plugins: records, categoryIds, categories, history };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();

@@ -2,8 +2,8 @@
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
-import type { RouteDoc } from "../http/openapi";
-import { parsePaging, SYNC_PAGE_SIZE, syncQuerySchema } from "../http/params";
+import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
+import { checkPinned, parsePaging, SYNC_PAGE_SIZE, syncQuerySchema } from "../http/params";
 import { ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
@@ -57,7 +57,9 @@ function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
 
 /** A page of the sync source, by stars descending (400 for bad paging). */
 function syncPage(snapshot: Snapshot, query: string): Rendered {
-  const { page, pageSize } = parsePaging(new URLSearchParams(query), SYNC_PAGE_SIZE.fallback, SYNC_PAGE_SIZE.cap);
+  const params = new URLSearchParams(query);
+  const { page, pageSize } = parsePaging(params, SYNC_PAGE_SIZE.fallback, SYNC_PAGE_SIZE.cap);
+  checkPinned(params, snapshot.snapshotAt);
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
   return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
 }
@@ -78,6 +80,7 @@ export const marketDocs = {
     query: syncQuerySchema,
     body: pageSchema(ShortPluginSchema, "One page of plugins in short form."),
     cached: "snapshot",
+    more: { 409: PINNED_CHANGED },
     example: (snapshot) => JSON.parse(new TextDecoder().decode(syncPage(snapshot, "pageSize=1").body)),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;

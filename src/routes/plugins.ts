@@ -4,18 +4,21 @@ import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
-import type { RouteDoc } from "../http/openapi";
-import { listQuerySchema, parseListParams } from "../http/params";
+import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
+import { checkPinned, listQuerySchema, parseListParams } from "../http/params";
 import { envelopeSchema, pageSchema, PluginSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 /** The list page a query string asks for (400 when it asks for something invalid). */
 function listPage(snapshot: Snapshot, query: string): Rendered {
-  const p = parseListParams(new URLSearchParams(query), snapshot.categoryIds);
+  const params = new URLSearchParams(query);
+  const p = parseListParams(params, snapshot.categoryIds);
+  checkPinned(params, snapshot.snapshotAt);
   const page = snapshot.list({
     q: p.q,
     category: p.category,
     curated: p.curated,
+    archived: p.archived,
     sort: p.sort,
     offset: (p.page - 1) * p.pageSize,
     limit: p.pageSize,
@@ -23,10 +26,24 @@ function listPage(snapshot: Snapshot, query: string): Rendered {
   return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
-/** One plugin in full form (404 when the snapshot has no such id). */
+/** A former id's answer: a permanent redirect to the plugin's current address, as the platform does. */
+function movedPage(id: string, current: string): Rendered {
+  const [owner, repo] = current.split("/") as [string, string];
+  const location = `/api/v1/plugins/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+  const body = JSON.stringify({ code: 301, message: `Plugin ${id} is now ${current}.`, data: null });
+  const rendered = render(body, JSON_TYPE, JSON_CACHE_CONTROL, 301);
+  rendered.headers.set("Location", location);
+  return rendered;
+}
+
+/** One plugin in full form; a former id redirects (301), an unknown one is 404. */
 function pluginPage(snapshot: Snapshot, id: string): Rendered {
   const plugin = snapshot.plugin(id);
-  if (plugin === null) throw notFound(`Plugin ${id}`);
+  if (plugin === null) {
+    const current = snapshot.currentId(id);
+    if (current !== null) return movedPage(id, current);
+    throw notFound(`Plugin ${id}`);
+  }
   const data = `{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
 }
@@ -41,6 +58,7 @@ export const pluginDocs = {
     query: (snapshot) => listQuerySchema(snapshot.categoryIds),
     body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
     cached: "snapshot",
+    more: { 409: PINNED_CHANGED },
     example: (snapshot) => decoded(listPage(snapshot, "pageSize=1")),
   },
   plugin: {
@@ -54,12 +72,16 @@ export const pluginDocs = {
     body: envelopeSchema({ plugin: PluginSchema, generatedAt: pageSchema(PluginSchema, "").properties.generatedAt }),
     cached: "snapshot",
     more: {
+      301: {
+        description: "A former id of a renamed plugin: `Location` is its current address.",
+        message: "Plugin old-owner/old-repo is now owner/repo.",
+        headers: { Location: "The plugin's current path, `/api/v1/plugins/{owner}/{repo}`." },
+      },
       404: { description: "The catalog has no such plugin.", message: notFound("Plugin owner/repo").message },
     },
     example: (snapshot) => {
-      const first = snapshot.list({ q: null, category: null, curated: false, sort: "stars", offset: 0, limit: 1 });
-      const id = first.items[0] === undefined ? null : (JSON.parse(first.items[0]) as { id: string }).id;
-      return id === null ? undefined : decoded(pluginPage(snapshot, id));
+      const first = snapshot.byStars(0, 1).items[0];
+      return first === undefined ? undefined : decoded(pluginPage(snapshot, (JSON.parse(first) as { id: string }).id));
     },
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;

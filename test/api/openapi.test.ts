@@ -9,6 +9,7 @@ type Schema = Record<string, unknown>;
 interface Parameter {
   name: string;
   in: string;
+  required: boolean;
   schema: Schema;
 }
 interface Operation {
@@ -25,9 +26,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** The real path of a template: path parameters filled with a plugin id that exists. */
-const concrete = (template: string) =>
-  template.replace("{owner}", "modelcontextprotocol").replace("{repo}", "servers").replace("{file}", "docs-setup.js");
+/** The real path of a template: path parameters filled with a plugin id that exists, required ones given. */
+function concrete(template: string): string {
+  const path = template.replace("{owner}", "modelcontextprotocol").replace("{repo}", "servers");
+  const required = (doc.paths[template]!.get.parameters ?? []).filter((p) => p.in === "query" && p.required);
+  const query = required.map((p) => `${p.name}=${(p.schema.examples as string[])[0]}`).join("&");
+  return path.replace("{file}", "docs-setup.js") + (query ? `?${query}` : "");
+}
 
 describe("GET /openapi.json", () => {
   test("is a valid OpenAPI 3.1 document", async () => {
@@ -44,6 +49,9 @@ describe("GET /openapi.json", () => {
       "/plugins/feed.xml",
       "/market/manifest.json",
       "/market/v1/plugins",
+      "/market/v1/catalog.json",
+      "/market/v1/changes",
+      "/api/v1/categories",
       "/healthz",
       "/readyz",
       "/",
@@ -81,7 +89,8 @@ describe("GET /openapi.json", () => {
 
   test("rate-limited endpoints document 429 with Retry-After and RateLimit-*; the docs and health do not", () => {
     const limited = ["/api/v1/plugins", "/api/v1/plugins/{owner}/{repo}", "/plugins/feed.xml", "/market/manifest.json"];
-    for (const template of [...limited, "/market/v1/plugins"]) {
+    const added = ["/market/v1/catalog.json", "/market/v1/changes", "/api/v1/categories"];
+    for (const template of [...limited, "/market/v1/plugins", ...added]) {
       const tooMany = doc.paths[template]!.get.responses["429"] as { headers: Record<string, unknown> };
       expect(Object.keys(tooMany.headers).sort()).toEqual(
         ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"].sort(),

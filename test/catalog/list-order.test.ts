@@ -23,7 +23,7 @@ function rankedOf(seed: number): Ranked[] {
 describe("sortAll", () => {
   test("orders the feed as SQL would: first seen desc, created_at desc, id with NOCASE", () => {
     const entries = rankedOf(4);
-    expect(sortAll(entries).newest.map((r) => r.record.id)).toEqual(newestBySql(entries.map((r) => r.record)));
+    expect(sortAll(entries).get("newest")!.map((r) => r.record.id)).toEqual(newestBySql(entries.map((r) => r.record)));
   });
 });
 

@@ -51,6 +51,7 @@ export function randomPlugins(count: number, seed = 7): PluginRecord[] {
       created_at: `2025-0${1 + Math.floor(next() * 3)}-01T00:00:00Z`, pushed_at: `2026-08-${day}T00:00:00Z`,
       topics: next() < 0.5 ? [] : words(next, 1 + Math.floor(next() * 3)).map((w) => (next() < 0.3 ? `${w}-server` : w)),
       curated: next() < 0.1, first_seen_at: `2026-0${1 + Math.floor(next() * 8)}-01T00:00:00.000Z`, etag: null,
+      repo_id: null, previous_ids: [],
     });
   }
   return plugins;

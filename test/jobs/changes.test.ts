@@ -5,9 +5,9 @@ import { Env, published, record } from "./support";
 let env: Env;
 afterEach(() => env.stop());
 
-async function plugin(url: string, id: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/api/v1/plugins/${id}`);
-  return { status: res.status, body: await res.json() };
+async function plugin(url: string, id: string): Promise<{ status: number; body: any; location: string | null }> {
+  const res = await fetch(`${url}/api/v1/plugins/${id}`, { redirect: "manual" });
+  return { status: res.status, body: await res.json(), location: res.headers.get("location") };
 }
 
 for (const mode of ["with a token (GraphQL)", "without a token (REST)"] as const) {
@@ -37,7 +37,8 @@ for (const mode of ["with a token (GraphQL)", "without a token (REST)"] as const
       expect(report.summary!.added).toEqual([]);
       expect(events).toContainEqual(["refresh.repository_gone", { id: "acme/doomed", reason: token ? "NOT_FOUND" : "HTTP 404" }]);
       const { url } = env.serve();
-      expect((await plugin(url, "acme/old-name")).status).toBe(404);
+      // The old id redirects to the new one, as the platform does.
+      expect(await plugin(url, "acme/old-name")).toMatchObject({ status: 301, location: "/api/v1/plugins/neworg/new-name" });
       const renamed = await plugin(url, "neworg/new-name");
       expect(renamed.body.data.plugin).toMatchObject({ id: "neworg/new-name", url: "https://github.com/neworg/new-name", stars: 7 });
       expect((await plugin(url, "acme/doomed")).status).toBe(404);

@@ -88,6 +88,8 @@ export function record(id: string, fields: Partial<PluginRecord> = {}): PluginRe
     curated: false,
     first_seen_at: OLD_SNAPSHOT_AT,
     etag: null,
+    repo_id: null,
+    previous_ids: [],
     ...fields,
   };
 }

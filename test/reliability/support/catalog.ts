@@ -43,6 +43,8 @@ export function record(n: number, snapshotAt: string): PluginRecord {
     curated: n % 10 === 0,
     first_seen_at: snapshotAt,
     etag: null,
+    repo_id: null,
+    previous_ids: [],
   };
 }
 

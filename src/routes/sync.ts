@@ -56,25 +56,25 @@ function withBlob(rendered: Rendered): Rendered {
 }
 
 /**
- * catalog.json of the snapshot being served, each form made once per snapshot; kept beside the
- * response cache, which a body of the whole catalog would overflow.
+ * catalog.json of the snapshot being served, rendered and compressed once per snapshot and kept
+ * beside the response cache, which a body of the whole catalog would overflow. Only the gzip form
+ * stays in memory (a sixth of the plain one); a client that takes no gzip gets it decompressed.
  */
 class CatalogDocument {
   private snapshot: Snapshot | null = null;
-  private plain: Rendered | null = null;
   private compressed: Rendered | null = null;
+  private plain: Omit<Rendered, "body"> | null = null;
 
   get(snapshot: Snapshot, gzip: boolean): { rendered: Rendered; hit: boolean } {
-    if (snapshot !== this.snapshot) {
+    const hit = snapshot === this.snapshot;
+    if (!hit || this.compressed === null || this.plain === null) {
+      const { body, ...plain } = renderCatalog(snapshot);
+      this.compressed = withBlob(gzipped({ body, ...plain }));
+      this.plain = plain;
       this.snapshot = snapshot;
-      this.plain = null;
-      this.compressed = null;
     }
-    const hit = (gzip ? this.compressed : this.plain) !== null;
-    this.plain ??= withBlob(renderCatalog(snapshot));
-    if (!gzip) return { rendered: this.plain, hit };
-    this.compressed ??= withBlob(gzipped(this.plain));
-    return { rendered: this.compressed, hit };
+    if (gzip) return { rendered: this.compressed, hit };
+    return { rendered: { ...this.plain, body: Bun.gunzipSync(this.compressed.body as Uint8Array<ArrayBuffer>) }, hit };
   }
 }
 

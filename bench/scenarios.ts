@@ -64,7 +64,6 @@ export function hotScenarios(facts: CatalogFacts): Scenario[] {
     one("manifest", "/market/manifest.json"),
     one("sync page", "/market/v1/plugins?page=3"),
     one("sync page, pageSize=100 (the cap)", "/market/v1/plugins?page=3&pageSize=100"),
-    one("catalog.json (the whole catalog)", "/market/v1/catalog.json"),
     one("categories", "/api/v1/categories"),
   ];
 }

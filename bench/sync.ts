@@ -66,14 +66,17 @@ for (const count of (process.argv.slice(2).length ? process.argv.slice(2) : ["10
     }
     const publishMs = (performance.now() - publishStart) / 4;
     const snapshot = Snapshot.open(path);
+    Bun.gc(true);
+    const rssBefore = process.memoryUsage().rss;
     const [plain, renderMs] = timed(() => renderCatalog(snapshot));
     const [gzip, gzipMs] = timed(() => gzipped(plain));
+    const renderRssMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
     const [changes, changesMs] = timed(() => snapshot.changesSince(first)!);
     const changesBytes = changes.added.join(",").length + changes.updated.join(",").length;
     console.log(
       `${count} plugins: catalog.json ${(plain.body.byteLength / 2 ** 20).toFixed(1)} MB plain, ` +
         `${(gzip.body.byteLength / 2 ** 20).toFixed(1)} MB gzip; render ${renderMs.toFixed(0)} ms + gzip ` +
-        `${gzipMs.toFixed(0)} ms per snapshot | changes over a day (4 publishes): ${changes.added.length} added, ` +
+        `${gzipMs.toFixed(0)} ms per snapshot, RSS +${renderRssMb.toFixed(0)} MB while rendering | changes over a day (4 publishes): ${changes.added.length} added, ` +
         `${changes.updated.length} updated, ${changes.removed.length} removed, ${changes.renamed.length} renamed, ` +
         `${(changesBytes / 2 ** 20).toFixed(1)} MB of records, ${changesMs.toFixed(0)} ms | build with history ` +
         `${publishMs.toFixed(0)} ms per publish`,

@@ -90,18 +90,22 @@ interface LimitContext {
   note: RequestNote;
 }
 
+/** The message of a 429. */
+export function tooManyRequests(windowMs: number, resetSeconds: number): string {
+  return `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
+}
+
 /**
  * The refusal, rendered once per route and seconds to wait, body and Headers ready as a cached
  * page's are: a 429 must cost no more than the page it refuses, or a flood is cheaper to answer with data.
  */
 function refusals(windowMs: number) {
   const made = new Map<string, { body: Blob; headers: Headers }>();
-  const window = windowMs / 1000;
   return (route: string, resetSeconds: number): Response | null => {
     const key = `${resetSeconds} ${route}`;
     let refusal = made.get(key);
     if (refusal === undefined) {
-      const message = `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
+      const message = tooManyRequests(windowMs, resetSeconds);
       const headers = new Headers(
         secured({
           "Content-Type": "application/json; charset=utf-8",

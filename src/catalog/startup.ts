@@ -77,6 +77,14 @@ function keepLastGood(path: string, log: Log): void {
 export function prepareDatabase(path: string, log: Log): void {
   const leftovers = removeLeftovers(path);
   if (leftovers.length) log("snapshot.leftovers_removed", { files: leftovers });
+  restoreDatabase(path, log);
+}
+
+/**
+ * The same without removing leftovers, for a running server: a refresh of this process may be
+ * writing its temporary file right now.
+ */
+export function restoreDatabase(path: string, log: Log): void {
   let good: boolean;
   if (!existsSync(path)) {
     log("snapshot.missing", { path });

@@ -8,7 +8,7 @@ import { SQLiteError } from "bun:sqlite";
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Snapshot } from "./snapshot";
-import { prepareDatabase } from "./startup";
+import { restoreDatabase } from "./startup";
 import { headerProblem } from "./validity";
 
 export interface StoreOptions {
@@ -126,7 +126,7 @@ export class CatalogStore {
     this.loadedFile = null;
     if (broken) setTimeout(() => broken.close(), 0);
     try {
-      prepareDatabase(this.path, log);
+      restoreDatabase(this.path, log);
     } catch (repairError) {
       log("snapshot.repair_failed", { path: this.path, error: (repairError as Error).message });
     }

@@ -5,17 +5,23 @@
  * `]]>` can close the CDATA section the feed library wraps it in.
  */
 
-/**
- * Characters outside XML 1.0's Char production: C0 controls but tab, newline and carriage return;
- * lone surrogates; U+FFFE and U+FFFF.
- */
-const XML_INVALID = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** `text` without the characters XML 1.0 cannot carry. */
+/**
+ * `text` without the characters XML 1.0 cannot carry: C0 controls but tab, newline and carriage
+ * return, U+FFFE and U+FFFF are dropped; a lone surrogate becomes U+FFFD, as UTF-8 would have it.
+ */
 export function xmlChars(text: string): string {
-  return text.replace(XML_INVALID, "");
+  const whole = text.toWellFormed();
+  let kept = "";
+  let from = 0;
+  for (let i = 0; i < whole.length; i++) {
+    const code = whole.charCodeAt(i);
+    if (code >= 0x20 ? code < 0xfffe : code === 0x09 || code === 0x0a || code === 0x0d) continue;
+    kept += whole.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? whole : kept + whole.slice(from);
 }
 
 /** `text` as HTML that shows it literally, safe inside an XML text node or CDATA section. */

@@ -21,7 +21,10 @@ describe("client address", () => {
 
   test("the entry `hops` from the right is the client; the socket when no proxy is trusted", () => {
     let asked = 0;
-    const socket = () => (asked++, "::ffff:192.0.2.9");
+    const socket = () => {
+      asked++;
+      return "::ffff:192.0.2.9";
+    };
     expect(clientAddress("6.6.6.6, 203.0.113.5", socket, 1)).toBe("203.0.113.5");
     expect(clientAddress("6.6.6.6, 203.0.113.5", socket, 2)).toBe("6.6.6.6");
     expect(clientAddress("203.0.113.5", socket, 3)).toBe("203.0.113.5");

@@ -6,7 +6,7 @@ import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
-import { rateLimit } from "./http/ratelimit";
+import { rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import type { Log } from "./log";
 import { answerFrom, type CatalogContext } from "./routes/answer";
@@ -24,6 +24,10 @@ export interface AppDeps {
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
     Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
   log?: Log;
+  /** The limit shared across instances (REDIS_URL). */
+  sharedLimits?: SharedLimits;
+  /** Extra fields of /readyz: the state of what is shared across instances. */
+  readyDetails?: () => Record<string, unknown>;
 }
 
 const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -52,15 +56,16 @@ function renderError(error: unknown, code: unknown, request: Request, log: Log, 
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
-export function createApp({ store, config, log = () => {} }: AppDeps) {
+export function createApp({ store, config, log = () => {}, sharedLimits, readyDetails }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
-  const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
+  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, Date.now, readyDetails);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
-  const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
+  const server = (): Server<undefined> | null => app.server;
+  const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group; OPTIONS gets the

@@ -22,6 +22,12 @@ export interface Config {
   readonly readyMaxAgeS: number;
   /** Whether the request log records the client IP (personal data: off unless asked for). */
   readonly logClientIp: boolean;
+  /** Shared limit, refresh lock and snapshot across instances; undefined: this instance alone. */
+  readonly redisUrl: string | undefined;
+  /** The shared refresh lock expires this long after its holder stopped renewing it. */
+  readonly redisLockTtlMs: number;
+  /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
+  readonly refreshDataDir: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +90,19 @@ function share(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function redisUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (url === null || !["redis:", "rediss:"].includes(url.protocol)) {
+    throw new ConfigError(name, `expected a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, "//…@")}"`);
+  }
+  return raw;
+}
+
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -106,5 +125,8 @@ export function loadConfig(env: Env = Bun.env): Config {
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),
     readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),
     logClientIp: boolean(env, "LOG_CLIENT_IP", false),
+    redisUrl: redisUrl(env, "REDIS_URL"),
+    redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
+    refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
   });
 }

@@ -110,6 +110,12 @@ interface LimitContext {
   note: RequestNote;
 }
 
+/** The limit shared by every instance (REDIS_URL); the in-process table answers while it cannot. */
+export interface SharedLimits {
+  /** The verdict for `key` across every instance, or null when the shared table is unreachable. */
+  hit(key: string, windowMs: number): Promise<Verdict | null>;
+}
+
 /**
  * The limiter as a beforeHandle hook for the routes of the limited group, keyed by client and
  * route pattern. `server` is asked for the socket address only when no trusted proxy names the client.
@@ -118,16 +124,18 @@ export function rateLimit(
   config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
   server: () => { requestIP(request: Request): { address: string } | null } | null | undefined,
   maxKeys?: number,
-): ((context: LimitContext) => void) | undefined {
+  shared?: SharedLimits,
+): ((context: LimitContext) => void | Promise<void>) | undefined {
   if (config.rateLimitWindowMs === 0) return undefined;
   const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
   // An admitted request resets after the whole window.
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
-  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
-  return ({ route, request, note }) => {
+  const keyOf = (route: string, request: Request): string => {
     const forwarded = config.trustProxy ? forwardedClient(request.headers.get("x-forwarded-for")) : null;
     const ip = forwarded ?? server()?.requestIP(request)?.address ?? "unknown";
-    const verdict = limiter.hit(`${route} ${ip}`, note.arrivedAt);
+    return `${route} ${ip}`;
+  };
+  const settle = (verdict: Verdict, note: RequestNote): void => {
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
       note.limit = admitted;
@@ -140,5 +148,16 @@ export function rateLimit(
       `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`,
       { ...limitHeaders(resetSeconds), "Retry-After": String(resetSeconds) },
     );
+  };
+  if (shared) {
+    return async ({ route, request, note }) => {
+      const key = keyOf(route, request);
+      const verdict = await shared.hit(key, config.rateLimitWindowMs);
+      settle(verdict ?? limiter.hit(key, note.arrivedAt), note);
+    };
+  }
+  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
+  return ({ route, request, note }) => {
+    settle(limiter.hit(keyOf(route, request), note.arrivedAt), note);
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Operational endpoints beside the contract (not rate limited, never cached):
- * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough.
+ * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough, with
+ * the state of what is shared across instances when there is any.
  */
 import type { CatalogStore } from "../catalog/store";
 import { secured } from "../http/headers";
@@ -28,7 +29,12 @@ function json(body: unknown, status: number): Response {
 }
 
 /** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
-export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: () => number = Date.now) {
+export function healthHandlers(
+  store: CatalogStore,
+  maxAgeSeconds: number,
+  now: () => number = Date.now,
+  details?: () => Record<string, unknown>,
+) {
   return {
     live: () => json({ status: "ok" }, 200),
     ready: () => {
@@ -39,7 +45,7 @@ export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: 
         maxAgeSeconds: bound,
       } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
       const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
-      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready ? 200 : 503);
+      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound, ...details?.() }, ready ? 200 : 503);
     },
   };
 }

@@ -182,3 +182,28 @@ describe("the refreshing instance killed mid-refresh", () => {
     expect(await snapshotAt(other)).not.toBe(OLD_SNAPSHOT_AT);
   }, 30_000);
 });
+
+describe("an instance whose Redis is down", () => {
+  test("starts and serves its local snapshot, and its ticks start no refresh", async () => {
+    const env = new Env();
+    const redis = await new RedisServer().start();
+    let service: Service | undefined;
+    try {
+      env.github.add({ full_name: "acme/one", stars: 3 });
+      env.publishFake();
+      await redis.kill();
+      service = await startService(instanceEnv(env, redis, "a", { REFRESH_CRON: "* * * * * *" }));
+      const response = await fetch(`${service.url}/readyz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ snapshotAt: OLD_SNAPSHOT_AT, redis: { status: "down", limiter: "in-process" } });
+      await eventually(() => service!.events.filter((e) => e.event === "refresh.locked").length >= 2, 5000, "two ticks");
+      expect(service.events.some((e) => e.event === "refresh.started")).toBe(false);
+      expect(Object.keys(env.github.calls)).toEqual([]);
+      expect(service.events.filter((e) => e.event === "redis.down")).toHaveLength(1);
+    } finally {
+      await ensureStopped(service);
+      await redis.stop();
+      await env.stop();
+    }
+  }, 20_000);
+});

@@ -41,7 +41,11 @@ async function startRedis(dir: string): Promise<{ url: string; stop: () => Promi
       await Bun.sleep(25);
     }
   }
-  return { url, stop: async () => (proc.kill(), void (await proc.exited)) };
+  const stop = async () => {
+    proc.kill();
+    await proc.exited;
+  };
+  return { url, stop };
 }
 
 async function snapshotAtOf(server: RunningServer): Promise<string> {

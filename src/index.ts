@@ -59,7 +59,10 @@ const app = createApp({
       config,
       store,
       log,
-      options: { dataDir: config.refreshDataDir, sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined },
+      options: {
+        dataDir: config.refreshDataDir,
+        sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
+      },
       published: redis ? () => shareSnapshot(redis, databasePath, log) : undefined,
     }),
   )

@@ -9,7 +9,8 @@ import type { RedisLink } from "./redis";
 export const LOCK_KEY = "catalog:refresh-lock";
 
 /** Extends the expiry only while the token is still ours. */
-const RENEW = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`;
+const RENEW = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+return 0`;
 /** Deletes the key only while the token is still ours. */
 const RELEASE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
 

@@ -38,7 +38,8 @@ export class RedisServer {
   }
 
   async start(): Promise<this> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "no"];
+    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir];
+    args.push("--save", "", "--appendonly", "no");
     this.proc = Bun.spawn(["redis-server", ...args], { stdout: "ignore", stderr: "inherit" });
     await accepting(this.port, 5000);
     return this;

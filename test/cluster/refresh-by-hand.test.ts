@@ -24,7 +24,7 @@ async function setUp(): Promise<void> {
   await client.connect();
 }
 
-test("a run while an instance holds the lock exits 4 and leaves the snapshot; a free lock is taken, released, and the result shared", async () => {
+test("a run while another holds the lock exits 4; a free lock is taken, released, and the result shared", async () => {
   await setUp();
   await client.set(LOCK_KEY, "another-instance", "PX", 10_000);
   const before = env.bytes();

@@ -6,7 +6,7 @@ import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
-import { rateLimit } from "./http/ratelimit";
+import { rateLimit, type SharedLimits } from "./http/ratelimit";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import type { Log } from "./log";
@@ -30,6 +30,10 @@ export interface AppDeps {
   log?: Log;
   /** Set when the process begins to stop. */
   stopping?: Stopping;
+  /** The limit shared across instances (REDIS_URL). */
+  sharedLimits?: SharedLimits;
+  /** Extra fields of /readyz: the state of what is shared across instances. */
+  readyDetails?: () => Record<string, unknown>;
 }
 
 const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -69,19 +73,20 @@ function renderError(
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
-export function createApp({ store, config, log = () => {}, stopping = new Stopping() }: AppDeps) {
+export function createApp({ store, config, log = () => {}, stopping = new Stopping(), sharedLimits, readyDetails }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
-  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, () => stopping.active);
+  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
   const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
   const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
-  const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
+  const server = (): Server<undefined> | null => app.server;
+  const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in

@@ -27,6 +27,12 @@ export interface Config {
   readonly idleTimeoutS: number;
   /** Whether the request log records the client IP (personal data: off unless asked for). */
   readonly logClientIp: boolean;
+  /** Shared limit, refresh lock and snapshot across instances; undefined: this instance alone. */
+  readonly redisUrl: string | undefined;
+  /** The shared refresh lock expires this long after its holder stopped renewing it. */
+  readonly redisLockTtlMs: number;
+  /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
+  readonly refreshDataDir: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +107,19 @@ function share(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function redisUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (url === null || !["redis:", "rediss:"].includes(url.protocol)) {
+    throw new ConfigError(name, `expected a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, "//…@")}"`);
+  }
+  return raw;
+}
+
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -126,5 +145,8 @@ export function loadConfig(env: Env = Bun.env): Config {
     // Longer than a proxy's upstream keep-alive (nginx: 60 s unless set lower) invites races on reuse.
     idleTimeoutS: integer(env, "IDLE_TIMEOUT_S", 30, 1, 255),
     stopGraceMs: integer(env, "STOP_GRACE_MS", 1000, 0, 8000),
+    redisUrl: redisUrl(env, "REDIS_URL"),
+    redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
+    refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
   });
 }

@@ -5,6 +5,10 @@
 import { createApp } from "./app";
 import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
+import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
+import { RedisLease } from "./cluster/lease";
+import { RedisLink } from "./cluster/redis";
+import { RedisLimits } from "./cluster/sharedlimit";
 import { CatalogStore } from "./catalog/store";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { Stopping } from "./http/stopping";
@@ -35,8 +39,35 @@ store.onSwap(() => {
   });
 });
 store.current();
+const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
+redact(config.redisUrl);
+if (redis) {
+  // The shared snapshot is in place before the server listens, so /readyz never shows the default.
+  await redis.connect();
+  await new SnapshotFollower(redis, store, log).start();
+}
 const stopping = new Stopping();
-const app = createApp({ store, config, log, stopping }).use(refreshCron({ config, store, log }));
+const app = createApp({
+  store,
+  config,
+  log,
+  stopping,
+  sharedLimits: redis ? new RedisLimits(redis) : undefined,
+  readyDetails: redis
+    ? () => ({ redis: { ...redis.state, limiter: redis.up ? "shared" : "in-process" } })
+    : undefined,
+}).use(
+  refreshCron({
+    config,
+    store,
+    log,
+    options: {
+      dataDir: config.refreshDataDir,
+      sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
+    },
+    published: redis ? () => shareSnapshot(redis, databasePath, log) : undefined,
+  }),
+);
 try {
   // reusePort off: a second instance on a taken port must fail, not silently take half the connections.
   app.listen({ port: config.port, hostname: config.host, reusePort: false, idleTimeout: config.idleTimeoutS });
@@ -55,6 +86,7 @@ new Shutdown({ log })
   })
   .add("scheduled refresh", () => stopScheduledJobs(app.store))
   .add("http", () => app.stop(false))
+  .add("redis", () => redis?.close())
   .add("snapshot", () => store.close())
   .add("refresh leftovers", () => {
     const removed = removeRefreshLeftovers(databasePath);

@@ -43,6 +43,13 @@ describe("configuration", () => {
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);
+    expect(c).toMatchObject({ redisUrl: undefined, redisLockTtlMs: 30_000 });
+    expect(loadConfig({ REDIS_URL: "redis://:pw@cache:6379/0" }).redisUrl).toBe("redis://:pw@cache:6379/0");
+  });
+
+  test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {
+    expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).toThrow(/REDIS_URL: expected a redis:\/\//);
+    expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).not.toThrow(/secret/);
   });
 
   const bad: Array<[string, string]> = [
@@ -57,6 +64,8 @@ describe("configuration", () => {
     ["TRUST_PROXY", "maybe"],
     ["TRUST_PROXY", "33"],
     ["TRUST_PROXY", "-1"],
+    ["REDIS_URL", "localhost:6379"],
+    ["REDIS_LOCK_TTL_MS", "10"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} stops start-up with an error naming ${name}`, () => {

@@ -95,6 +95,12 @@ export function tooManyRequests(windowMs: number, resetSeconds: number): string 
   return `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
 }
 
+/** The limit shared by every instance (REDIS_URL); the in-process table answers while it cannot. */
+export interface SharedLimits {
+  /** The verdict for `key` across every instance, or null when the shared table is unreachable. */
+  hit(key: string, windowMs: number): Promise<Verdict | null>;
+}
+
 /**
  * The refusal, rendered once per route and seconds to wait, body and Headers ready as a cached
  * page's are: a 429 must cost no more than the page it refuses, or a flood is cheaper to answer with data.
@@ -131,18 +137,20 @@ export function rateLimit(
   config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
   server: () => { requestIP(request: Request): { address: string } | null } | null | undefined,
   maxKeys?: number,
-): ((context: LimitContext) => Response | undefined) | undefined {
+  shared?: SharedLimits,
+): ((context: LimitContext) => Response | undefined | Promise<Response | undefined>) | undefined {
   if (config.rateLimitWindowMs === 0) return undefined;
   const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
   // An admitted request resets after the whole window.
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
   const refuse = refusals(config.rateLimitWindowMs);
   const socketOf = (request: Request) => server()?.requestIP(request)?.address ?? null;
-  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
-  return ({ route, request, note }) => {
+  const keyOf = (route: string, request: Request): string => {
     const socket = socketOf.bind(null, request);
     const address = clientAddress(request.headers.get("x-forwarded-for"), socket, config.trustProxy);
-    const verdict = limiter.hit(`${route} ${clientKey(address)}`, note.arrivedAt);
+    return `${route} ${clientKey(address)}`;
+  };
+  const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
       note.limit = admitted;
@@ -151,6 +159,19 @@ export function rateLimit(
     // Returned apart from the call, like the handlers' answers (routes/answer.ts).
     const refusal = refuse(route, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
     if (refusal === null) return undefined;
+    return refusal;
+  };
+  if (shared) {
+    return async ({ route, request, note }) => {
+      const key = keyOf(route, request);
+      const verdict = await shared.hit(key, config.rateLimitWindowMs);
+      return settle(verdict ?? limiter.hit(key, note.arrivedAt), route, note);
+    };
+  }
+  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
+  return ({ route, request, note }) => {
+    const refusal = settle(limiter.hit(keyOf(route, request), note.arrivedAt), route, note);
+    if (refusal === undefined) return undefined;
     return refusal;
   };
 }

@@ -1,0 +1,33 @@
+/**
+ * Text as the search index and the queries both read it: programming-language names written
+ * with symbols become words (`c++` → `cplusplus`), and Chinese, Japanese and Korean runs are cut
+ * into words with Intl.Segmenter, since the index's tokenizer keeps a whole run as one token.
+ */
+
+/** Names whose symbols the tokenizer would drop: `c++` would otherwise be the prefix `c`. */
+const SYMBOL_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/(^|[^\p{L}\p{N}])c\+\+(?![\p{L}\p{N}])/giu, "$1cplusplus"],
+  [/(^|[^\p{L}\p{N}])c#(?![\p{L}\p{N}])/giu, "$1csharp"],
+  [/(^|[^\p{L}\p{N}])f#(?![\p{L}\p{N}])/giu, "$1fsharp"],
+  [/(^|[^\p{L}\p{N}.])\.net(?![\p{L}\p{N}])/giu, "$1dotnet"],
+];
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+let segmenter: Intl.Segmenter | null = null;
+
+/** A run of CJK text as its words, separated by spaces. */
+function segmentRun(run: string): string {
+  segmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
+  const words: string[] = [];
+  for (const { segment, isWordLike } of segmenter.segment(run)) if (isWordLike) words.push(segment);
+  return words.join(" ");
+}
+
+/** Text with its symbol-written names as words and its CJK runs cut into words. */
+export function searchText(text: string): string {
+  let out = text;
+  for (const [pattern, word] of SYMBOL_WORDS) out = out.replace(pattern, word);
+  return CJK.test(out) ? out.replace(CJK_RUN, (run) => ` ${segmentRun(run)} `) : out;
+}

@@ -8,7 +8,7 @@ import { openForBuild, writeIndex, type FtsRow } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
 import { ACTIVE_MEMBERS, indexText, memberKey, POPULARITY, SCHEMA_VERSION, tagToken } from "./schema";
 import { popularity } from "./search";
-import { searchText } from "./searchtext";
+import { searchText, type Synonyms, synonymsOf } from "./searchtext";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "./types";
 import { fullView, shortView } from "./views";
@@ -36,9 +36,9 @@ function tags(entry: Entry): string {
 }
 
 /** The rows of the full-text index, in stars order; `categoryNames` by id, English and Chinese. */
-function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>): FtsRow[] {
+function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, synonyms: Synonyms): FtsRow[] {
   // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
-  const words = (text: string) => indexText(searchText(text.replace(/[-_.]+/g, " ")));
+  const words = (text: string) => indexText(searchText(text.replace(/[-_.]+/g, " "), synonyms));
   return byStars.map((entry) => {
     const r = entry.record;
     const description = [r.description, r.description_zh ?? ""].join(" ");
@@ -47,9 +47,9 @@ function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>): 
       entry.rowid,
       words(r.name),
       words(r.id.replace("/", " ")),
-      indexText(searchText(r.topics.join(" "))),
-      indexText(searchText(description)),
-      indexText(searchText(categories)),
+      indexText(searchText(r.topics.join(" "), synonyms)),
+      indexText(searchText(description, synonyms)),
+      indexText(searchText(categories, synonyms)),
       tags(entry),
     ];
   });
@@ -160,7 +160,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
   byStars.forEach((entry, index) => (entry.rowid = index + 1));
   // The index first: it creates the file and its schema; then the rows, orders and metadata.
   const categoryNames = new Map((input.categories ?? []).map((c) => [c.id, `${c.name} ${c.name_zh}`]));
-  writeIndex(path, ftsRows(byStars, categoryNames));
+  writeIndex(path, ftsRows(byStars, categoryNames, synonymsOf(input.synonyms ?? [])));
   const bySort = sortAll(entries);
   const json = views(byStars);
   const stats = statsOf(snapshotAt, input.plugins);

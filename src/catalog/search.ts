@@ -4,11 +4,11 @@
  * and never an FTS5 error.
  */
 import { tagToken } from "./schema";
-import { searchText } from "./searchtext";
+import { NO_SYNONYMS, searchText, type Synonyms } from "./searchtext";
 import { foldAscii } from "./text";
 
 export interface MatchQuery {
-  /** The words' expressions (a phrase, or the OR of a word's synonyms), sorted: `all` is their AND. */
+  /** The words' phrases, sorted: `all` is their AND. */
   phrases: readonly string[];
   all: string;
 }
@@ -43,40 +43,24 @@ function phrase(tokens: string[], lookup: TermLookup | undefined): string {
   return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
 }
 
-/** Word groups of one meaning, by member: a search for one member finds them all. */
-export type Synonyms = ReadonlyMap<string, readonly string[]>;
-
-export function synonymMap(groups: readonly (readonly string[])[]): Synonyms {
-  const map = new Map<string, string[]>();
-  for (const group of groups) {
-    for (const word of group) map.set(word, [...new Set([...(map.get(word) ?? [word]), ...group])]);
-  }
-  return map;
-}
-
 /** The tokens of each whitespace-separated word of `q`, as the index reads them. */
-export function queryWords(q: string): string[][] {
+export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[][] {
   const words: string[][] = [];
   for (const word of q.split(/\s+/)) {
-    const tokens = searchText(word).match(TOKEN);
+    const tokens = searchText(word, synonyms).match(TOKEN);
     if (tokens) words.push(tokens.map(foldAscii));
   }
   return words;
 }
 
 /**
- * One expression per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,
- * which finds `mcp-server`; a word with synonyms is the OR of them all. Returns null when `q` holds
- * no searchable token. Expressions are deduplicated and sorted, so queries that differ only in
- * case or word order are one expression.
+ * One phrase per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,
+ * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
+ * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = new Map()): MatchQuery | null {
+export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
   const unique = new Set<string>();
-  for (const tokens of queryWords(q)) {
-    const group = tokens.length === 1 ? synonyms.get(tokens[0]!) : undefined;
-    if (group === undefined) unique.add(phrase(tokens, lookup));
-    else unique.add(`(${group.map((word) => phrase([word], lookup)).join(" OR ")})`);
-  }
+  for (const tokens of queryWords(q, synonyms)) unique.add(phrase(tokens, lookup));
   if (unique.size === 0) return null;
   const phrases = [...unique].sort();
   return { phrases, all: phrases.join(" AND ") };

@@ -25,9 +25,29 @@ function segmentRun(run: string): string {
   return words.join(" ");
 }
 
-/** Text with its symbol-written names as words and its CJK runs cut into words. */
-export function searchText(text: string): string {
+/** Words of one meaning read as one (db/synonyms.json): each later word of a group as its first. */
+export interface Synonyms {
+  pattern: RegExp | null;
+  canonical: ReadonlyMap<string, string>;
+}
+
+export const NO_SYNONYMS: Synonyms = { pattern: null, canonical: new Map() };
+
+export function synonymsOf(groups: readonly (readonly string[])[]): Synonyms {
+  const canonical = new Map<string, string>();
+  for (const [first, ...others] of groups) for (const word of others) if (first) canonical.set(word, first);
+  if (canonical.size === 0) return NO_SYNONYMS;
+  const words = [...canonical.keys()].sort((a, b) => b.length - a.length).join("|");
+  return { pattern: new RegExp(`(?<![\\p{L}\\p{N}])(${words})(?![\\p{L}\\p{N}])`, "giu"), canonical };
+}
+
+/**
+ * Text with its symbol-written names as words, synonyms read as their group's first word, and its
+ * CJK runs cut into words.
+ */
+export function searchText(text: string, synonyms: Synonyms = NO_SYNONYMS): string {
   let out = text;
   for (const [pattern, word] of SYMBOL_WORDS) out = out.replace(pattern, word);
+  if (synonyms.pattern) out = out.replace(synonyms.pattern, (word) => synonyms.canonical.get(word.toLowerCase()) ?? word);
   return CJK.test(out) ? out.replace(CJK_RUN, (run) => ` ${segmentRun(run)} `) : out;
 }

@@ -7,7 +7,8 @@ import { FtsIndex } from "./fts";
 import { ListOrders, type Sort } from "./orders";
 import { pageInOrder, probedPage, Ranker } from "./ranking";
 import { POPULARITY, SCHEMA_VERSION } from "./schema";
-import { editDistance, prefixPhrase, queryWords, searchMatch, synonymMap, type MatchQuery, type Synonyms, toMatchQuery } from "./search";
+import { editDistance, prefixPhrase, queryWords, searchMatch, type MatchQuery, toMatchQuery } from "./search";
+import { type Synonyms, synonymsOf } from "./searchtext";
 import { composeEvents } from "./history";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
@@ -115,7 +116,7 @@ export class Snapshot {
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
     const popularity = this.orderBlob.get(POPULARITY)?.ids;
     this.ranker = new Ranker(db, popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0));
-    this.synonyms = synonymMap(JSON.parse(this.metaValue("synonyms")) as string[][]);
+    this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -176,8 +177,8 @@ export class Snapshot {
   private corrected(q: string): string | null {
     let changed = false;
     const words = q.trim().split(/\s+/).map((word) => {
-      const tokens = queryWords(word)[0];
-      if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!) || this.synonyms.has(tokens[0]!)) return word;
+      const tokens = queryWords(word, this.synonyms)[0];
+      if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!) ) return word;
       const token = tokens[0]!;
       if (this.fts.count(prefixPhrase(token)) > 0) return word;
       const max = token.length >= 8 ? 2 : 1;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { editDistance, searchMatch, synonymMap, toMatchQuery } from "../../src/catalog/search";
-import { searchText } from "../../src/catalog/searchtext";
+import { editDistance, searchMatch, toMatchQuery } from "../../src/catalog/search";
+import { searchText, synonymsOf } from "../../src/catalog/searchtext";
 import { tagToken } from "../../src/catalog/schema";
 
 const terms = (list: string[] | null) => () => list;
@@ -45,9 +45,10 @@ describe("searchMatch", () => {
     );
   });
 
-  test("a word with synonyms is the OR of its group; symbols and Chinese are read as the index reads them", () => {
-    const synonyms = synonymMap([["k8s", "kubernetes"]]);
-    expect(toMatchQuery("K8s helm", undefined, synonyms)!.all).toBe(`"helm"* AND ("k8s"* OR "kubernetes"*)`);
+  test("synonyms, symbols and Chinese are read as the index reads them", () => {
+    const synonyms = synonymsOf([["kubernetes", "k8s"]]);
+    expect(toMatchQuery("K8s helm", undefined, synonyms)!.all).toBe(`"helm"* AND "kubernetes"*`);
+    expect(searchText("k8s-mcp and k8sx", synonyms)).toBe("kubernetes-mcp and k8sx");
     expect(toMatchQuery("c++")!.all).toBe(`"cplusplus"*`);
     expect(toMatchQuery("C# .NET")!.all).toBe(`"csharp"* AND "dotnet"*`);
     expect(searchText("a c++ and c# library for .net, not abc++")).toBe("a cplusplus and csharp library for dotnet, not abc++");

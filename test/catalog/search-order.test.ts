@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { COMPARATORS, heat, SORTS, type Ranked, type Sort } from "../../src/catalog/orders";
+import { RANKED_MATCHES } from "../../src/catalog/ranking";
 import type { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord } from "../../src/catalog/types";
 import { CATEGORIES, openSnapshot, randomInput } from "./random-catalog";
@@ -104,6 +105,29 @@ describe("search order against a brute-force ranking of 3,000 plugins", () => {
     for (const category of CATEGORIES) {
       const got = ids("mcp", "stars", category, false, 0, 10_000);
       expect(got.ids).toEqual(expected("mcp", "stars", category, false));
+    }
+  });
+});
+
+describe("a search matching more plugins than are ranked", () => {
+  test("ranks the most-starred RANKED_MATCHES, then the rest by stars: pages tile every match once", () => {
+    const big = randomInput(RANKED_MATCHES + 3000, 11);
+    const { snapshot: large, close: closeLarge } = openSnapshot(big);
+    try {
+      const q = "a";
+      const first = large.list({ q, sort: "default", category: null, curated: false, offset: 0, limit: 1 });
+      expect(first.total).toBeGreaterThan(RANKED_MATCHES);
+      const seen: string[] = [];
+      for (let offset = 0; offset < first.total; offset += 997) {
+        const page = large.list({ q, sort: "default", category: null, curated: false, offset, limit: 997 });
+        seen.push(...page.items.map((json) => (JSON.parse(json) as { id: string }).id));
+      }
+      expect(seen.length).toBe(first.total);
+      expect(new Set(seen).size).toBe(first.total);
+      const byStars = large.list({ q, sort: "stars", category: null, curated: false, offset: RANKED_MATCHES, limit: 50 });
+      expect(seen.slice(RANKED_MATCHES, RANKED_MATCHES + 50)).toEqual(byStars.items.map((json) => (JSON.parse(json) as { id: string }).id));
+    } finally {
+      closeLarge();
     }
   });
 });

@@ -8,11 +8,21 @@ import { PROBE_CHUNK, type FtsIndex } from "./fts";
 import { COLUMN_WEIGHTS, score } from "./search";
 
 /**
- * Matches ranked by score at most: past it (a search matching most of a 100,000-plugin catalog),
- * the matches with the most stars are ranked and the rest follow by stars. bm25 over 64,000
- * matches took 23 ms, over 10,000 about 4.
+ * Matches ranked by score at most: past it (a broad word in a large catalog), the matches with the
+ * most stars are ranked and the rest follow by stars. bm25 costs about 0.4 µs per match and word
+ * (23 ms for one word in 64,000 of 100,000 plugins), so the bound keeps a cold search in budget.
  */
-export const RANKED_MATCHES = 10_000;
+export const RANKED_MATCHES = 3_000;
+
+/**
+ * Past this many matches bm25 is not asked: it counts every row holding each word first (3 to 5 ms
+ * a broad word at 100,000 plugins). Such a search is ranked by popularity, a word in the name or
+ * full name counting as the best text match and any other as a quarter of it.
+ */
+export const BM25_MAX_MATCHES = 2_000;
+
+/** The share of the best text score a broad search gives a match outside the name and full name. */
+const BROAD_OTHER_FIELD = 0.25;
 
 /** Rankings kept per snapshot, so paging through a search ranks it once. */
 const KEPT_RANKINGS = 64;
@@ -27,6 +37,8 @@ export interface Ranking {
 /** Ranks searches by score: bm25 with the columns' weights, popularity, exact matches first. */
 export class Ranker {
   private readonly candidates: Statement<[number, number], [string, number]>;
+  private readonly firstRows: Statement<[number], [string, number]>;
+  private readonly upTo: Statement<[number], [string, number]>;
   private readonly pageAfter: Statement<{ rowid: number }, [string, number, number, number]>;
   private readonly kept = new Map<string, Ranking>();
 
@@ -38,17 +50,26 @@ export class Ranker {
     this.candidates = db.prepare(
       `SELECT rowid, bm25(plugins_fts, ${weights}) FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ?`,
     ) as unknown as Statement<[number, number], [string, number]>;
+    this.firstRows = db.prepare(
+      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ?`,
+    ) as unknown as Statement<[number], [string, number]>;
+    this.upTo = db.prepare(
+      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid <= ?`,
+    ) as unknown as Statement<[number], [string, number]>;
     this.pageAfter = db.prepare(
       `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?`,
     );
   }
 
-  /** The ranking of `matches`, whose exact matches are `exact`; `key` names the pair for reuse. */
-  ranking(matches: string, exact: () => ReadonlySet<number>, key: string): Ranking {
+  /**
+   * The ranking of `matches` (`total` of them; `inName` matches those with a word in the name or
+   * full name), whose exact matches are `exact`; `key` names the search for reuse.
+   */
+  ranking(matches: string, total: () => number, inName: string, exact: () => ReadonlySet<number>, key: string): Ranking {
     let ranking = this.kept.get(key);
     if (ranking !== undefined) return ranking;
-    const rows = this.candidates.values(matches, RANKED_MATCHES) as Array<[number, number]>;
     const exactRows = exact();
+    const rows = total() > BM25_MAX_MATCHES ? this.broadRows(matches, inName) : this.bm25Rows(matches);
     let best = 0;
     for (const [, bm25] of rows) best = Math.max(best, -bm25);
     const scored = rows.map(([rowid, bm25]) => ({
@@ -60,6 +81,19 @@ export class Ranker {
     if (this.kept.size >= KEPT_RANKINGS) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(key, ranking);
     return ranking;
+  }
+
+  /** The first RANKED_MATCHES matches with their bm25 (lower is better). */
+  private bm25Rows(matches: string): Array<[number, number]> {
+    return this.candidates.values(matches, RANKED_MATCHES) as Array<[number, number]>;
+  }
+
+  /** The same, scored by the field matched instead: -1 for the name or full name, less otherwise. */
+  private broadRows(matches: string, inName: string): Array<[number, number]> {
+    const first = (this.firstRows.values(matches, RANKED_MATCHES) as Array<[number]>).map(([rowid]) => rowid);
+    if (first.length === 0) return [];
+    const named = new Set((this.upTo.values(inName, first.at(-1)!) as Array<[number]>).map(([rowid]) => rowid));
+    return first.map((rowid) => [rowid, named.has(rowid) ? -1 : -BROAD_OTHER_FIELD]);
   }
 
   /** Rowids `offset` to `offset + limit` of a ranking of `matches`. */

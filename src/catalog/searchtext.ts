@@ -12,6 +12,9 @@ const SYMBOL_WORDS: ReadonlyArray<[RegExp, string]> = [
   [/(^|[^\p{L}\p{N}.])\.net(?![\p{L}\p{N}])/giu, "$1dotnet"],
 ];
 
+/** A cheap test before the symbol patterns: most text holds none of their characters. */
+const MAYBE_SYMBOL = /[+#]|\.net/i;
+
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
@@ -47,7 +50,7 @@ export function synonymsOf(groups: readonly (readonly string[])[]): Synonyms {
  */
 export function searchText(text: string, synonyms: Synonyms = NO_SYNONYMS): string {
   let out = text;
-  for (const [pattern, word] of SYMBOL_WORDS) out = out.replace(pattern, word);
+  if (MAYBE_SYMBOL.test(out)) for (const [pattern, word] of SYMBOL_WORDS) out = out.replace(pattern, word);
   if (synonyms.pattern) out = out.replace(synonyms.pattern, (word) => synonyms.canonical.get(word.toLowerCase()) ?? word);
   return CJK.test(out) ? out.replace(CJK_RUN, (run) => ` ${segmentRun(run)} `) : out;
 }

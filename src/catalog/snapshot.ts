@@ -5,7 +5,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
 import { ListOrders, type Sort } from "./orders";
-import { pageInOrder, probedPage, Ranker } from "./ranking";
+import { pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
 import { POPULARITY, SCHEMA_VERSION } from "./schema";
 import { editDistance, prefixPhrase, queryWords, searchMatch, type MatchQuery, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
@@ -222,13 +222,18 @@ export class Snapshot {
    */
   private search(query: ListQuery, q: string, match: MatchQuery): Page<string> {
     const matches = searchMatch(match, query);
-    const total = this.fts.count(matches);
-    if (query.offset >= total) return { items: [], total };
     if (query.sort === "default") {
       const exact = q.trim().toLowerCase();
-      const ranking = this.ranker.ranking(matches, () => this.exactMatches(exact), `${matches}\u0000${exact}`);
+      const inName = `(${matches}) AND ({name fullname} : (${match.phrases.join(" OR ")}))`;
+      const count = () => this.fts.count(matches);
+      const ranking = this.ranker.ranking(matches, count, inName, () => this.exactMatches(exact), `${matches}\u0000${exact}`);
+      // A ranking short of its bound holds every match: no count needed.
+      const total = ranking.rowids.length < RANKED_MATCHES ? ranking.rowids.length : this.fts.count(matches);
+      if (query.offset >= total) return { items: [], total };
       return { items: this.fullJson(this.ranker.page(matches, ranking, query.offset, query.limit)), total };
     }
+    const total = this.fts.count(matches);
+    if (query.offset >= total) return { items: [], total };
     if (query.sort === "stars") return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit)), total };
     const order = this.orders.sorted(query.sort, null, false);
     const rowids = this.sortedPage(matches, total, order, query.offset, query.limit);

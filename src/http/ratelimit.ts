@@ -110,6 +110,11 @@ interface LimitContext {
   note: RequestNote;
 }
 
+/** The message of a 429. */
+export function tooManyRequests(windowMs: number, resetSeconds: number): string {
+  return `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
+}
+
 /**
  * The limiter as a beforeHandle hook for the routes of the limited group, keyed by client and
  * route pattern. `server` is asked for the socket address only when no trusted proxy names the client.
@@ -134,11 +139,9 @@ export function rateLimit(
       return;
     }
     const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-    const window = config.rateLimitWindowMs / 1000;
-    throw new HttpError(
-      429,
-      `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`,
-      { ...limitHeaders(resetSeconds), "Retry-After": String(resetSeconds) },
-    );
+    throw new HttpError(429, tooManyRequests(config.rateLimitWindowMs, resetSeconds), {
+      ...limitHeaders(resetSeconds),
+      "Retry-After": String(resetSeconds),
+    });
   };
 }

@@ -2,7 +2,7 @@
  * The data in db/: the editors' category rules, curated list and overrides, and the embedded
  * default snapshot's repository facts. Read and checked here, so a bad edit fails loudly.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FALLBACK_CATEGORY } from "./classify";
 import type { Category, CategoryInfo, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
@@ -44,4 +44,17 @@ export function loadDefaultData(dir = DB_DIR): DefaultData {
 /** The category set as clients see it: ids, names and descriptions, without the rules. */
 export function categoryInfo(editorial: Editorial): CategoryInfo[] {
   return editorial.categories.map(({ id, name, name_zh, description }) => ({ id, name, name_zh, description }));
+}
+
+/** Word groups of one meaning each (db/synonyms.json), lowercase; none when the file is absent. */
+export function loadSynonyms(dir = DB_DIR): string[][] {
+  const path = join(dir, "synonyms.json");
+  if (!existsSync(path)) return [];
+  const { groups } = readJson<{ groups: string[][] }>(path);
+  for (const group of groups) {
+    for (const word of group) {
+      if (!/^[a-z0-9]+$/.test(word)) throw new Error(`synonyms.json: "${word}" is not one lowercase word`);
+    }
+  }
+  return groups;
 }

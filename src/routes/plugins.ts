@@ -23,7 +23,10 @@ function listPage(snapshot: Snapshot, query: string): Rendered {
     offset: (p.page - 1) * p.pageSize,
     limit: p.pageSize,
   });
-  return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
+  const rendered = render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
+  // The list keeps its fields, so a corrected spelling is told in a header.
+  if (page.corrected !== undefined) rendered.headers.set("X-Search-Corrected", encodeURIComponent(page.corrected));
+  return rendered;
 }
 
 /** A former id's answer: a permanent redirect to the plugin's current address, as the platform does. */

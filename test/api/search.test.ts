@@ -33,13 +33,14 @@ describe("search with q", () => {
     expect(await search("PostgreSQL")).toEqual(["gamma/Postgres-Bridge"]);
   });
 
-  test("a name hit outranks a topic hit outranks a description hit, then stars", async () => {
-    // name: mcp-server-git (10); topics: toolbox (900), server-side has topic mcp (2); description: github-helper (500)
-    expect(await search("mcp")).toEqual(["acme/mcp-server-git", "beta/toolbox", "eta/server-side", "acme/github-helper"]);
+  test("relevance blends the field a word is found in with popularity", async () => {
+    // topics: toolbox (900★); name: mcp-server-git (10★); description: github-helper (500★);
+    // topic and category: server-side (2★). A popular topic match outranks an obscure name match.
+    expect(await search("mcp")).toEqual(["beta/toolbox", "acme/mcp-server-git", "acme/github-helper", "eta/server-side"]);
   });
 
   test("prefix matching: mcp-ser finds mcp-server", async () => {
-    expect(await search("mcp-ser")).toEqual(["acme/mcp-server-git", "beta/toolbox", "acme/github-helper"]);
+    expect(await search("mcp-ser")).toEqual(["beta/toolbox", "acme/mcp-server-git", "acme/github-helper"]);
     expect(await search("postg")).toEqual(["gamma/Postgres-Bridge"]);
   });
 

@@ -17,7 +17,9 @@ interface Judged {
 
 const tree = process.env.SOURCE_TREE ?? join(import.meta.dir, "..");
 const verbose = process.argv.includes("--verbose");
-const { queries } = JSON.parse(readFileSync(join(import.meta.dir, "..", "test", "fixtures", "relevance.json"), "utf8")) as {
+const { queries } = JSON.parse(
+  readFileSync(join(import.meta.dir, "..", "test", "fixtures", "relevance.json"), "utf8"),
+) as {
   queries: Judged[];
 };
 const { defaultSnapshotInput, publishSnapshot } = await import(join(tree, "src", "catalog", "publish.ts"));
@@ -39,12 +41,16 @@ try {
     if (first !== -1) reciprocal += 1 / (first + 1);
     if (verbose || !success) {
       const rank = first === -1 ? "none in the top 20" : `first expected at ${first + 1}`;
-      console.log(`${success ? "ok  " : "MISS"} ${JSON.stringify(judged.q)} (depth ${judged.depth}): ${rank}; top: ${ids.slice(0, 5).join(", ")}`);
+      console.log(
+        `${success ? "ok  " : "MISS"} ${JSON.stringify(judged.q)} (depth ${judged.depth}): ${rank}; top: ${ids.slice(0, 5).join(", ")}`,
+      );
     }
   }
   snapshot.close();
   const share = (100 * successes) / queries.length;
-  console.log(`${tree}: success ${successes}/${queries.length} (${share.toFixed(1)}%), MRR ${(reciprocal / queries.length).toFixed(3)}`);
+  console.log(
+    `${tree}: success ${successes}/${queries.length} (${share.toFixed(1)}%), MRR ${(reciprocal / queries.length).toFixed(3)}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

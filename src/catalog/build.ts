@@ -4,11 +4,11 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { openForBuild, writeIndex, type FtsRow } from "./ftsindex";
+import { type FtsRow, openForBuild, writeIndex } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
 import { ACTIVE_MEMBERS, indexText, memberKey, POPULARITY, SCHEMA_VERSION, tagToken } from "./schema";
 import { popularity } from "./search";
-import { searchText, type Synonyms, synonymsOf } from "./searchtext";
+import { type Synonyms, searchText, synonymsOf } from "./searchtext";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "./types";
 import { fullView, shortView } from "./views";
@@ -69,10 +69,32 @@ function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, stri
     const changedAt = history.changedAt.get(r.id.toLowerCase()) ?? entry.snapshotAt;
     for (const old of r.previous_ids) if (!current.has(old.toLowerCase())) alias.run(old, r.id);
     insert.run(
-      entry.rowid, r.id, r.name, r.url, r.homepage, r.description, r.description_zh, r.category,
-      JSON.stringify(r.categories), r.stars, r.forks, r.language, r.license, r.archived ? 1 : 0,
-      r.created_at, r.pushed_at, JSON.stringify(r.topics), r.curated ? 1 : 0, r.first_seen_at,
-      entry.heat, r.etag, json[i]![0], json[i]![1], r.repo_id, JSON.stringify(r.previous_ids), changedAt,
+      entry.rowid,
+      r.id,
+      r.name,
+      r.url,
+      r.homepage,
+      r.description,
+      r.description_zh,
+      r.category,
+      JSON.stringify(r.categories),
+      r.stars,
+      r.forks,
+      r.language,
+      r.license,
+      r.archived ? 1 : 0,
+      r.created_at,
+      r.pushed_at,
+      JSON.stringify(r.topics),
+      r.curated ? 1 : 0,
+      r.first_seen_at,
+      entry.heat,
+      r.etag,
+      json[i]![0],
+      json[i]![1],
+      r.repo_id,
+      JSON.stringify(r.previous_ids),
+      changedAt,
     );
   });
 }
@@ -98,7 +120,8 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
   insert.run(ACTIVE_MEMBERS, packRowids(active.map((e) => e.rowid)));
   const byStars = bySort.get("stars")!;
   const scores = new Float64Array(byStars.length + 1);
-  for (const e of byStars) scores[e.rowid] = popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
+  for (const e of byStars)
+    scores[e.rowid] = popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
   insert.run(POPULARITY, new Uint8Array(scores.buffer));
 }
 
@@ -157,7 +180,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
     categories: [...new Set(record.categories)],
   }));
   const byStars = entries.slice().sort(COMPARATORS.stars);
-  byStars.forEach((entry, index) => (entry.rowid = index + 1));
+  for (const [index, entry] of byStars.entries()) entry.rowid = index + 1;
   // The index first: it creates the file and its schema; then the rows, orders and metadata.
   const categoryNames = new Map((input.categories ?? []).map((c) => [c.id, `${c.name} ${c.name_zh}`]));
   writeIndex(path, ftsRows(byStars, categoryNames, synonymsOf(input.synonyms ?? [])));

@@ -20,9 +20,11 @@ export function loadEditorial(dir = DB_DIR): Editorial {
   const { plugins: curated } = readJson<{ plugins: CuratedEntry[] }>(join(dir, "curated.json"));
   const { overrides } = readJson<{ overrides: Record<string, Override> }>(join(dir, "overrides.json"));
   const ids = new Set(categories.map((c) => c.id));
-  if (!ids.has(FALLBACK_CATEGORY)) throw new Error(`categories.json lacks the fallback category "${FALLBACK_CATEGORY}"`);
+  if (!ids.has(FALLBACK_CATEGORY))
+    throw new Error(`categories.json lacks the fallback category "${FALLBACK_CATEGORY}"`);
   for (const [id, o] of Object.entries(overrides)) {
-    if (o.category !== undefined && !ids.has(o.category)) throw new Error(`overrides.json: ${id} names unknown category ${o.category}`);
+    if (o.category !== undefined && !ids.has(o.category))
+      throw new Error(`overrides.json: ${id} names unknown category ${o.category}`);
   }
   for (const c of curated) {
     if (!c.description_zh?.trim()) throw new Error(`curated.json: ${c.id} lacks description_zh`);

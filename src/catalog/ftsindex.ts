@@ -29,7 +29,9 @@ export function writeIndex(path: string, rows: FtsRow[]): void {
     db.exec(SCHEMA);
     // Room for the whole index in memory: one segment is written, no merges on the way.
     db.exec(`INSERT INTO plugins_fts (plugins_fts, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});`);
-    const insert = db.prepare(`INSERT INTO plugins_fts (rowid, name, fullname, topics, description, category, tags) VALUES (?,?,?,?,?,?,?)`);
+    const insert = db.prepare(
+      `INSERT INTO plugins_fts (rowid, name, fullname, topics, description, category, tags) VALUES (?,?,?,?,?,?,?)`,
+    );
     db.transaction(() => {
       for (const row of rows) insert.run(...row);
     })();

@@ -4,7 +4,7 @@
  * matches.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { PROBE_CHUNK, type FtsIndex } from "./fts";
+import { type FtsIndex, PROBE_CHUNK } from "./fts";
 import { COLUMN_WEIGHTS, score } from "./search";
 
 /**
@@ -65,7 +65,13 @@ export class Ranker {
    * The ranking of `matches` (`total` of them; `inName` matches those with a word in the name or
    * full name), whose exact matches are `exact`; `key` names the search for reuse.
    */
-  ranking(matches: string, total: () => number, inName: string, exact: () => ReadonlySet<number>, key: string): Ranking {
+  ranking(
+    matches: string,
+    total: () => number,
+    inName: string,
+    exact: () => ReadonlySet<number>,
+    key: string,
+  ): Ranking {
     let ranking = this.kept.get(key);
     if (ranking !== undefined) return ranking;
     const exactRows = exact();
@@ -111,7 +117,13 @@ export class Ranker {
  * every rowid of the snapshot. `marks` is scratch space of at least max rowid + 1 zero bytes;
  * it is zero again on return.
  */
-export function pageInOrder(order: Int32Array, matches: Int32Array, marks: Uint8Array, offset: number, limit: number): number[] {
+export function pageInOrder(
+  order: Int32Array,
+  matches: Int32Array,
+  marks: Uint8Array,
+  offset: number,
+  limit: number,
+): number[] {
   for (const rowid of matches) marks[rowid] = 1;
   const rowids: number[] = [];
   let seen = 0;
@@ -132,7 +144,14 @@ export function pageInOrder(order: Int32Array, matches: Int32Array, marks: Uint8
  * order's rowids against the index a chunk at a time: for a broad match and a shallow page, a few
  * lookups instead of listing every match. Null when `maxProbes` lookups did not fill the page.
  */
-export function probedPage(fts: FtsIndex, match: string, order: Int32Array, offset: number, limit: number, maxProbes: number): number[] | null {
+export function probedPage(
+  fts: FtsIndex,
+  match: string,
+  order: Int32Array,
+  offset: number,
+  limit: number,
+  maxProbes: number,
+): number[] | null {
   const rowids: number[] = [];
   let seen = 0;
   for (let start = 0; start < order.length && seen < offset + limit; start += PROBE_CHUNK) {

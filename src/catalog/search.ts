@@ -4,7 +4,7 @@
  * and never an FTS5 error.
  */
 import { tagToken } from "./schema";
-import { NO_SYNONYMS, searchText, type Synonyms } from "./searchtext";
+import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
 import { foldAscii } from "./text";
 
 export interface MatchQuery {

@@ -51,6 +51,7 @@ export function synonymsOf(groups: readonly (readonly string[])[]): Synonyms {
 export function searchText(text: string, synonyms: Synonyms = NO_SYNONYMS): string {
   let out = text;
   if (MAYBE_SYMBOL.test(out)) for (const [pattern, word] of SYMBOL_WORDS) out = out.replace(pattern, word);
-  if (synonyms.pattern) out = out.replace(synonyms.pattern, (word) => synonyms.canonical.get(word.toLowerCase()) ?? word);
+  if (synonyms.pattern)
+    out = out.replace(synonyms.pattern, (word) => synonyms.canonical.get(word.toLowerCase()) ?? word);
   return CJK.test(out) ? out.replace(CJK_RUN, (run) => ` ${segmentRun(run)} `) : out;
 }

@@ -4,12 +4,12 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
+import { composeEvents } from "./history";
 import { ListOrders, type Sort } from "./orders";
 import { pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
 import { POPULARITY, SCHEMA_VERSION } from "./schema";
-import { editDistance, prefixPhrase, queryWords, searchMatch, type MatchQuery, toMatchQuery } from "./search";
+import { editDistance, type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
-import { composeEvents } from "./history";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
 
@@ -106,10 +106,14 @@ export class Snapshot {
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
     this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
-    this.newestRow = db.prepare(`SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`);
+    this.newestRow = db.prepare(
+      `SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`,
+    );
     this.fts = new FtsIndex(db);
     this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
-    this.termsByPrefix = db.prepare(`SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`);
+    this.termsByPrefix = db.prepare(
+      `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`,
+    );
     this.termsBetween = db.prepare(`SELECT term FROM terms WHERE term >= ? AND term < ?`);
     this.exactId = db.prepare(`SELECT rowid FROM plugins WHERE id = ?`);
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
@@ -176,22 +180,25 @@ export class Snapshot {
    */
   private corrected(q: string): string | null {
     let changed = false;
-    const words = q.trim().split(/\s+/).map((word) => {
-      const tokens = queryWords(word, this.synonyms)[0];
-      if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!) ) return word;
-      const token = tokens[0]!;
-      if (this.fts.count(prefixPhrase(token)) > 0) return word;
-      const max = token.length >= 8 ? 2 : 1;
-      let best: { term: string; distance: number } | null = null;
-      const next = String.fromCharCode(token.charCodeAt(0) + 1);
-      for (const { term } of this.termsBetween.all(token[0]!, next)) {
-        const distance = editDistance(token, term, max);
-        if (distance <= max && (best === null || distance < best.distance)) best = { term, distance };
-      }
-      if (best === null) return word;
-      changed = true;
-      return best.term;
-    });
+    const words = q
+      .trim()
+      .split(/\s+/)
+      .map((word) => {
+        const tokens = queryWords(word, this.synonyms)[0];
+        if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!)) return word;
+        const token = tokens[0]!;
+        if (this.fts.count(prefixPhrase(token)) > 0) return word;
+        const max = token.length >= 8 ? 2 : 1;
+        let best: { term: string; distance: number } | null = null;
+        const next = String.fromCharCode(token.charCodeAt(0) + 1);
+        for (const { term } of this.termsBetween.all(token[0]!, next)) {
+          const distance = editDistance(token, term, max);
+          if (distance <= max && (best === null || distance < best.distance)) best = { term, distance };
+        }
+        if (best === null) return word;
+        changed = true;
+        return best.term;
+      });
     return changed ? words.join(" ") : null;
   }
 
@@ -226,7 +233,13 @@ export class Snapshot {
       const exact = q.trim().toLowerCase();
       const inName = `(${matches}) AND ({name fullname} : (${match.phrases.join(" OR ")}))`;
       const count = () => this.fts.count(matches);
-      const ranking = this.ranker.ranking(matches, count, inName, () => this.exactMatches(exact), `${matches}\u0000${exact}`);
+      const ranking = this.ranker.ranking(
+        matches,
+        count,
+        inName,
+        () => this.exactMatches(exact),
+        `${matches}\u0000${exact}`,
+      );
       // A ranking short of its bound holds every match: no count needed.
       const total = ranking.rowids.length < RANKED_MATCHES ? ranking.rowids.length : this.fts.count(matches);
       if (query.offset >= total) return { items: [], total };
@@ -234,7 +247,8 @@ export class Snapshot {
     }
     const total = this.fts.count(matches);
     if (query.offset >= total) return { items: [], total };
-    if (query.sort === "stars") return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit)), total };
+    if (query.sort === "stars")
+      return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit)), total };
     const order = this.orders.sorted(query.sort, null, false);
     const rowids = this.sortedPage(matches, total, order, query.offset, query.limit);
     return { items: this.fullJson(rowids), total };
@@ -270,7 +284,10 @@ export class Snapshot {
 
   /** Every plugin in catalog form, by stars desc (rowid order). */
   catalogItems(): string[] {
-    return this.db.query<CatalogRow, []>(`SELECT ${CATALOG_COLUMNS} FROM plugins ORDER BY rowid`).all().map(catalogRowJson);
+    return this.db
+      .query<CatalogRow, []>(`SELECT ${CATALOG_COLUMNS} FROM plugins ORDER BY rowid`)
+      .all()
+      .map(catalogRowJson);
   }
 
   /** The current id of a former id (a renamed plugin's old name), or null. */

@@ -81,7 +81,9 @@ describe("search finds what people type", () => {
 describe("the judged relevance set", () => {
   test("finds an expected plugin within depth for at least 90% of the queries", async () => {
     const path = join(import.meta.dir, "..", "fixtures", "relevance.json");
-    const { queries } = JSON.parse(readFileSync(path, "utf8")) as { queries: Array<{ q: string; expect: string[]; depth: number }> };
+    const { queries } = JSON.parse(readFileSync(path, "utf8")) as {
+      queries: Array<{ q: string; expect: string[]; depth: number }>;
+    };
     expect(queries.length).toBeGreaterThanOrEqual(40);
     let found = 0;
     for (const judged of queries) {

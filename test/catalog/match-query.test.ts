@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { tagToken } from "../../src/catalog/schema";
 import { editDistance, searchMatch, toMatchQuery } from "../../src/catalog/search";
 import { searchText, synonymsOf } from "../../src/catalog/searchtext";
-import { tagToken } from "../../src/catalog/schema";
 
 const terms = (list: string[] | null) => () => list;
 
@@ -51,7 +51,9 @@ describe("searchMatch", () => {
     expect(searchText("k8s-mcp and k8sx", synonyms)).toBe("kubernetes-mcp and k8sx");
     expect(toMatchQuery("c++")!.all).toBe(`"cplusplus"*`);
     expect(toMatchQuery("C# .NET")!.all).toBe(`"csharp"* AND "dotnet"*`);
-    expect(searchText("a c++ and c# library for .net, not abc++")).toBe("a cplusplus and csharp library for dotnet, not abc++");
+    expect(searchText("a c++ and c# library for .net, not abc++")).toBe(
+      "a cplusplus and csharp library for dotnet, not abc++",
+    );
     expect(searchText("数据库管理工具").trim().split(/\s+/).length).toBeGreaterThan(1);
   });
 

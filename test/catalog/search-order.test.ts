@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { COMPARATORS, heat, SORTS, type Ranked, type Sort } from "../../src/catalog/orders";
+import { COMPARATORS, heat, type Ranked, SORTS, type Sort } from "../../src/catalog/orders";
 import { RANKED_MATCHES } from "../../src/catalog/ranking";
 import type { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord } from "../../src/catalog/types";
@@ -14,9 +14,45 @@ import { CATEGORIES, openSnapshot, randomInput } from "./random-catalog";
  */
 const input = randomInput(3000);
 const QUERIES = [
-  "mcp", "server", "git", "agent", "claude", "tool", "data", "and", "near", "AND", "m", "s", "a", "g", "da", "ser",
-  "mcp-ser", "mcp server", "agent tool", "git code data", "CAFE", "café", "resume", "github", "zzz", "*", "sql*", "\"hook\"",
-  "serv", "SERVER", "serverl", "data", "datab", "agen", "curated", "cat", "_cat", "x", "_",
+  "mcp",
+  "server",
+  "git",
+  "agent",
+  "claude",
+  "tool",
+  "data",
+  "and",
+  "near",
+  "AND",
+  "m",
+  "s",
+  "a",
+  "g",
+  "da",
+  "ser",
+  "mcp-ser",
+  "mcp server",
+  "agent tool",
+  "git code data",
+  "CAFE",
+  "café",
+  "resume",
+  "github",
+  "zzz",
+  "*",
+  "sql*",
+  '"hook"',
+  "serv",
+  "SERVER",
+  "serverl",
+  "data",
+  "datab",
+  "agen",
+  "curated",
+  "cat",
+  "_cat",
+  "x",
+  "_",
 ];
 
 let snapshot: Snapshot;
@@ -30,12 +66,27 @@ beforeAll(() => {
   reference.exec(
     `CREATE VIRTUAL TABLE ref USING fts5(name, fullname, topics, description, category, tokenize = 'unicode61 remove_diacritics 2')`,
   );
-  const insert = reference.prepare(`INSERT INTO ref (rowid, name, fullname, topics, description, category) VALUES (?, ?, ?, ?, ?, ?)`);
-  const words = (text: string) => text.replace(/[-_.]+/g, " ");
-  input.plugins.forEach((p, i) =>
-    insert.run(i, words(p.name), words(p.id.replace("/", " ")), p.topics.join(" "), `${p.description} ${p.description_zh ?? ""}`, p.categories.join(" ")),
+  const insert = reference.prepare(
+    `INSERT INTO ref (rowid, name, fullname, topics, description, category) VALUES (?, ?, ?, ?, ?, ?)`,
   );
-  for (const p of input.plugins) ranked.set(p, { record: p, heat: heat(p.stars, p.forks, p.pushed_at, input.snapshotAt), nameKey: p.name.toLowerCase() });
+  const words = (text: string) => text.replace(/[-_.]+/g, " ");
+  for (const [i, p] of input.plugins.entries()) {
+    insert.run(
+      i,
+      words(p.name),
+      words(p.id.replace("/", " ")),
+      p.topics.join(" "),
+      `${p.description} ${p.description_zh ?? ""}`,
+      p.categories.join(" "),
+    );
+  }
+
+  for (const p of input.plugins)
+    ranked.set(p, {
+      record: p,
+      heat: heat(p.stars, p.forks, p.pushed_at, input.snapshotAt),
+      nameKey: p.name.toLowerCase(),
+    });
 });
 afterAll(() => {
   close();
@@ -62,9 +113,10 @@ function expected(q: string, sort: Sort, category: string | null, curated: boole
     (r) => (category === null || r.categories.includes(category)) && (!curated || r.curated),
   );
   // Relevance has no reference order: its set is compared in id order.
-  const order = sort === "default"
-    ? (a: PluginRecord, b: PluginRecord) => (a.id < b.id ? -1 : 1)
-    : (a: PluginRecord, b: PluginRecord) => COMPARATORS[sort](ranked.get(a)!, ranked.get(b)!);
+  const order =
+    sort === "default"
+      ? (a: PluginRecord, b: PluginRecord) => (a.id < b.id ? -1 : 1)
+      : (a: PluginRecord, b: PluginRecord) => COMPARATORS[sort](ranked.get(a)!, ranked.get(b)!);
   return hits.sort(order).map((r) => r.id);
 }
 
@@ -77,11 +129,23 @@ describe("search order against a brute-force ranking of 3,000 plugins", () => {
   for (const sort of SORTS) {
     test(`sort=${sort}: every query and filter gives the documented order and the true total`, () => {
       for (const q of QUERIES) {
-        for (const [category, curated] of [[null, false], ["agents-workflows", false], ["mcp", true], [null, true]] as const) {
+        for (const [category, curated] of [
+          [null, false],
+          ["agents-workflows", false],
+          ["mcp", true],
+          [null, true],
+        ] as const) {
           const want = expected(q, sort, category, curated);
           const got = ids(q, sort, category, curated, 0, 10_000);
           if (sort === "default") got.ids.sort((a, b) => (a < b ? -1 : 1));
-          expect({ q, sort, category, curated, ...got }).toEqual({ q, sort, category, curated, ids: want, total: want.length });
+          expect({ q, sort, category, curated, ...got }).toEqual({
+            q,
+            sort,
+            category,
+            curated,
+            ids: want,
+            total: want.length,
+          });
         }
       }
     });
@@ -93,7 +157,8 @@ describe("search order against a brute-force ranking of 3,000 plugins", () => {
         const want = sort === "default" ? ids(q, sort, null, false, 0, 10_000).ids : expected(q, sort, null, false);
         for (const size of [7, 50]) {
           const pages: string[] = [];
-          for (let offset = 0; offset < want.length; offset += size) pages.push(...ids(q, sort, null, false, offset, size).ids);
+          for (let offset = 0; offset < want.length; offset += size)
+            pages.push(...ids(q, sort, null, false, offset, size).ids);
           expect(pages).toEqual(want);
         }
         expect(ids(q, sort, null, false, want.length, 20)).toEqual({ ids: [], total: want.length });
@@ -124,8 +189,17 @@ describe("a search matching more plugins than are ranked", () => {
       }
       expect(seen.length).toBe(first.total);
       expect(new Set(seen).size).toBe(first.total);
-      const byStars = large.list({ q, sort: "stars", category: null, curated: false, offset: RANKED_MATCHES, limit: 50 });
-      expect(seen.slice(RANKED_MATCHES, RANKED_MATCHES + 50)).toEqual(byStars.items.map((json) => (JSON.parse(json) as { id: string }).id));
+      const byStars = large.list({
+        q,
+        sort: "stars",
+        category: null,
+        curated: false,
+        offset: RANKED_MATCHES,
+        limit: 50,
+      });
+      expect(seen.slice(RANKED_MATCHES, RANKED_MATCHES + 50)).toEqual(
+        byStars.items.map((json) => (JSON.parse(json) as { id: string }).id),
+      );
     } finally {
       closeLarge();
     }

@@ -21,7 +21,8 @@ export type { Log } from "./log";
 
 export interface AppDeps {
   store: CatalogStore;
-  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
+  /** `trustProxy`: the number of proxy hops trusted (`true` is one, `false` none). */
+  config: Pick<Config, "baseUrl" | "rateLimitWindowMs"> & { trustProxy: number | boolean } &
     Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
   log?: Log;
 }

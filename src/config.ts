@@ -16,7 +16,8 @@ export interface Config {
   readonly rateLimitWindowMs: number;
   /** Most (endpoint, client) pairs the rate limiter remembers: its memory bound. */
   readonly rateLimitMaxKeys: number;
-  readonly trustProxy: boolean;
+  /** How many proxies in front are trusted to append the client to X-Forwarded-For (0: none). */
+  readonly trustProxy: number;
   readonly responseCacheBytes: number;
   /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
   readonly readyMaxAgeS: number;
@@ -64,6 +65,14 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+/** A number of proxy hops: `true` is one, `false` none. */
+function proxyHops(env: Env, name: string): number {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === "true") return 1;
+  if (raw === "false") return 0;
+  return integer(env, name, 0, 0, 10);
+}
+
 /** Five or six space-separated cron fields; `off` disables the in-process refresh. */
 function cronPattern(env: Env, name: string, fallback: string): string | null {
   const raw = env[name]?.trim() || fallback;
@@ -100,7 +109,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     refreshMaxDrop: share(env, "REFRESH_MAX_DROP", 0.1),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
     rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", 100_000, 1, 100_000_000),
-    trustProxy: boolean(env, "TRUST_PROXY", false),
+    trustProxy: proxyHops(env, "TRUST_PROXY"),
     // 16 MiB holds the first pages of every list, sort and filter many times over; more only
     // grows the process (bench/README.md: RSS under a stream of distinct requests).
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),

@@ -35,11 +35,13 @@ describe("configuration", () => {
       githubApiUrl: "https://api.github.com",
       refreshCron: "0 */6 * * *",
       rateLimitWindowMs: 2000,
-      trustProxy: false,
+      trustProxy: 0,
     });
     expect(loadConfig({ PORT: "8080" }).baseUrl).toBe("http://localhost:8080");
     expect(loadConfig({ REFRESH_CRON: "off" }).refreshCron).toBeNull();
-    expect(loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" })).toMatchObject({ trustProxy: true, rateLimitWindowMs: 0 });
+    expect(loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" })).toMatchObject({ trustProxy: 1, rateLimitWindowMs: 0 });
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);
   });
 

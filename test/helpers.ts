@@ -64,7 +64,7 @@ export interface TestServer {
 
 export interface ServerOptions {
   rateLimitWindowMs?: number;
-  trustProxy?: boolean;
+  trustProxy?: boolean | number;
   baseUrl?: string;
   cacheBytes?: number;
 }

@@ -4,8 +4,10 @@
  * recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import type { Config } from "../config";
-import { HttpError } from "./errors";
+import { errorBody } from "./errors";
+import { secured } from "./headers";
 import type { RequestNote } from "./requestlog";
 
 export interface Verdict {
@@ -79,26 +81,58 @@ export class RateLimiter {
   }
 }
 
-/** The left-most X-Forwarded-For entry when it is a valid address (the client, as the proxy saw it). */
-export function forwardedClient(forwardedFor: string | null): string | null {
-  if (!forwardedFor) return null;
-  const first = forwardedFor.split(",", 1)[0]!.trim();
-  // A bare address, as the proxy should have written it: no port, brackets or zone.
-  return isIP(first) !== 0 && !first.includes("%") ? first : null;
+/** An address as the limiter keys it: IPv4 dotted, IPv4-mapped IPv6 as IPv4, IPv6 compressed per /64; null when none. */
+export function canonicalClient(address: string): string | null {
+  // The common case, a plain dotted IPv4 address, without parsing; the lenient parser below would
+  // also read `1.2.3` or `0x7f.1` as addresses.
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version !== 6) return null;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return null;
+  }
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  // One IPv6 subscriber usually holds a whole /64: every address in it is one client.
+  const prefix = new ipaddr.IPv6([...v6.parts.slice(0, 4), 0, 0, 0, 0]);
+  return `${prefix.toRFC5952String()}/64`;
 }
 
 /**
- * The client address: the socket's, or with a trusted proxy the left-most valid X-Forwarded-For
- * entry. The socket address may be a function, asked only when it is the answer (Bun builds it per call).
+ * The X-Forwarded-For entry `hops` from the right: the address the outermost of `hops` trusted
+ * proxies appended (each appends its peer's). Entries left of it were written by the client and are
+ * never read. With fewer entries than hops, the left-most; null when the header is missing.
  */
-export function clientIp(
+export function forwardedClient(forwardedFor: string | null, hops: number): string | null {
+  if (!forwardedFor || hops < 1) return null;
+  const entries = forwardedFor.split(",");
+  return entries[Math.max(0, entries.length - hops)]!.trim();
+}
+
+/**
+ * The client as the limiter keys it (a pure function, for any limiter): with `hops` trusted
+ * proxies the address the outermost of them appended, else the socket's, made canonical. A proxy
+ * entry that is no address keys by the socket (the proxy) rather than by a string a client chose.
+ * The socket address may be a function, asked only when it is the answer (Bun builds it per call).
+ */
+export function clientKey(
   forwardedFor: string | null,
   socketIp: string | null | (() => string | null),
-  trustProxy: boolean,
+  hops: number,
 ): string {
-  const forwarded = trustProxy ? forwardedClient(forwardedFor) : null;
-  return forwarded ?? (typeof socketIp === "function" ? socketIp() : socketIp) ?? "unknown";
+  const forwarded = hops > 0 ? forwardedClient(forwardedFor, hops) : null;
+  const key = forwarded === null ? null : canonicalClient(forwarded);
+  if (key !== null) return key;
+  const socket = typeof socketIp === "function" ? socketIp() : socketIp;
+  return (socket === null ? null : canonicalClient(socket)) ?? "unknown";
 }
+
+/** The client address for the request log: as the limiter sees it. */
+export const clientIp = clientKey;
 
 function limitHeaders(resetSeconds: number): Readonly<Record<string, string>> {
   return Object.freeze({ "RateLimit-Limit": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": String(resetSeconds) });
@@ -110,35 +144,69 @@ interface LimitContext {
   note: RequestNote;
 }
 
+interface Refusal {
+  body: Blob;
+  init: ResponseInit;
+}
+
+/**
+ * The 429s of one limiter, rendered once per route and retry delay: a refusal must cost no more than
+ * the cached page it refuses, or a flood is cheaper to answer with data.
+ */
+function refusals(windowMs: number): (route: string, resetSeconds: number) => Refusal {
+  const made = new Map<string, Refusal>();
+  const window = windowMs / 1000;
+  return (route, resetSeconds) => {
+    const key = `${resetSeconds} ${route}`;
+    let refusal = made.get(key);
+    if (refusal === undefined) {
+      const message =
+        `Too many requests: one request per ${window} s is allowed on this endpoint; ` +
+        `retry after ${resetSeconds} s.`;
+      const headers = secured({
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": "no-store",
+        ...limitHeaders(resetSeconds),
+        "Retry-After": String(resetSeconds),
+      });
+      const init = { status: 429, headers: new Headers(headers) };
+      refusal = { body: new Blob([errorBody(route, 429, message)]), init };
+      made.set(key, refusal);
+    }
+    return refusal;
+  };
+}
+
 /**
  * The limiter as a beforeHandle hook for the routes of the limited group, keyed by client and
- * route pattern. `server` is asked for the socket address only when no trusted proxy names the client.
+ * route pattern; a refused request is answered by the hook. `server` is asked for the socket
+ * address only when no trusted proxy names the client.
  */
 export function rateLimit(
-  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
+  config: { rateLimitWindowMs: number; trustProxy: number | boolean },
   server: () => { requestIP(request: Request): { address: string } | null } | null | undefined,
   maxKeys?: number,
-): ((context: LimitContext) => void) | undefined {
+): ((context: LimitContext) => Response | undefined) | undefined {
   if (config.rateLimitWindowMs === 0) return undefined;
   const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
+  const hops = Number(config.trustProxy);
+  const refusal = refusals(config.rateLimitWindowMs);
   // An admitted request resets after the whole window.
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
+  function socketAddress(this: Request): string | null {
+    return server()?.requestIP(this)?.address ?? null;
+  }
   // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
   return ({ route, request, note }) => {
-    const forwarded = config.trustProxy ? forwardedClient(request.headers.get("x-forwarded-for")) : null;
-    const ip = forwarded ?? server()?.requestIP(request)?.address ?? "unknown";
-    const verdict = limiter.hit(`${route} ${ip}`, note.arrivedAt);
+    const client = clientKey(request.headers.get("x-forwarded-for"), socketAddress.bind(request), hops);
+    const verdict = limiter.hit(`${route} ${client}`, note.arrivedAt);
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
       note.limit = admitted;
-      return;
+      return undefined;
     }
-    const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-    const window = config.rateLimitWindowMs / 1000;
-    throw new HttpError(
-      429,
-      `Too many requests: one request per ${window} s is allowed on this endpoint; retry after ${resetSeconds} s.`,
-      { ...limitHeaders(resetSeconds), "Retry-After": String(resetSeconds) },
-    );
+    const { body, init } = refusal(route, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
+    const response = new Response(body, init);
+    return response;
   };
 }

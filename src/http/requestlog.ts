@@ -4,7 +4,6 @@
  * headers never are. What the hooks learn about a request travels in its context as `note`.
  */
 import type { AnyElysia } from "elysia";
-import type { Config } from "../config";
 import type { Log } from "../log";
 import { clientIp } from "./ratelimit";
 
@@ -44,7 +43,8 @@ export function logRequest(log: Log, method: string, route: string | undefined, 
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
  * handler has answered (errors are logged where they are rendered).
  */
-export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">) {
+export function requestLog(log: Log, config: { trustProxy: number | boolean; logClientIp: boolean }) {
+  const hops = Number(config.trustProxy);
   return <App extends AnyElysia>(app: App): App =>
     app
       .onRequest((context) => {
@@ -54,7 +54,7 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
           ? clientIp(
               request.headers.get("x-forwarded-for"),
               app.server?.requestIP(request)?.address ?? null,
-              config.trustProxy,
+              hops,
             )
           : null;
         (context as unknown as { note: RequestNote }).note = {

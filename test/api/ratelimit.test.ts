@@ -89,11 +89,11 @@ describe("client address", () => {
     }
   });
 
-  test("with TRUST_PROXY the left-most X-Forwarded-For address is the client", async () => {
+  test("with TRUST_PROXY the right-most X-Forwarded-For address (the proxy's) is the client", async () => {
     const server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: true });
     try {
-      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1, 10.0.0.1" })).status).toBe(200);
-      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "2.2.2.2, 10.0.0.1" })).status).toBe(200);
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "10.0.0.1, 1.1.1.1" })).status).toBe(200);
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "10.0.0.1, 2.2.2.2" })).status).toBe(200);
       expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1" })).status).toBe(429);
     } finally {
       await server.stop();
@@ -145,5 +145,35 @@ describe("rate limit headers on every answer of a limited endpoint", () => {
   test("health answers carry no limit headers", async () => {
     const health = await server.get("/healthz", from());
     expect(health.headers.get("ratelimit-limit")).toBeNull();
+  });
+});
+
+describe("clients that try to escape the limit", () => {
+  test("a client varying its own X-Forwarded-For entry stays one client behind one trusted proxy", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: 1 });
+    try {
+      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1, 198.51.100.7" })).status).toBe(200);
+      for (const forged of ["2.2.2.2, 198.51.100.7", "3.3.3.3,198.51.100.7", "a, b, 198.51.100.7"]) {
+        expect((await server.get("/market/manifest.json", { "X-Forwarded-For": forged })).status).toBe(429);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("IPv6 spellings, the next address of a /64 and IPv4-mapped addresses are one client each", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: 1 });
+    const get = (ip: string) => server.get("/market/manifest.json", { "X-Forwarded-For": ip });
+    try {
+      expect((await get("2001:db8::1")).status).toBe(200);
+      expect((await get("2001:db8:0:0:0:0:0:1")).status).toBe(429);
+      expect((await get("2001:db8::2")).status).toBe(429);
+      expect((await get("2001:db8:0:0:ffff::1")).status).toBe(429);
+      expect((await get("2001:db8:0:1::1")).status).toBe(200);
+      expect((await get("::ffff:192.0.2.9")).status).toBe(200);
+      expect((await get("192.0.2.9")).status).toBe(429);
+    } finally {
+      await server.stop();
+    }
   });
 });

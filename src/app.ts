@@ -25,6 +25,8 @@ export interface AppDeps {
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs"> & { trustProxy: number | boolean } &
     Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
   log?: Log;
+  /** True once the process is stopping: /readyz answers 503 and every response closes its connection. */
+  isStopping?: () => boolean;
 }
 
 const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -53,12 +55,12 @@ function renderError(error: unknown, code: unknown, request: Request, log: Log, 
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
-export function createApp({ store, config, log = () => {} }: AppDeps) {
+export function createApp({ store, config, log = () => {}, isStopping = () => false }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
-  const health = healthHandlers(store, config.readyMaxAgeS ?? 0);
+  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, Date.now, isStopping);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
   const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
@@ -88,7 +90,11 @@ export function createApp({ store, config, log = () => {} }: AppDeps) {
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;
     })
-    .onRequest(checkRequestLine);
+    .onRequest(checkRequestLine)
+    .onRequest(({ set }) => {
+      // A keep-alive connection ends after its current response once the process stops.
+      if (isStopping()) set.headers.connection = "close";
+    });
   for (const [path, handler, group] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
     app.options(path, preflight).all(path, methodNotAllowed);

@@ -7,7 +7,14 @@ import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
 import { type Config, ConfigError, loadConfig } from "./config";
-import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
+import {
+  Drain,
+  IDLE_TIMEOUT_S,
+  removeRefreshLeftovers,
+  requestsFinished,
+  Shutdown,
+  stopScheduledJobs,
+} from "./lifecycle";
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
@@ -34,12 +41,29 @@ store.onSwap(() => {
   });
 });
 store.current();
-const app = createApp({ store, config, log })
-  .use(refreshCron({ config, store, log }))
-  .listen({ port: config.port, hostname: config.host });
+const drain = new Drain();
+const app = createApp({ store, config, log, isStopping: drain.request }).use(refreshCron({ config, store, log }));
+try {
+  // A second instance on the port must fail, not share it (Elysia asks for reusePort by default).
+  app.listen({ port: config.port, hostname: config.host, reusePort: false, idleTimeout: IDLE_TIMEOUT_S });
+} catch (error) {
+  const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+  const problem = inUse ? "is already in use" : `cannot be listened on: ${(error as Error).message}`;
+  console.error(`Port ${config.port} on ${config.host} ${problem}.`);
+  log("server.listen_failed", { port: config.port, host: config.host, error: (error as Error).message });
+  process.exit(1);
+}
 new Shutdown({ log })
   .add("scheduled refresh", () => stopScheduledJobs(app.store))
-  .add("http", () => app.stop(false))
+  .add("drain", () => drain.begin())
+  .add("http", async () => {
+    const server = app.server;
+    // Resolves once the connections are closed; the listener closes at once.
+    const closed = server?.stop(false);
+    log("server.not_accepting", {});
+    await requestsFinished(server);
+    await closed;
+  })
   .add("snapshot", () => store.close())
   .add("refresh leftovers", () => {
     const removed = removeRefreshLeftovers(databasePath);

@@ -28,7 +28,12 @@ function json(body: unknown, status: number): Response {
 }
 
 /** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
-export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: () => number = Date.now) {
+export function healthHandlers(
+  store: CatalogStore,
+  maxAgeSeconds: number,
+  now: () => number = Date.now,
+  isStopping: () => boolean = () => false,
+) {
   return {
     live: () => json({ status: "ok" }, 200),
     ready: () => {
@@ -38,8 +43,9 @@ export function healthHandlers(store: CatalogStore, maxAgeSeconds: number, now: 
         ageSeconds,
         maxAgeSeconds: bound,
       } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
-      const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
-      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready ? 200 : 503);
+      const stopping = isStopping();
+      const status = stopping ? "stopping" : ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
+      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready && !stopping ? 200 : 503);
     },
   };
 }

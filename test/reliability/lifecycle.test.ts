@@ -52,8 +52,7 @@ describe("stopping", () => {
       const inFlight = await requestInFlight(s.url, "/api/v1/plugins/owner1/repo-1");
       await Bun.sleep(50);
       s.proc.kill(signal);
-      await s.waitFor("server.stopping");
-      await Bun.sleep(100);
+      await s.waitFor("server.not_accepting");
       await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
       inFlight.finish();
       const raw = await inFlight.response;

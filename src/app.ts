@@ -1,7 +1,7 @@
 /** The application: every URL, its handler and its rate-limit group on one screen. Never listens. */
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import type { CatalogStore } from "./catalog/store";
+import { type CatalogStore, isDatabaseFault } from "./catalog/store";
 import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
@@ -38,10 +38,25 @@ function errorResponse(request: Request, status: number, message: string, header
   });
 }
 
-/** The one place errors become responses; an admitted request that then failed still reports its limit. */
-function renderError(error: unknown, code: unknown, request: Request, log: Log, note?: RequestNote): Response {
+/**
+ * The one place errors become responses; an admitted request that then failed still reports its
+ * limit. A database fault is no client's error: the store restores and reopens, the client retries.
+ */
+function renderError(
+  error: unknown,
+  code: unknown,
+  request: Request,
+  log: Log,
+  store: CatalogStore,
+  note?: RequestNote,
+): Response {
   if (error instanceof HttpError) {
     return errorResponse(request, error.status, error.message, { ...note?.limit, ...error.headers });
+  }
+  if (isDatabaseFault(error)) {
+    store.recover(error);
+    const message = "The catalog is being restored; retry shortly.";
+    return errorResponse(request, 503, message, { ...note?.limit, "Retry-After": "1" });
   }
   const path = new URL(request.url).pathname;
   if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${path}.`);
@@ -86,7 +101,7 @@ export function createApp({ store, config, log = () => {}, isStopping = () => fa
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
-      const response = renderError(error, code, request, log, note as RequestNote | undefined);
+      const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;
     })

@@ -1,18 +1,41 @@
 /** Files beside the database: written whole or not at all, and the temporary files a killed writer left. */
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+
+/**
+ * The file a path names: a symbolic link's target (followed to the end, even when the target is
+ * missing), so a database path that is a link is written through, never replaced by a plain file.
+ */
+export function linkTarget(path: string): string {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(current).isSymbolicLink();
+    } catch {
+      return current;
+    }
+    if (!isLink) return current;
+    current = resolve(dirname(current), readlinkSync(current));
+  }
+  return current;
+}
 
 /** A unique temporary path beside `path`, on the same file system so rename is atomic. */
 export function temporaryPath(path: string): string {
   return `${path}.tmp-${process.pid}-${Date.now().toString(36)}`;
 }
 
-/** Lets `write` fill a temporary file, then renames it over `path`: readers see the old file or the new one. */
+/**
+ * Lets `write` fill a temporary file, then renames it over `path` (over a link's target, in the
+ * target's own directory): readers see the old file or the new one.
+ */
 export function writeAtomically<T>(path: string, write: (tmp: string) => T): T {
-  const tmp = temporaryPath(path);
+  const target = linkTarget(path);
+  const tmp = temporaryPath(target);
   try {
     const result = write(tmp);
-    renameSync(tmp, path);
+    renameSync(tmp, target);
     return result;
   } finally {
     rmSync(tmp, { force: true });
@@ -32,19 +55,25 @@ export function isOtherProcessRunning(pid: number): boolean {
 }
 
 /**
- * Removes temporary files a killed run left beside the database (`<db>.tmp-<pid>-…`,
+ * Removes temporary files a killed run left beside the database, or beside its link's target
+ * (`<db>.tmp-<pid>-…` with SQLite's `-journal`, `-wal` and `-shm` beside it,
  * `<db>-refresh.json.tmp-<pid>-…`, `<db>.lock.new-<pid>-…`) whose writer is no longer running.
  */
 export function removeLeftovers(databasePath: string, isRunning = isOtherProcessRunning): string[] {
-  const dir = dirname(databasePath);
-  const prefix = basename(databasePath);
   const removed: string[] = [];
-  if (!existsSync(dir)) return removed;
-  for (const name of readdirSync(dir)) {
-    const pid = name.startsWith(prefix) ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
-    if (pid === undefined || isRunning(Number(pid))) continue;
-    rmSync(join(dir, name), { force: true });
-    removed.push(name);
+  const places = new Set([databasePath, linkTarget(databasePath)]);
+  for (const place of places) {
+    const dir = dirname(place);
+    const prefix = basename(place);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const pid = name.startsWith(prefix)
+        ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+(?:-journal|-wal|-shm)?$/.exec(name)?.[1]
+        : undefined;
+      if (pid === undefined || isRunning(Number(pid))) continue;
+      rmSync(join(dir, name), { force: true });
+      removed.push(name);
+    }
   }
   return removed;
 }

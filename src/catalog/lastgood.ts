@@ -25,11 +25,18 @@ function snapshotAtOf(path: string): string | null {
   }
 }
 
-/** True when the last-good copy already holds this file's snapshot. */
+/**
+ * True when the last-good copy already holds this file's snapshot, or a newer one: newer good data
+ * is never overwritten by older.
+ */
 function copyIsCurrent(path: string): boolean {
   const copy = lastGoodPath(path);
-  if (!existsSync(copy) || statSync(copy).size !== statSync(path).size) return false;
-  return snapshotAtOf(copy) === snapshotAtOf(path);
+  if (!existsSync(copy)) return false;
+  const copyAt = snapshotAtOf(copy);
+  const fileAt = snapshotAtOf(path);
+  if (copyAt === null || fileAt === null) return false;
+  if (Date.parse(copyAt) > Date.parse(fileAt)) return true;
+  return copyAt === fileAt && statSync(copy).size === statSync(path).size;
 }
 
 /** Copies a checked snapshot to the last-good path, whole or not at all; false when it was current. */

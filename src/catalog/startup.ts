@@ -4,7 +4,7 @@
  * snapshot) is moved aside, never deleted, and replaced by the last good copy or the default.
  */
 import { existsSync, renameSync } from "node:fs";
-import { removeLeftovers } from "./files";
+import { linkTarget, removeLeftovers } from "./files";
 import { lastGoodPath, restoreLastGood, saveLastGood } from "./lastgood";
 import { ensureDatabase } from "./publish";
 import { snapshotProblem } from "./validity";
@@ -29,15 +29,24 @@ function buildDefault(path: string, log: Log): boolean {
   }
 }
 
-/** True when a good snapshot took the damaged one's place. */
-function replaceDamaged(path: string, problem: string, log: Log): boolean {
-  const aside = asidePath(path);
-  renameSync(path, aside);
-  log("snapshot.corrupt", { path, problem, movedTo: aside });
+/**
+ * The newest good data this deployment had: the last good copy, and the default only without
+ * one; true when a snapshot is in place.
+ */
+function restoreNewest(path: string, log: Log): boolean {
   const restored = restoreLastGood(path);
   if (restored === null) return buildDefault(path, log);
   log("snapshot.restored_last_good", { path, from: lastGoodPath(path), snapshotAt: restored });
   return true;
+}
+
+/** True when a good snapshot took the damaged one's place (a link's target is what moves aside). */
+export function replaceDamaged(path: string, problem: string, log: Log): boolean {
+  const target = linkTarget(path);
+  const aside = asidePath(target);
+  renameSync(target, aside);
+  log("snapshot.corrupt", { path, problem, movedTo: aside });
+  return restoreNewest(path, log);
 }
 
 /** Leaves a snapshot that passes its integrity check at `path`, logging every step it takes. */
@@ -46,12 +55,16 @@ export function prepareDatabase(path: string, log: Log): void {
   if (leftovers.length) log("snapshot.leftovers_removed", { files: leftovers });
   let good: boolean;
   if (!existsSync(path)) {
-    good = buildDefault(path, log);
+    good = restoreNewest(path, log);
   } else {
     const problem = snapshotProblem(path);
     good = problem === null || replaceDamaged(path, problem, log);
   }
-  if (good && saveLastGood(path)) {
-    log("snapshot.last_good_saved", { path: lastGoodPath(path) });
+  if (!good) return;
+  try {
+    if (saveLastGood(path)) log("snapshot.last_good_saved", { path: lastGoodPath(path) });
+  } catch (error) {
+    // The database itself is fine: serve it, and say why there is no fresh copy.
+    log("snapshot.last_good_failed", { path: lastGoodPath(path), error: (error as Error).message });
   }
 }

@@ -4,10 +4,20 @@
  * request opens it. Handlers are synchronous, so a request never sees two snapshots; the old one
  * is closed once no request can still hold it.
  */
-import { type FSWatcher, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Snapshot } from "./snapshot";
-import { headerProblem } from "./validity";
+import { replaceDamaged } from "./startup";
+import { headerProblem, snapshotProblem } from "./validity";
+
+/** SQLite's codes for a file that went bad under a reader: damaged pages, not a database, I/O. */
+const DATABASE_FAULT = /^SQLITE_(?:CORRUPT|NOTADB|IOERR|CANTOPEN|FULL|PROTOCOL)/;
+
+/** Whether `error` says the database file itself failed (rather than a query or the request). */
+export function isDatabaseFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && DATABASE_FAULT.test(code);
+}
 
 export interface StoreOptions {
   /** How often, at most, a request stats the file when no change event arrived. */
@@ -77,10 +87,38 @@ export class CatalogStore {
     return () => this.swapListeners.delete(listener);
   }
 
+  /**
+   * Called when serving hit a database fault: stops serving the snapshot (503, /readyz 503), moves
+   * a damaged file aside for the newest good copy (the last good one, else the default) and opens
+   * what is then at the path. True when a snapshot serves again.
+   */
+  recover(error: unknown): boolean {
+    const failed = this.snapshot;
+    this.snapshot = null;
+    this.loadedFile = null;
+    if (failed) setTimeout(() => failed.close(), 0);
+    const log = this.options.log ?? (() => {});
+    log("snapshot.failed_while_serving", { path: this.path, error: (error as Error)?.message ?? String(error) });
+    try {
+      const problem = existsSync(this.path) ? snapshotProblem(this.path) : "missing";
+      if (problem !== null && existsSync(this.path)) replaceDamaged(this.path, problem, log);
+      this.reloadIfChanged();
+    } catch (repairError) {
+      log("snapshot.recovery_failed", { path: this.path, error: (repairError as Error).message });
+    }
+    // Until one opens, every later request looks at the file again.
+    this.dirty = true;
+    return this.snapshot !== null;
+  }
+
   /** Opens the file at the path if it is not the one being served; keeps the old one on failure. */
   reloadIfChanged(): boolean {
     const id = fileId(this.path);
     if (id === null || sameFile(id, this.loadedFile)) return false;
+    // A publish renames a new file into place; the served file changed in place has been damaged.
+    if (this.snapshot !== null && this.loadedFile !== null && id.ino === this.loadedFile.ino) {
+      return this.recover(new Error("the served database file changed in place"));
+    }
     let next: Snapshot;
     try {
       // A truncated file can still open; its first query past the end would fail instead.

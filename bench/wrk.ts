@@ -15,6 +15,8 @@ export interface WrkOptions {
   headers?: Record<string, string>;
   /** A new client address per request (for the rate limiter with TRUST_PROXY=true). */
   varyForwardedFor?: boolean;
+  /** Answers of 4xx/5xx are what is measured (a refused client's 429s), not failures. */
+  statusExpected?: boolean;
   /** Stop after sending every path once, so no URL repeats (cold runs). */
   onePass?: boolean;
   /** CPU the load generator is pinned to; null runs it unpinned. */
@@ -64,9 +66,9 @@ end
 ${onePass ? "response = function() if n >= #paths then wrk.thread:stop() end end" : ""}
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('${RESULT_MARK}{"requests":%d,"durationUs":%d,"meanUs":%f,"p50Us":%d,"p99Us":%d,"errors":%d}\\n',
+  io.write(string.format('${RESULT_MARK}{"requests":%d,"durationUs":%d,"meanUs":%f,"p50Us":%d,"p99Us":%d,"errors":%d,"status":%d}\\n',
     summary.requests, summary.duration, latency.mean, latency:percentile(50), latency:percentile(99),
-    e.connect + e.read + e.write + e.timeout + e.status))
+    e.connect + e.read + e.write + e.timeout, e.status))
 end
 `;
 }
@@ -89,14 +91,14 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   rmSync(scriptFile, { force: true });
   const line = out.split("\n").find((l) => l.startsWith(RESULT_MARK));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}): ${err || out}`);
-  const raw = JSON.parse(line.slice(RESULT_MARK.length)) as { requests: number; durationUs: number; meanUs: number; p50Us: number; p99Us: number; errors: number };
+  const raw = JSON.parse(line.slice(RESULT_MARK.length)) as { requests: number; durationUs: number; meanUs: number; p50Us: number; p99Us: number; errors: number; status: number };
   return {
     requests: raw.requests,
     // A stopped thread leaves the run's clock running: its rate is the one connection's.
     reqPerSec: options.onePass ? 1e6 / raw.meanUs : raw.requests / (raw.durationUs / 1e6),
     p50Ms: raw.p50Us / 1000,
     p99Ms: raw.p99Us / 1000,
-    errors: raw.errors,
+    errors: raw.errors + (options.statusExpected ? 0 : raw.status),
     wrkCpuSeconds: Number(child.resourceUsage()?.cpuTime.total ?? 0) / 1e6,
     wallSeconds: (performance.now() - started) / 1000,
   };

@@ -66,6 +66,7 @@ export function hotScenarios(facts: CatalogFacts): Scenario[] {
     one("manifest", "/market/manifest.json"),
     one("sync page", "/market/v1/plugins?page=3"),
     one("sync page, pageSize=100 (the cap)", "/market/v1/plugins?page=3&pageSize=100"),
+    one("categories", "/api/v1/categories"),
   ];
 }
 

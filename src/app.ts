@@ -9,13 +9,16 @@ import { secured } from "./http/headers";
 import { rateLimit } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import type { Log } from "./log";
+import type { DocumentedRoute } from "./http/openapi";
 import { answerFrom, type CatalogContext } from "./routes/answer";
-import { feedHandlers } from "./routes/feed";
-import { healthHandlers } from "./routes/health";
-import { categoryHandlers } from "./routes/categories";
-import { marketHandlers } from "./routes/market";
-import { pluginHandlers } from "./routes/plugins";
-import { syncHandlers } from "./routes/sync";
+import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
+import { categoriesDoc, categoryHandlers } from "./routes/categories";
+import { feedDoc, feedHandlers } from "./routes/feed";
+import { healthDocs, healthHandlers } from "./routes/health";
+import { landingDoc, landingHandlers } from "./routes/landing";
+import { marketDocs, marketHandlers } from "./routes/market";
+import { pluginDocs, pluginHandlers } from "./routes/plugins";
+import { syncDocs, syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
 
@@ -76,25 +79,38 @@ export function createApp({ store, config, log = () => {}, isStopping = () => fa
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
   const health = healthHandlers(store, config.readyMaxAgeS ?? 0, Date.now, isStopping);
+  const landing = landingHandlers(answer, config.baseUrl);
+  const described = () => ({ app, routes: documented });
+  const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
+  const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
   const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
-  // Every URL, answered to GET and HEAD by its handler in its rate-limit group; OPTIONS gets the
-  // preflight and any other method 405.
+  // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
+  // /openapi.json; OPTIONS gets the preflight and any other method 405.
   const routes = [
-    ["/api/v1/plugins", plugins.list, limited],
-    ["/api/v1/plugins/:owner/:repo", plugins.plugin, limited],
-    ["/plugins/feed.xml", feed.rss, limited],
-    ["/market/manifest.json", market.manifest, limited],
-    ["/market/v1/plugins", market.plugins, limited],
-    ["/market/v1/catalog.json", sync.catalog, limited],
-    ["/market/v1/changes", sync.changes, limited],
-    ["/api/v1/categories", categories.list, limited],
-    ["/healthz", health.live, open],
-    ["/readyz", health.ready, open],
+    ["/api/v1/plugins", plugins.list, limited, pluginDocs.list],
+    ["/api/v1/plugins/:owner/:repo", plugins.plugin, limited, pluginDocs.plugin],
+    ["/plugins/feed.xml", feed.rss, limited, feedDoc],
+    ["/market/manifest.json", market.manifest, limited, marketDocs.manifest],
+    ["/market/v1/plugins", market.plugins, limited, marketDocs.plugins],
+    ["/market/v1/catalog.json", sync.catalog, limited, syncDocs.catalog],
+    ["/market/v1/changes", sync.changes, limited, syncDocs.changes],
+    ["/api/v1/categories", categories.list, limited, categoriesDoc],
+    ["/healthz", health.live, open, healthDocs.live],
+    ["/readyz", health.ready, open, healthDocs.ready],
+    ["/", landing.page, open, landingDoc],
+    ["/openapi.json", docs.openapi, open, apiDocsDocs.openapi],
+    ["/docs", docs.docs, open, apiDocsDocs.docs],
+    ["/docs/assets/:file", docs.asset, open, apiDocsDocs.asset],
   ] as const;
+  const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
+    path,
+    limited: group === limited,
+    doc,
+  }));
   const app = new Elysia()
     .decorate(requestNote())
     .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))

@@ -6,6 +6,7 @@ import { createApp } from "../src/app";
 import { publishSnapshot } from "../src/catalog/publish";
 import { CatalogStore } from "../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
+import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
 export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "commands", "hooks", "ide", "templates", "observability", "guides", "other"];
 export const SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
@@ -87,7 +88,19 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
     log: (event, fields) => lines.push({ event, ...fields }),
   }).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
-  const get = (p: string, headers: Record<string, string> = {}) => fetch(url + p, { headers });
+  // Every response a test receives is checked against the service's own OpenAPI document.
+  let conformance: Conformance | null = null;
+  const checked = async (p: string, response: Response) => {
+    if (conformance === null && !p.startsWith("/openapi.json")) {
+      const doc = await app.handle(new Request(`${url}/openapi.json`));
+      if (doc.status === 200) conformance = new Conformance((await doc.json()) as OpenApiDocument);
+    }
+    const problems = conformance ? await conformance.problems(p, response.clone() as Response) : [];
+    if (problems.length) throw new Error(`GET ${p} does not match /openapi.json:\n${problems.join("\n")}`);
+    return response;
+  };
+  const get = async (p: string, headers: Record<string, string> = {}) =>
+    checked(p, (await fetch(url + p, { headers })) as Response);
   return {
     url,
     path,

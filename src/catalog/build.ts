@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { openForBuild, writeIndex, writeIndexInWorker, type FtsRow } from "./ftsindex";
+import { openForBuild, writeIndex, type FtsRow } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
 import { ACTIVE_MEMBERS, indexText, memberKey, SCHEMA_VERSION, tagToken } from "./schema";
 import { isoMillis } from "./time";
@@ -126,16 +126,8 @@ function fsyncFile(path: string): void {
   }
 }
 
-/** From this many plugins on, the index is written on a worker thread beside the rest of the build. */
-const PARALLEL_FROM = 20_000;
-
-export interface BuildOptions {
-  /** Write the index on a worker thread; by default from PARALLEL_FROM plugins on. */
-  parallelIndex?: boolean;
-}
-
 /** Writes a new snapshot file at `path` (which must not exist) and flushes it to disk. */
-export function buildSnapshot(path: string, input: SnapshotInput, options: BuildOptions = {}): SnapshotStats {
+export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats {
   if (existsSync(path)) throw new Error(`refusing to overwrite ${path}`);
   const snapshotAt = isoMillis(input.snapshotAt);
   const entries: Entry[] = input.plugins.map((record) => ({
@@ -148,16 +140,12 @@ export function buildSnapshot(path: string, input: SnapshotInput, options: Build
   }));
   const byStars = entries.slice().sort(COMPARATORS.stars);
   byStars.forEach((entry, index) => (entry.rowid = index + 1));
-  // The index first (it creates the file), on a worker when large; this thread sorts and
-  // serializes meanwhile, then adds the rows, orders and metadata.
-  const rows = ftsRows(byStars);
-  const parallel = options.parallelIndex ?? entries.length >= PARALLEL_FROM;
-  const indexWritten = parallel ? writeIndexInWorker(path, rows) : (writeIndex(path, rows), () => {});
+  // The index first: it creates the file and its schema; then the rows, orders and metadata.
+  writeIndex(path, ftsRows(byStars));
   const bySort = sortAll(entries);
   const json = views(byStars);
   const stats = statsOf(snapshotAt, input.plugins);
   const history = input.history ?? { changedAt: new Map(), events: [], snapshots: [snapshotAt] };
-  indexWritten();
   const db = openForBuild(path);
   try {
     db.transaction(() => {

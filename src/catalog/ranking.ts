@@ -3,7 +3,6 @@
  * tier from the index, and the other sorts walk a precomputed order. The work per page is bounded
  * by the page's depth and one pass over the matches, never a sort of them.
  */
-import { hasRow } from "./broadsets";
 import { PROBE_CHUNK, type FtsIndex } from "./fts";
 
 /**
@@ -43,19 +42,6 @@ export function pageInOrder(order: Int32Array, matches: Int32Array, marks: Uint8
     }
   }
   for (const rowid of matches) marks[rowid] = 0;
-  return rowids;
-}
-
-/** Rowids `offset` to `offset + limit` of the rows in `bits` (see broadsets.ts), in the order `order`. */
-export function pageOfSet(order: Int32Array, bits: Uint32Array, offset: number, limit: number): number[] {
-  const rowids: number[] = [];
-  let seen = 0;
-  for (let i = 0; i < order.length && seen < offset + limit; i++) {
-    const rowid = order[i]!;
-    if (!hasRow(bits, rowid)) continue;
-    if (seen >= offset) rowids.push(rowid);
-    seen++;
-  }
   return rowids;
 }
 

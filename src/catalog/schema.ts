@@ -15,10 +15,7 @@
  *
  * `terms` lists every term of the index, so a longer prefix can be searched as the few terms it
  * stands for: FTS5 otherwise merges all their doclists up front, in every statement.
- *
- * `broad_sets` holds the rows of the broadest short prefixes as bitmaps (see broadsets.ts), so a
- * search of such words is counted without walking their doclists. A file without the table (an
- * older build) is searched through the index alone.
+
  */
 export const SCHEMA_VERSION = 5;
 
@@ -65,8 +62,6 @@ CREATE TABLE history_snapshots (at TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
-
-CREATE TABLE broad_sets (phrase TEXT PRIMARY KEY, size INTEGER NOT NULL, bits BLOB NOT NULL) WITHOUT ROWID;
 
 CREATE VIRTUAL TABLE plugins_fts USING fts5(
   name, topics, description, tags,

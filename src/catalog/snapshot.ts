@@ -5,8 +5,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
 import { ListOrders, type Sort } from "./orders";
-import { pageInOrder, pageOfSet, probedPage, tieredPage } from "./ranking";
-import { BroadSets } from "./broadsets";
+import { pageInOrder, probedPage, tieredPage } from "./ranking";
 import { SCHEMA_VERSION } from "./schema";
 import { searchExpressions, toMatchQuery, type MatchQuery } from "./search";
 import { composeEvents } from "./history";
@@ -79,7 +78,6 @@ export class Snapshot {
   readonly categories: readonly CategoryInfo[];
   private readonly orders: ListOrders;
   private readonly fts: FtsIndex;
-  private readonly broad: BroadSets;
   /** Scratch space of `pageInOrder`: one byte per rowid. */
   private marks: Uint8Array | null = null;
   private readonly byRowid: Statement<{ full_json: string }>;
@@ -101,7 +99,6 @@ export class Snapshot {
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
     this.newestRow = db.prepare(`SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`);
     this.fts = new FtsIndex(db);
-    this.broad = new BroadSets(db);
     this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
     this.termsByPrefix = db.prepare(`SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`);
   }
@@ -161,10 +158,7 @@ export class Snapshot {
    */
   private search(query: ListQuery, match: MatchQuery): Page<string> {
     const { matches, tiers } = searchExpressions(match, query);
-    // Words whose rows are stored as sets (the broadest) are counted from them, unfiltered.
-    const unfiltered = query.category === null && !query.curated && (query.archived ?? null) === null;
-    const broad = unfiltered ? this.broad.all(match.phrases) : null;
-    const total = broad?.size ?? this.fts.count(matches);
+    const total = this.fts.count(matches);
     if (query.offset >= total) return { items: [], total };
     if (query.sort === "default" || query.sort === "stars") {
       const rowids = query.sort === "default"
@@ -173,9 +167,7 @@ export class Snapshot {
       return { items: this.fullJson(rowids), total };
     }
     const order = this.orders.sorted(query.sort, null, false);
-    const rowids = broad === null
-      ? this.sortedPage(matches, total, order, query.offset, query.limit)
-      : pageOfSet(order, broad.bits, query.offset, query.limit);
+    const rowids = this.sortedPage(matches, total, order, query.offset, query.limit);
     return { items: this.fullJson(rowids), total };
   }
 

@@ -3,10 +3,16 @@
  * parameter and what is allowed (decisions.md); unknown parameters are ignored; an empty value
  * counts as absent.
  */
+import { Type as t } from "@sinclair/typebox";
 import { SORTS, type Sort } from "../catalog/orders";
 import { badRequest, snapshotChanged } from "./errors";
+import { stringEnum } from "./wireschemas";
 
 export const MAX_QUERY_CHARS = 200;
+/** Page sizes: the default and the cap of /api/v1/plugins and of /market/v1/plugins. */
+export const LIST_PAGE_SIZE = { fallback: 20, cap: 50 } as const;
+export const SYNC_PAGE_SIZE = { fallback: 50, cap: 100 } as const;
+const ARCHIVED = ["true", "1", "false", "0"] as const;
 
 /** The single value of a parameter; a parameter given twice is ambiguous and refused. */
 function single(params: URLSearchParams, name: string): string | null {
@@ -59,7 +65,7 @@ export function parseFilters(params: URLSearchParams): Filters {
   const curated = single(params, "curated");
   if (curated !== null && curated !== "1" && curated !== "true") throw badRequest("curated", "1 or true");
   const archived = single(params, "archived");
-  if (archived !== null && !["true", "1", "false", "0"].includes(archived)) {
+  if (archived !== null && !(ARCHIVED as readonly string[]).includes(archived)) {
     throw badRequest("archived", "true or 1 (only archived plugins), false or 0 (none archived)");
   }
   return { q, curated: curated !== null, archived: archived === null ? null : archived === "true" || archived === "1" };
@@ -73,7 +79,12 @@ export function parseListParams(params: URLSearchParams, categories: ReadonlySet
   }
   const sort = single(params, "sort") ?? "default";
   if (!(SORTS as readonly string[]).includes(sort)) throw badRequest("sort", `one of ${SORTS.join(", ")}`);
-  return { ...filters, category, sort: sort as Sort, ...parsePaging(params, 20, 50) };
+  return {
+    ...filters,
+    category,
+    sort: sort as Sort,
+    ...parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap),
+  };
 }
 
 /** A snapshot time as the API writes it (`snapshotAt`, `generatedAt`): UTC with milliseconds. */
@@ -94,3 +105,80 @@ export function checkPinned(params: URLSearchParams, current: string): void {
   const pinned = parseSnapshotAt(params, "snapshot");
   if (pinned !== null && pinned !== current) throw snapshotChanged(pinned, current);
 }
+
+/**
+ * The paging parameters as documented: `x-cap` is the largest size served, a larger one is capped
+ * rather than refused. The parsers above are the gate; these schemas only describe it.
+ */
+export function pagingSchema(size: { fallback: number; cap: number }) {
+  return {
+    page: t.Optional(t.Integer({ minimum: 1, default: 1, description: "Page number; past the end gives no items." })),
+    pageSize: t.Optional(
+      t.Integer({
+        minimum: 1,
+        default: size.fallback,
+        "x-cap": size.cap,
+        description: `Items per page, ${size.fallback} by default; values above ${size.cap} are capped to ${size.cap}.`,
+      }),
+    ),
+  };
+}
+
+/** A snapshot time as a parameter: the form `snapshotAt` and `generatedAt` have. */
+function snapshotAtSchema(description: string) {
+  return t.String({ pattern: SNAPSHOT_AT.source, examples: ["2026-08-22T00:00:00.000Z"], description });
+}
+
+/** The filters as documented: what `parseFilters` reads. */
+export const filtersSchema = {
+  q: t.Optional(
+    t.String({
+      maxLength: MAX_QUERY_CHARS,
+      description:
+        "Prefix full-text search over name, topics and description; search syntax is plain text; " +
+        "empty means no search.",
+    }),
+  ),
+  curated: t.Optional(stringEnum(["1", "true"], { description: "Only editor-curated plugins." })),
+  archived: t.Optional(
+    stringEnum(ARCHIVED, { description: "`true`/`1`: only archived plugins; `false`/`0`: none archived." }),
+  ),
+};
+
+/** The `snapshot` parameter of the paged lists: pins the pages to one snapshot. */
+export const pinnedSchema = {
+  snapshot: t.Optional(
+    snapshotAtSchema(
+      "The `generatedAt` of the first page: a later page of another snapshot is a 409, so the client starts again.",
+    ),
+  ),
+};
+
+export const sinceQuerySchema = t.Object({
+  since: snapshotAtSchema("The `snapshotAt` of the catalog the client holds."),
+});
+
+export const categoriesQuerySchema = t.Object(filtersSchema);
+
+/** The list parameters as documented, with the category ids of the snapshot being served. */
+export function listQuerySchema(categories: Iterable<string>) {
+  return t.Object({
+    ...filtersSchema,
+    category: t.Optional(
+      stringEnum([...categories], { description: "Only plugins of this category (primary or not)." }),
+    ),
+    sort: t.Optional(
+      stringEnum(SORTS, {
+        default: "default",
+        description:
+          "`default`: relevance with `q`, else curated first then stars; `heat`: " +
+          "log10(1 + stars + 2·forks) · 0.5^(days since push / 30); `newest`: first seen in the catalog, " +
+          "latest first. Every order ends with id ascending.",
+      }),
+    ),
+    ...pagingSchema(LIST_PAGE_SIZE),
+    ...pinnedSchema,
+  });
+}
+
+export const syncQuerySchema = t.Object({ ...pagingSchema(SYNC_PAGE_SIZE), ...pinnedSchema });

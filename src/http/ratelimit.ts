@@ -144,6 +144,14 @@ interface LimitContext {
   note: RequestNote;
 }
 
+/** The message of a 429. */
+export function tooManyRequests(windowMs: number, resetSeconds: number): string {
+  return (
+    `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; ` +
+    `retry after ${resetSeconds} s.`
+  );
+}
+
 interface Refusal {
   body: Blob;
   init: ResponseInit;
@@ -155,14 +163,11 @@ interface Refusal {
  */
 function refusals(windowMs: number): (route: string, resetSeconds: number) => Refusal {
   const made = new Map<string, Refusal>();
-  const window = windowMs / 1000;
   return (route, resetSeconds) => {
     const key = `${resetSeconds} ${route}`;
     let refusal = made.get(key);
     if (refusal === undefined) {
-      const message =
-        `Too many requests: one request per ${window} s is allowed on this endpoint; ` +
-        `retry after ${resetSeconds} s.`;
+      const message = tooManyRequests(windowMs, resetSeconds);
       const headers = secured({
         "Content-Type": "application/json; charset=utf-8",
         "Cache-Control": "no-store",

@@ -1,8 +1,11 @@
 /** GET /api/v1/categories: the category set with how many plugins each holds, optionally within a search. */
+import { Type } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, rawQuery } from "../http/envelope";
-import { parseFilters } from "../http/params";
+import type { RouteDoc } from "../http/openapi";
+import { categoriesQuerySchema, parseFilters } from "../http/params";
+import { CategorySchema, envelopeSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 import { categoriesJson } from "./sync";
 
@@ -12,6 +15,19 @@ function categoriesPage(snapshot: Snapshot, query: string): Rendered {
   const data = `{"items":${categoriesJson(snapshot, counts)},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
 }
+
+export const categoriesDoc: RouteDoc<Snapshot> = {
+  tag: "API",
+  summary: "The categories with their plugin counts",
+  description: "Counts within `q`, `curated` and `archived` when given, as the list's `category` filter counts them.",
+  query: categoriesQuerySchema,
+  body: envelopeSchema({
+    items: Type.Array(CategorySchema),
+    generatedAt: Type.String({ format: "date-time", description: "Time of the snapshot that served the response." }),
+  }),
+  cached: "snapshot",
+  example: (snapshot) => JSON.parse(new TextDecoder().decode(categoriesPage(snapshot, "").body)),
+};
 
 // The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function categoryHandlers(answer: Answer) {

@@ -2,6 +2,8 @@
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import { type Rendered, render } from "../http/cache";
+import type { RouteDoc } from "../http/openapi";
+import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 export const FEED_LENGTH = 50;
@@ -60,7 +62,8 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
     description:
       "Plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, skills, hooks), newest first.",
     id: baseUrl,
-    link: baseUrl,
+    // The home page, which a reader's "visit site" opens.
+    link: `${baseUrl}/`,
     feedLinks: { rss: `${baseUrl}/plugins/feed.xml` },
     updated: new Date(snapshot.snapshotAt),
     ttl: FEED_TTL_MINUTES,
@@ -80,6 +83,17 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   }
   return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);
 }
+
+export const feedDoc: RouteDoc = {
+  tag: "Feed",
+  summary: "RSS 2.0 feed of the 50 newest plugins",
+  description:
+    "Newest = most recently first seen in the catalog. Items: title = full_name, link and permalink guid = " +
+    "the repository URL, description, pubDate = first seen, one category per category id. Cached for an hour.",
+  body: TextSchema,
+  type: FEED_TYPE.split(";")[0],
+  cached: "snapshot",
+};
 
 // The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function feedHandlers(answer: Answer, baseUrl: string) {

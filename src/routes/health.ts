@@ -4,6 +4,8 @@
  */
 import type { CatalogStore } from "../catalog/store";
 import { secured } from "../http/headers";
+import type { RouteDoc } from "../http/openapi";
+import { LiveSchema, ReadySchema } from "../http/wireschemas";
 
 export interface Readiness {
   ready: boolean;
@@ -26,6 +28,24 @@ function json(body: unknown, status: number): Response {
     headers: secured({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" }),
   });
 }
+
+export const healthDocs = {
+  live: {
+    tag: "Operations",
+    summary: "Liveness: 200 while the process runs",
+    description: "Never rate limited or cached.",
+    body: LiveSchema,
+    cached: false,
+  },
+  ready: {
+    tag: "Operations",
+    summary: "Readiness: a snapshot is loaded and no older than READY_MAX_AGE_S",
+    description: "Never rate limited or cached.",
+    body: ReadySchema,
+    cached: false,
+    more: { 503: { description: "No snapshot yet, or one older than READY_MAX_AGE_S.", body: ReadySchema } },
+  },
+} satisfies Record<string, RouteDoc>;
 
 /** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
 export function healthHandlers(

@@ -2,7 +2,9 @@
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
-import { checkPinned, parsePaging } from "../http/params";
+import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
+import { checkPinned, parsePaging, SYNC_PAGE_SIZE, syncQuerySchema } from "../http/params";
+import { ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 export const SOURCE_ID = "plugin-catalog";
@@ -56,11 +58,32 @@ function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
 /** A page of the sync source, by stars descending (400 for bad paging). */
 function syncPage(snapshot: Snapshot, query: string): Rendered {
   const params = new URLSearchParams(query);
-  const { page, pageSize } = parsePaging(params, 50, 100);
+  const { page, pageSize } = parsePaging(params, SYNC_PAGE_SIZE.fallback, SYNC_PAGE_SIZE.cap);
   checkPinned(params, snapshot.snapshotAt);
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
   return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
 }
+
+export const marketDocs = {
+  manifest: {
+    tag: "Client sync",
+    summary: "The source manifest",
+    description: "Bare JSON, no envelope: the source, its statistics and its endpoints. Clients read it first.",
+    body: ManifestSchema,
+    cached: "snapshot",
+    example: (snapshot, baseUrl) => manifest(snapshot, baseUrl),
+  },
+  plugins: {
+    tag: "Client sync",
+    summary: "Every plugin in short form, by stars descending",
+    description: "Bare JSON, no envelope; no search or filters. A client pages until it has `total` items.",
+    query: syncQuerySchema,
+    body: pageSchema(ShortPluginSchema, "One page of plugins in short form."),
+    cached: "snapshot",
+    more: { 409: PINNED_CHANGED },
+    example: (snapshot) => JSON.parse(new TextDecoder().decode(syncPage(snapshot, "pageSize=1").body)),
+  },
+} satisfies Record<string, RouteDoc<Snapshot>>;
 
 // The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
 export function marketHandlers(answer: Answer, baseUrl: string) {

@@ -1,9 +1,12 @@
 /** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
+import { Type as t } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
-import { checkPinned, parseListParams } from "../http/params";
+import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
+import { checkPinned, listQuerySchema, parseListParams } from "../http/params";
+import { envelopeSchema, pageSchema, PluginSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 /** The list page a query string asks for (400 when it asks for something invalid). */
@@ -44,6 +47,44 @@ function pluginPage(snapshot: Snapshot, id: string): Rendered {
   const data = `{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
 }
+
+const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
+
+export const pluginDocs = {
+  list: {
+    tag: "API",
+    summary: "Search, filter, sort and page the catalog",
+    description: "Full-form plugins in the /api/v1 envelope. Unknown parameters are ignored; an empty value is absent.",
+    query: (snapshot) => listQuerySchema(snapshot.categoryIds),
+    body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
+    cached: "snapshot",
+    more: { 409: PINNED_CHANGED },
+    example: (snapshot) => decoded(listPage(snapshot, "pageSize=1")),
+  },
+  plugin: {
+    tag: "API",
+    summary: "One plugin in full form",
+    description: "`owner` and `repo` together form the plugin id.",
+    params: t.Object({
+      owner: t.String({ description: "Repository owner." }),
+      repo: t.String({ description: "Repository name." }),
+    }),
+    body: envelopeSchema({ plugin: PluginSchema, generatedAt: pageSchema(PluginSchema, "").properties.generatedAt }),
+    cached: "snapshot",
+    more: {
+      301: {
+        description: "A former id of a renamed plugin: `Location` is its current address.",
+        message: "Plugin old-owner/old-repo is now owner/repo.",
+        headers: { Location: "The plugin's current path, `/api/v1/plugins/{owner}/{repo}`." },
+      },
+      404: { description: "The catalog has no such plugin.", message: notFound("Plugin owner/repo").message },
+    },
+    example: (snapshot) => {
+      const first = snapshot.byStars(0, 1).items[0];
+      return first === undefined ? undefined : decoded(pluginPage(snapshot, (JSON.parse(first) as { id: string }).id));
+    },
+  },
+} satisfies Record<string, RouteDoc<Snapshot>>;
 
 // The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
 export function pluginHandlers(answer: Answer) {

@@ -7,10 +7,12 @@ import type { Snapshot } from "../catalog/snapshot";
 import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render, respond } from "../http/cache";
 import { rawQuery } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
-import { parseSnapshotAt } from "../http/params";
+import type { RouteDoc } from "../http/openapi";
+import { parseSnapshotAt, sinceQuerySchema } from "../http/params";
 import { gzipped } from "../http/render";
 import type { Answer, CatalogContext } from "./answer";
 import type { CatalogStore } from "../catalog/store";
+import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
 
 /** The categories with their plugin counts, as the list endpoint's `category` filter counts them. */
 export function categoriesJson(snapshot: Snapshot, counts: ReadonlyMap<string, number>): string {
@@ -25,16 +27,21 @@ export function renderCatalog(snapshot: Snapshot): Rendered {
   return render(body, JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
+const sinceMissing = () => badRequest("since", "required: the snapshotAt of the catalog you hold");
+
+/** The catalog's history does not reach `since`: the client starts again from catalog.json. */
+function historyGone(since: string): HttpError {
+  const restart = "download /market/v1/catalog.json and follow changes from its snapshotAt";
+  return new HttpError(410, `The catalog's history does not reach ${since}: ${restart}.`);
+}
+
 /** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
 function changesPage(snapshot: Snapshot, query: string): Rendered {
   const since = parseSnapshotAt(new URLSearchParams(query), "since");
-  if (since === null) throw badRequest("since", "required: the snapshotAt of the catalog you hold");
+  if (since === null) throw sinceMissing();
   const changes = snapshot.changesSince(since);
   if (changes === null) {
-    throw new HttpError(
-      410,
-      `The catalog's history does not reach ${since}: download /market/v1/catalog.json and follow changes from its snapshotAt.`,
-    );
+    throw historyGone(since);
   }
   const lists = `"added":[${changes.added.join(",")}],"updated":[${changes.updated.join(",")}]`;
   const ids = `"removed":${JSON.stringify(changes.removed)},"renamed":${JSON.stringify(changes.renamed)}`;
@@ -49,27 +56,65 @@ function withBlob(rendered: Rendered): Rendered {
 }
 
 /**
- * catalog.json of the snapshot being served, each form made once per snapshot; kept beside the
- * response cache, which a body of the whole catalog would overflow.
+ * catalog.json of the snapshot being served, rendered and compressed once per snapshot and kept
+ * beside the response cache, which a body of the whole catalog would overflow. Only the gzip form
+ * stays in memory (a sixth of the plain one); a client that takes no gzip gets it decompressed.
  */
 class CatalogDocument {
   private snapshot: Snapshot | null = null;
-  private plain: Rendered | null = null;
   private compressed: Rendered | null = null;
+  private plain: Omit<Rendered, "body"> | null = null;
 
   get(snapshot: Snapshot, gzip: boolean): { rendered: Rendered; hit: boolean } {
-    if (snapshot !== this.snapshot) {
+    const hit = snapshot === this.snapshot;
+    if (!hit || this.compressed === null || this.plain === null) {
+      const { body, ...plain } = renderCatalog(snapshot);
+      this.compressed = withBlob(gzipped({ body, ...plain }));
+      this.plain = plain;
       this.snapshot = snapshot;
-      this.plain = null;
-      this.compressed = null;
     }
-    const hit = (gzip ? this.compressed : this.plain) !== null;
-    this.plain ??= withBlob(renderCatalog(snapshot));
-    if (!gzip) return { rendered: this.plain, hit };
-    this.compressed ??= withBlob(gzipped(this.plain));
-    return { rendered: this.compressed, hit };
+    if (gzip) return { rendered: this.compressed, hit };
+    return { rendered: { ...this.plain, body: Bun.gunzipSync(this.compressed.body as Uint8Array<ArrayBuffer>) }, hit };
   }
 }
+
+const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
+
+export const syncDocs = {
+  catalog: {
+    tag: "Client sync",
+    summary: "The whole catalog in one document",
+    description:
+      "Every plugin in catalog form by stars descending, with the categories: a mirror downloads it once, " +
+      "then follows /market/v1/changes from its snapshotAt. The example shows one item.",
+    body: CatalogSchema,
+    cached: "snapshot",
+    example: (snapshot) => {
+      const whole = decoded(renderCatalog(snapshot));
+      return { ...whole, items: whole.items.slice(0, 1) };
+    },
+  },
+  changes: {
+    tag: "Client sync",
+    summary: "What changed since a snapshot",
+    description:
+      "Added and updated plugins in catalog form, removed ids and renames, from `since` to the snapshot served.",
+    query: sinceQuerySchema,
+    body: ChangesSchema,
+    cached: "snapshot",
+    more: {
+      400: {
+        description: "`since` is missing or not a snapshotAt.",
+        message: sinceMissing().message,
+      },
+      410: {
+        description: "The catalog's history does not reach `since`: download catalog.json again.",
+        message: historyGone("2026-01-02T03:04:05.678Z").message,
+      },
+    },
+    example: (snapshot) => decoded(changesPage(snapshot, `since=${snapshot.snapshotAt}`)),
+  },
+} satisfies Record<string, RouteDoc<Snapshot>>;
 
 // The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
 export function syncHandlers(answer: Answer, store: CatalogStore) {

@@ -110,10 +110,14 @@ describe("search with q", () => {
 });
 
 describe("words in most of the catalog", () => {
-  test("counted from the snapshot's sets of broad prefixes, they give the index's own rows over HTTP, in every sort", async () => {
+  test("give the index's own rows over HTTP, in every sort", async () => {
     const db = new Database(server.path, { readonly: true });
     try {
-      const phrases = db.query<{ phrase: string }, []>("SELECT phrase FROM broad_sets ORDER BY phrase").all().map((r) => r.phrase);
+      const count = (match: string) =>
+        db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?").get(match)!.n;
+      const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM plugins").get()!.n;
+      // One-letter prefixes found in at least half of the plugins.
+      const phrases = [..."abcdefghijklmnopqrstuvwxyz0123456789"].map((c) => `"${c}"*`).filter((p) => count(p) >= total / 2);
       const matching = (match: string) =>
         db
           .query<{ id: string }, [string]>("SELECT id FROM plugins WHERE rowid IN (SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ?)")

@@ -49,6 +49,16 @@ describe("GET /market/v1/catalog.json", () => {
     const again = await server.get("/market/v1/catalog.json", { "if-none-match": first.headers.get("etag")! });
     expect(again.status).toBe(304);
   });
+
+  test("a client that takes no gzip gets the same document, plain, under the plain ETag", async () => {
+    const raw = await fetch(`${server.url}/market/v1/catalog.json`, { headers: { "accept-encoding": "gzip" }, decompress: false });
+    const plain = await fetch(`${server.url}/market/v1/catalog.json`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("etag")).toBe(raw.headers.get("etag")!.replace('.gzip"', '"'));
+    const text = await plain.text();
+    expect(text).toBe(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await raw.arrayBuffer()))));
+    expect(Number(plain.headers.get("content-length"))).toBe(Buffer.byteLength(text));
+  });
 });
 
 describe("GET /market/v1/changes", () => {

@@ -28,9 +28,15 @@ async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string
   for await (const chunk of stream) onText(decoder.decode(chunk, { stream: true }));
 }
 
-/** Starts the service; `listening` resolves once it serves (rejects if it exits first). */
-export function spawnService(env: Record<string, string>): { service: Omit<Service, "url">; listening: Promise<string> } {
-  const proc = Bun.spawn([process.execPath, "run", join(ROOT, "src", "index.ts")], {
+/**
+ * Starts the service (by default the entry point itself, or `command` such as `npm start`);
+ * `listening` resolves once it serves (rejects if it exits first).
+ */
+export function spawnService(
+  env: Record<string, string>,
+  command: string[] = [process.execPath, "run", join(ROOT, "src", "index.ts")],
+): { service: Omit<Service, "url">; listening: Promise<string> } {
+  const proc = Bun.spawn(command, {
     cwd: ROOT,
     env: childEnv(env),
     stdin: "ignore",

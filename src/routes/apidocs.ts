@@ -1,0 +1,153 @@
+/**
+ * GET /openapi.json (the OpenAPI 3.1 document of every route, rendered once per snapshot) and
+ * GET /docs (Swagger UI over that document, every asset served from the swagger-ui-dist package).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { AnyElysia } from "elysia";
+import type { Snapshot } from "../catalog/snapshot";
+import { acceptsGzip, JSON_TYPE, type Rendered, ResponseCache, render, respond } from "../http/cache";
+import { notFound } from "../http/errors";
+import { HTML_CSP } from "../http/headers";
+import { type DocumentedRoute, openapiDocument, type RouteDoc } from "../http/openapi";
+import { OpenApiSchema, TextSchema } from "../http/wireschemas";
+import type { Answer, CatalogContext } from "./answer";
+
+const ASSET_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
+const ASSET_CACHE_CONTROL = "public, max-age=86400";
+const DOCS_CACHE_CONTROL = "public, max-age=300";
+
+/** Swagger UI's setup, a file of its own: the page's policy admits no inline script. */
+const SETUP_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#api",
+  deepLinking: true,
+  validatorUrl: null,
+  tryItOutEnabled: true,
+});
+`;
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plugin Catalog API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" href="data:,">
+</head>
+<body>
+<main id="api">
+<p>The API reference needs JavaScript; the document itself is <a href="/openapi.json">/openapi.json</a>.</p>
+</main>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/docs-setup.js"></script>
+</body>
+</html>
+`;
+
+const packageFile = (name: string) => () => readFileSync(join(ASSET_DIR, name), "utf8");
+
+/** The files /docs/assets serves: the package's own, and the setup script. */
+const ASSETS: Record<string, { type: string; text: () => string }> = {
+  "swagger-ui.css": { type: "text/css; charset=utf-8", text: packageFile("swagger-ui.css") },
+  "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", text: packageFile("swagger-ui-bundle.js") },
+  "docs-setup.js": { type: "text/javascript; charset=utf-8", text: () => SETUP_SCRIPT },
+};
+
+export const apiDocsDocs = {
+  openapi: {
+    tag: "Documentation",
+    summary: "This OpenAPI 3.1 document",
+    description:
+      "Every endpoint with its parameters, bodies, statuses and headers; examples are the serving snapshot's own.",
+    body: OpenApiSchema,
+    cached: "snapshot",
+  },
+  docs: {
+    tag: "Documentation",
+    summary: "Interactive API reference (HTML)",
+    description: "Swagger UI over /openapi.json; every script and style comes from this service.",
+    body: TextSchema,
+    type: "text/html",
+    cached: "static",
+  },
+  asset: {
+    tag: "Documentation",
+    summary: "A script or style of the API reference",
+    description: `One of ${Object.keys(ASSETS).join(", ")}.`,
+    body: TextSchema,
+    type: [...new Set(Object.values(ASSETS).map((asset) => asset.type.split(";")[0]!))],
+    cached: "static",
+    more: { 404: { description: "No such asset.", message: notFound("Asset logo.svg").message } },
+  },
+} satisfies Record<string, RouteDoc>;
+
+/** What the document is made of: the mounted app and its documented route table. */
+export type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute[] };
+
+export interface DocumentInfo {
+  baseUrl: string;
+  version: string;
+  /** The rate limit's window as configured (0: off, the contract's 2 s documented). */
+  rateLimitWindowMs: number;
+}
+
+function documentOf(snapshot: Snapshot, { described, info }: { described: Described; info: DocumentInfo }): Rendered {
+  const { app, routes } = described();
+  const windowMs = info.rateLimitWindowMs || 2000;
+  const document = openapiDocument(
+    app,
+    routes,
+    {
+      title: "Plugin Catalog",
+      version: info.version,
+      description:
+        "A public, read-only catalog of plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, " +
+        "skills, hooks): a JSON API under /api/v1, an RSS feed, and a bare-JSON client-sync source under /market. " +
+        `No authentication. The endpoints of the API, the feed and the sync source allow one request per ` +
+        `${windowMs / 1000} s per client IP each; every JSON answer carries an ETag and ` +
+        "`Cache-Control: public, max-age=300`. The rules a schema cannot say are in the repository's docs/api.md.",
+      baseUrl: info.baseUrl,
+      rateLimitWindowMs: windowMs,
+    },
+    snapshot,
+  );
+  return render(JSON.stringify(document), JSON_TYPE, "public, max-age=300");
+}
+
+function staticPage(body: string, type: string, cacheControl: string, csp?: string): Rendered {
+  const rendered = render(body, type, cacheControl);
+  if (csp) rendered.headers.set("Content-Security-Policy", csp);
+  return rendered;
+}
+
+// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
+export function apiDocsHandlers(answer: Answer, described: Described, info: DocumentInfo) {
+  const arg = { described, info };
+  // Room for every asset in both forms: the bundle is about 1.5 MB.
+  const pages = new ResponseCache(8 * 1024 * 1024);
+  const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", DOCS_CACHE_CONTROL, HTML_CSP);
+  return {
+    openapi: ({ request, set, note }: CatalogContext) => {
+      const response = answer({ request, set, note }, "openapi", documentOf, arg);
+      if (response === null) return null;
+      return response;
+    },
+    docs: ({ request, set }: CatalogContext) => {
+      const response = respond(docsPage, request, set, null);
+      if (response === null) return null;
+      return response;
+    },
+    asset: ({ request, set, params }: CatalogContext & { params: { file: string } }) => {
+      const asset = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
+      if (asset === undefined) throw notFound(`Asset ${params.file}`);
+      const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+      const make = () => staticPage(asset.text(), asset.type, ASSET_CACHE_CONTROL);
+      const { rendered } = pages.get(params.file, make, gzip);
+      const response = respond(rendered, request, set, null);
+      if (response === null) return null;
+      return response;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { startServer, type TestServer } from "../helpers";
+
+type Schema = Record<string, unknown>;
+interface Parameter {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: Schema;
+}
+interface Operation {
+  parameters?: Parameter[];
+  responses: Record<string, { content?: Record<string, { schema: Schema; example?: unknown }> }>;
+}
+
+let server: TestServer;
+let doc: { openapi: string; paths: Record<string, { get: Operation }> };
+
+beforeAll(async () => {
+  server = startServer(defaultSnapshotInput(), { baseUrl: "https://plugins.example.org" });
+  doc = await server.json("/openapi.json");
+});
+afterAll(() => server.stop());
+
+/** The real path of a template: path parameters filled with a plugin id that exists, required ones given. */
+function concrete(template: string): string {
+  const path = template.replace("{owner}", "modelcontextprotocol").replace("{repo}", "servers");
+  const required = (doc.paths[template]!.get.parameters ?? []).filter((p) => p.in === "query" && p.required);
+  const query = required.map((p) => `${p.name}=${(p.schema.examples as string[])[0]}`).join("&");
+  return path.replace("{file}", "docs-setup.js") + (query ? `?${query}` : "");
+}
+
+describe("GET /openapi.json", () => {
+  test("is a valid OpenAPI 3.1 document", async () => {
+    expect(doc.openapi).toStartWith("3.1.");
+    const result = await validate(structuredClone(doc) as never);
+    if (!result.valid) throw new Error(compileErrors(result));
+    expect(result.valid).toBe(true);
+  });
+
+  test("describes every GET route the app serves, and only those", async () => {
+    const expected = [
+      "/api/v1/plugins",
+      "/api/v1/plugins/{owner}/{repo}",
+      "/plugins/feed.xml",
+      "/market/manifest.json",
+      "/market/v1/plugins",
+      "/market/v1/catalog.json",
+      "/market/v1/changes",
+      "/api/v1/categories",
+      "/healthz",
+      "/readyz",
+      "/",
+      "/openapi.json",
+      "/docs",
+      "/docs/assets/{file}",
+    ];
+    expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
+    for (const template of Object.keys(doc.paths)) {
+      const response = await server.get(concrete(template));
+      expect([template, response.status]).toEqual([template, 200]);
+    }
+  });
+
+  test("every example is a real answer that matches its schema", () => {
+    const ajv = addFormats(new Ajv2020({ strict: false }));
+    let examples = 0;
+    for (const [template, { get }] of Object.entries(doc.paths)) {
+      for (const [status, response] of Object.entries(get.responses)) {
+        for (const media of Object.values(response.content ?? {})) {
+          if (media.example === undefined) continue;
+          examples++;
+          const check = ajv.compile(media.schema);
+          const where = `${template} ${status}`;
+          expect([where, check(media.example), ajv.errorsText(check.errors)]).toEqual([where, true, "No errors"]);
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(40);
+    const list = doc.paths["/api/v1/plugins"]!.get.responses["200"]!.content!["application/json"]!.example as {
+      data: { total: number };
+    };
+    expect(list.data.total).toBe(defaultSnapshotInput().plugins.length);
+  });
+
+  test("rate-limited endpoints document 429 with Retry-After and RateLimit-*; the docs and health do not", () => {
+    const limited = ["/api/v1/plugins", "/api/v1/plugins/{owner}/{repo}", "/plugins/feed.xml", "/market/manifest.json"];
+    const added = ["/market/v1/catalog.json", "/market/v1/changes", "/api/v1/categories"];
+    for (const template of [...limited, "/market/v1/plugins", ...added]) {
+      const tooMany = doc.paths[template]!.get.responses["429"] as { headers: Record<string, unknown> };
+      expect(Object.keys(tooMany.headers).sort()).toEqual(
+        ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"].sort(),
+      );
+      expect(Object.keys(doc.paths[template]!.get.responses)).toContain("304");
+    }
+    for (const template of ["/", "/docs", "/openapi.json", "/docs/assets/{file}", "/healthz", "/readyz"]) {
+      expect(doc.paths[template]!.get.responses["429"]).toBeUndefined();
+    }
+  });
+});
+
+describe("the documented parameters are the served ones", () => {
+  const body = async (path: string) => {
+    const response = await server.get(path);
+    return { status: response.status, text: await response.text() };
+  };
+
+  test("every allowed value is accepted, a value outside them is a 400 naming the parameter", async () => {
+    let checked = 0;
+    for (const [template, { get }] of Object.entries(doc.paths)) {
+      for (const p of get.parameters ?? []) {
+        if (p.in !== "query" || !Array.isArray(p.schema.enum)) continue;
+        for (const value of p.schema.enum as string[]) {
+          expect([p.name, value, (await body(`${template}?${p.name}=${value}`)).status]).toEqual([p.name, value, 200]);
+          checked++;
+        }
+        const refused = await body(`${template}?${p.name}=not-a-listed-value`);
+        expect(refused.status).toBe(400);
+        expect(JSON.parse(refused.text).message).toContain(`"${p.name}"`);
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(8);
+  });
+
+  test("defaults are what an absent parameter means, minimums refuse below, caps cap", async () => {
+    let checked = 0;
+    for (const [template, { get }] of Object.entries(doc.paths)) {
+      for (const p of get.parameters ?? []) {
+        if (p.in !== "query") continue;
+        const {
+          default: fallback,
+          minimum,
+          "x-cap": cap,
+        } = p.schema as { default?: unknown; minimum?: number; "x-cap"?: number };
+        if (fallback !== undefined) {
+          expect((await body(`${template}?${p.name}=${fallback}`)).text).toBe((await body(template)).text);
+          checked++;
+        }
+        if (minimum !== undefined) expect((await body(`${template}?${p.name}=${minimum - 1}`)).status).toBe(400);
+        if (cap !== undefined) {
+          const capped = JSON.parse((await body(`${template}?${p.name}=${cap + 1}`)).text);
+          expect((capped.data ?? capped)[p.name]).toBe(cap);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(6);
+  });
+
+  test("q's maxLength is the served limit", async () => {
+    const q = doc.paths["/api/v1/plugins"]!.get.parameters!.find((p) => p.name === "q")!;
+    const max = q.schema.maxLength as number;
+    expect((await body(`/api/v1/plugins?q=${"a".repeat(max)}`)).status).toBe(200);
+    expect((await body(`/api/v1/plugins?q=${"a".repeat(max + 1)}`)).status).toBe(400);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The home page and the API reference in a real browser (Debian's Chromium, headless): each
+ * renders, logs no console error and asks no other host for anything. Screenshots go to
+ * test/out/screenshots/ for a person to look at.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium } from "playwright-core";
+import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { startServer, type TestServer } from "../helpers";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOTS = join(import.meta.dir, "..", "out", "screenshots");
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+let server: TestServer;
+let browser: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  server = startServer(defaultSnapshotInput(), { baseUrl: "http://127.0.0.1" });
+  profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
+  // A persistent context is how Playwright takes a fresh --user-data-dir of our own.
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(profile, { recursive: true, force: true });
+});
+
+/** Opens `path`, waits for `ready`, screenshots it; returns what went wrong on the way. */
+async function visit(path: string, ready: string, name: string) {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const origin = new URL(server.url).origin;
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.protocol !== "data:" && url.origin !== origin) problems.push(`request to another host: ${request.url()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  const response = await page.goto(server.url + path, { waitUntil: "networkidle" });
+  await page.waitForSelector(ready, { timeout: 20_000 });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-full.png`), fullPage: true });
+  const title = await page.title();
+  await page.close();
+  return { status: response?.status(), problems, title };
+}
+
+describe("in Chromium", () => {
+  test("the home page renders the catalog with nothing from another host and no console error", async () => {
+    const { status, problems, title } = await visit("/", "#picks", "home");
+    expect(problems).toEqual([]);
+    expect(status).toBe(200);
+    expect(title).toBe("Plugin Catalog");
+  }, 60_000);
+
+  test("the API reference renders every operation of /openapi.json, all of it served here", async () => {
+    const { status, problems, title } = await visit("/docs", ".opblock-summary-path", "docs");
+    expect(problems).toEqual([]);
+    expect(status).toBe(200);
+    expect(title).toBe("Plugin Catalog API reference");
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/docs`, { waitUntil: "networkidle" });
+    await page.waitForSelector(".opblock-summary-path");
+    const shown = await page.$$eval(".opblock-summary-path", (nodes) => nodes.map((n) => n.getAttribute("data-path")));
+    const documented = Object.keys((await server.json("/openapi.json")).paths);
+    expect(shown.sort()).toEqual(documented.sort());
+    // The list operation opened: its parameters with their allowed values, as a client author sees them.
+    await page.click('.opblock-summary-path[data-path="/api/v1/plugins"]');
+    await page.waitForSelector(".parameters");
+    const sorts = await page.$$eval('tr[data-param-name="sort"] select option', (nodes) =>
+      nodes.map((n) => n.textContent),
+    );
+    expect(sorts).toEqual(expect.arrayContaining(["default", "heat"]));
+    await page.screenshot({ path: join(SCREENSHOTS, "docs-list.png"), fullPage: true });
+    await page.close();
+  }, 60_000);
+});

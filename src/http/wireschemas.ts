@@ -161,7 +161,7 @@ export const LiveSchema = closed({ status: t.Literal("ok") }, "The process is al
 
 export const ReadySchema = closed(
   {
-    status: stringEnum(["ready", "no-snapshot", "stale"]),
+    status: stringEnum(["ready", "no-snapshot", "stale", "stopping"]),
     snapshotAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
     ageSeconds: t.Union([t.Integer({ minimum: 0 }), t.Null()]),
     maxAgeSeconds: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "READY_MAX_AGE_S; null: no bound." }),

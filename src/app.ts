@@ -1,7 +1,7 @@
 /** The application: every URL, its handler and its rate-limit group on one screen. Never listens. */
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { type CatalogStore, isDatabaseFault } from "./catalog/store";
+import type { CatalogStore } from "./catalog/store";
 import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
@@ -56,15 +56,14 @@ function renderError(
   if (error instanceof HttpError) {
     return errorResponse(request, error.status, error.message, { ...note?.limit, ...error.headers });
   }
-  if (isDatabaseFault(error)) {
-    store.recover(error);
-    const message = "The catalog is being restored; retry shortly.";
-    return errorResponse(request, 503, message, { ...note?.limit, "Retry-After": "1" });
-  }
   const path = new URL(request.url).pathname;
   if (code === "NOT_FOUND") return errorResponse(request, 404, `No such endpoint: ${path}.`);
   if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
     return errorResponse(request, 400, "The request could not be read.");
+  }
+  if (store.recoverIfDamaged(error)) {
+    const message = "The catalog is being restored; retry shortly.";
+    return errorResponse(request, 503, message, { ...note?.limit, "Retry-After": "1" });
   }
   log("request.error", { path, error: String(error) });
   return errorResponse(request, 500, "Internal error.");

@@ -52,6 +52,7 @@ export class CatalogStore {
   private readonly checkTimer: ReturnType<typeof setInterval> | null;
   private watcher: FSWatcher | null = null;
   private readonly checkIntervalMs: number;
+  private lastFileCheck = Number.NEGATIVE_INFINITY;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
 
   constructor(
@@ -85,6 +86,25 @@ export class CatalogStore {
   onSwap(listener: (snapshot: Snapshot) => void): () => void {
     this.swapListeners.add(listener);
     return () => this.swapListeners.delete(listener);
+  }
+
+  /**
+   * Called when serving a request failed unexpectedly: true (after recovering) when the database was
+   * the cause, by SQLite's code or, at most once per check interval, by a check of the file, since
+   * garbage that SQLite reads as valid pages fails in the code that reads it.
+   */
+  recoverIfDamaged(error: unknown): boolean {
+    if (isDatabaseFault(error)) {
+      this.recover(error);
+      return true;
+    }
+    const now = performance.now();
+    if (now - this.lastFileCheck < Math.max(this.checkIntervalMs, 1000)) return false;
+    this.lastFileCheck = now;
+    const problem = existsSync(this.path) ? snapshotProblem(this.path) : "missing";
+    if (problem === null) return false;
+    this.recover(new Error(`${(error as Error)?.message ?? String(error)}; the file: ${problem}`));
+    return true;
   }
 
   /**

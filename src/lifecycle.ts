@@ -1,7 +1,8 @@
 /**
  * The end of the process life cycle: on SIGTERM or SIGINT /readyz turns 503 and responses say
- * `Connection: close`, the server stops accepting, lets the requests in flight finish, stops whatever else was registered (the scheduled refresh first, so
- * nothing new starts while draining), and exits 0. A stop that hangs past the deadline exits 1.
+ * `Connection: close`, the server stops accepting, lets the requests in flight finish, stops
+ * whatever else was registered (the scheduled refresh first, so nothing new starts while
+ * draining), and exits 0. A stop that hangs past the deadline exits 1.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";

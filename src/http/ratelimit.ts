@@ -5,7 +5,6 @@
  */
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import type { Config } from "../config";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
 import type { RequestNote } from "./requestlog";
@@ -81,7 +80,10 @@ export class RateLimiter {
   }
 }
 
-/** An address as the limiter keys it: IPv4 dotted, IPv4-mapped IPv6 as IPv4, IPv6 compressed per /64; null when none. */
+/**
+ * An address as the limiter keys it: IPv4 dotted, IPv4-mapped IPv6 as IPv4, other IPv6 as its /64
+ * compressed; null when it is no address.
+ */
 export function canonicalClient(address: string): string | null {
   // The common case, a plain dotted IPv4 address, without parsing; the lenient parser below would
   // also read `1.2.3` or `0x7f.1` as addresses.

@@ -152,9 +152,10 @@ describe("clients that try to escape the limit", () => {
   test("a client varying its own X-Forwarded-For entry stays one client behind one trusted proxy", async () => {
     const server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: 1 });
     try {
-      expect((await server.get("/market/manifest.json", { "X-Forwarded-For": "1.1.1.1, 198.51.100.7" })).status).toBe(200);
+      const get = (forwardedFor: string) => server.get("/market/manifest.json", { "X-Forwarded-For": forwardedFor });
+      expect((await get("1.1.1.1, 198.51.100.7")).status).toBe(200);
       for (const forged of ["2.2.2.2, 198.51.100.7", "3.3.3.3,198.51.100.7", "a, b, 198.51.100.7"]) {
-        expect((await server.get("/market/manifest.json", { "X-Forwarded-For": forged })).status).toBe(429);
+        expect((await get(forged)).status).toBe(429);
       }
     } finally {
       await server.stop();

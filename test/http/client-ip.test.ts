@@ -4,7 +4,10 @@ import { canonicalClient, clientIp, clientKey } from "../../src/http/ratelimit";
 describe("clientKey", () => {
   test("asks for the socket address only when it is the answer", () => {
     let asked = 0;
-    const socket = () => (asked++, "192.0.2.9");
+    const socket = () => {
+      asked++;
+      return "192.0.2.9";
+    };
     expect(clientIp("203.0.113.5", socket, 1)).toBe("203.0.113.5");
     expect(asked).toBe(0);
     expect(clientIp("203.0.113.5", socket, 0)).toBe("192.0.2.9");
@@ -29,7 +32,8 @@ describe("clientKey", () => {
   test("one client whatever the spelling: IPv6 compressed, IPv4-mapped as IPv4, one key per /64", () => {
     const key = canonicalClient("2001:db8::1");
     expect(key).toBe("2001:db8::/64");
-    for (const spelling of ["2001:db8:0:0:0:0:0:1", "2001:DB8::1", "2001:0db8:0000::0001", "2001:db8::ffff:ffff:ffff:ffff"]) {
+    const spellings = ["2001:db8:0:0:0:0:0:1", "2001:DB8::1", "2001:0db8:0000::0001", "2001:db8::ffff:ffff:ffff:ffff"];
+    for (const spelling of spellings) {
       expect(canonicalClient(spelling)).toBe(key);
     }
     expect(canonicalClient("2001:db8:0:1::1")).toBe("2001:db8:0:1::/64");

@@ -63,7 +63,9 @@ describe("restoring the newest good data", () => {
     expect(events).toContain("snapshot.restored_last_good");
     expect(events).not.toContain("snapshot.created_default");
     expect(await servedAt(service)).toBe(NEWER);
-    const plugin = (await (await fetch(`${service.url}/api/v1/plugins/owner1/repo-1`)).json()) as any;
+    const plugin = (await (await fetch(`${service.url}/api/v1/plugins/owner1/repo-1`)).json()) as {
+      data: { plugin: { description: string } };
+    };
     expect(plugin.data.plugin.description).toContain(markerOf(NEWER));
     expect(await stop(service)).toBe(0);
   });

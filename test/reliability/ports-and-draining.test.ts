@@ -133,7 +133,7 @@ describe("the listening port", () => {
 });
 
 describe("stopping under keep-alive load", () => {
-  test("SIGTERM: every request sent gets its response, connections close after it, /readyz says 503, exit 0 in 10 s", async () => {
+  test("SIGTERM: every request sent is answered, connections close after it, /readyz 503, exit 0 in 10 s", async () => {
     const s = await start();
     const stats: Exchange = {
       sent: 0,
@@ -146,7 +146,9 @@ describe("stopping under keep-alive load", () => {
       readyStatuses: [],
     };
     const paths = ["/api/v1/plugins?pageSize=50", "/plugins/feed.xml", "/api/v1/plugins/owner1/repo-1", "/readyz"];
-    const clients = Array.from({ length: 16 }, (_, i) => keepAliveClient(s.url, [...paths.slice(i % 4), ...paths], stats));
+    const clients = Array.from({ length: 16 }, (_, i) =>
+      keepAliveClient(s.url, [...paths.slice(i % 4), ...paths], stats),
+    );
     await Bun.sleep(500);
     const answeredBefore = stats.answered;
     const unacceptedBefore = stats.unaccepted;

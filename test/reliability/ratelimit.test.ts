@@ -4,7 +4,6 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { isIP } from "node:net";
 import { canonicalClient, clientIp, RateLimiter } from "../../src/http/ratelimit";
 import { appWithSnapshot, serve, type TestApp } from "./support/catalog";
 

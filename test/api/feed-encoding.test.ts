@@ -11,11 +11,18 @@ import { publishSnapshot } from "../../src/catalog/publish";
 import { createApp } from "../../src/app";
 import { CatalogStore } from "../../src/catalog/store";
 import { feedPlainText, renderFeed } from "../../src/routes/feed";
+import { HOSTILE as UPSTREAM_HOSTILE } from "../fakes/hostile-repos";
 import { plugin, snapshotInput, startServer, tempDir, type TestServer } from "../helpers";
 import { join } from "node:path";
 
 /** Each a description an attacker could set on a repository, as the platform would serve it. */
 const HOSTILE: Record<string, string> = {
+  // The fake platform's hostile repositories, as a snapshot built before the upstream gate holds them.
+  ...Object.fromEntries(
+    Object.entries(UPSTREAM_HOSTILE)
+      .filter(([, seed]) => typeof seed.description === "string")
+      .map(([name, seed]) => [`upstream-${name}`, seed.description as string]),
+  ),
   "cdata-end-twice":
     "ok ]]><item><title>FORGED</title></item><![CDATA[ mid ]]><item><title>FORGED</title></item><![CDATA[ end",
   "control-characters": "nul\u0000 bell\u0007 vtab\u000b esc\u001b[31m red",

@@ -46,7 +46,8 @@ async function appOf(tree: string): Promise<Handler> {
   const config = {
     baseUrl: "http://localhost",
     rateLimitWindowMs: limiter ? 2000 : 0,
-    trustProxy: limiter,
+    // One trusted proxy: a number here, truthy for trees that took a boolean.
+    trustProxy: limiter ? 1 : 0,
     responseCacheBytes: cacheBytes,
   };
   const app = createApp({ store, config, log: processLog.log, lines: processLog.lines });

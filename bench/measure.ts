@@ -76,7 +76,7 @@ export interface Run extends WrkResult {
 async function hotOnce(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor = false): Promise<Run> {
   const busy = machineBusySeconds();
   const cpu = processCpuSeconds(server.pid);
-  const r = await runWrk({ url: server.url, paths: scenario.paths, headers: scenario.headers, ...HOT, varyForwardedFor, statusExpected: scenario.refused, cpu: b.cpu.load, workDir: b.workDir });
+  const r = await runWrk({ url: server.url, paths: scenario.paths, headers: scenario.headers, ...HOT, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
   const serverCpu = processCpuSeconds(server.pid) - cpu;
   const foreign = machineBusySeconds() - busy - serverCpu - r.wrkCpuSeconds;
   return { ...r, clean: serverCpu >= 0.9 * r.wallSeconds && foreign <= 0.1 * r.wallSeconds, cpuUs: (serverCpu / Math.max(1, r.requests)) * 1e6 };

@@ -61,22 +61,6 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
     for (const s of coldScenarios(facts)) measured.push(await measureCold(b, server, catalog, s));
     return measured;
   });
-  // A refused client's 429 beside the cached page it asks for, in the same rounds: a refusal must cost
-  // no more than the answer, or a flood is cheaper to serve with data.
-  if (build.count !== FULL_SIZE) {
-    const refusing = startService(build.path, await freePort(), b.cpu.server, { RATE_LIMIT_WINDOW_MS: "86400000" });
-    rows.push(...(await withServer(refusing, async (refuser) => {
-      await warm(b, refuser, [list]);
-      const refused = { ...list, name: `${list.name}, refused: 429 to one client`, refused: true };
-      return withServer(startService(build.path, await freePort(), b.cpu.server), async (server) => {
-        await warm(b, server, [list]);
-        return measureInRounds(b, catalog, [
-          { server, kind: "hot", scenario: { ...list, name: `${list.name}, cached 200 beside the 429` } },
-          { server: refuser, kind: "hot", scenario: refused },
-        ], HOT.runs);
-      });
-    })));
-  }
   // The limiter off and on, in turns: the same requests to two fresh services a second apart
   // (a service that has just served the cold rows carries their garbage, and runs slower).
   // TRUST_PROXY on both, so the limiter is the only difference.

@@ -14,8 +14,6 @@ export interface Scenario {
   paths: string[];
   /** Sent with every request. */
   headers: Record<string, string>;
-  /** Every answer is a 429 by design (a refused client): those do not count as failed requests. */
-  refused?: boolean;
 }
 
 /**

@@ -9,6 +9,9 @@
  * In every case but 0 the published snapshot is left exactly as it was.
  */
 import { parseArgs } from "node:util";
+import { shareSnapshot } from "../src/cluster/distribution";
+import { RedisLease } from "../src/cluster/lease";
+import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
 import { runRefresh } from "../src/refresh/refresh";
@@ -56,17 +59,35 @@ async function main(): Promise<number> {
     return 2;
   }
   secrets.add(config.githubToken);
-  const result = await runRefresh({
+  secrets.add(config.redisUrl);
+  // With REDIS_URL the run takes the instances' shared lock and shares what it publishes.
+  const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
+  if (redis && !(await redis.connect())) {
+    print("refresh skipped: Redis is unreachable, and without it the lock the instances share cannot be taken");
+    redis.close();
+    return 4;
+  }
+  try {
+    const result = await refreshWith(config, args.data, redis);
+    if (redis && result.status === "published") await shareSnapshot(redis, config.databasePath, log);
+    for (const line of formatResult(result)) print(line);
+    return exitCode(result);
+  } finally {
+    redis?.close();
+  }
+}
+
+function refreshWith(config: Config, data: string | undefined, redis: RedisLink | null) {
+  return runRefresh({
     databasePath: config.databasePath,
     apiUrl: config.githubApiUrl,
     token: config.githubToken,
     maxDrop: config.refreshMaxDrop,
-    dataDir: args.data,
+    dataDir: data,
     log,
     write: print,
+    sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
   });
-  for (const line of formatResult(result)) print(line);
-  return exitCode(result);
 }
 
 try {

@@ -6,7 +6,8 @@ import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
-import { rateLimit } from "./http/ratelimit";
+import { rateLimit, type SharedLimits } from "./http/ratelimit";
+import { closeWhileStopping, Stopping } from "./http/stopping";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import type { Log } from "./log";
 import type { DocumentedRoute } from "./http/openapi";
@@ -24,12 +25,15 @@ export type { Log } from "./log";
 
 export interface AppDeps {
   store: CatalogStore;
-  /** `trustProxy`: the number of proxy hops trusted (`true` is one, `false` none). */
-  config: Pick<Config, "baseUrl" | "rateLimitWindowMs"> & { trustProxy: number | boolean } &
+  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
     Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
   log?: Log;
-  /** True once the process is stopping: /readyz answers 503 and every response closes its connection. */
-  isStopping?: () => boolean;
+  /** Set when the process begins to stop. */
+  stopping?: Stopping;
+  /** The limit shared across instances (REDIS_URL). */
+  sharedLimits?: SharedLimits;
+  /** Extra fields of /readyz: the state of what is shared across instances. */
+  readyDetails?: () => Record<string, unknown>;
 }
 
 const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -41,10 +45,7 @@ function errorResponse(request: Request, status: number, message: string, header
   });
 }
 
-/**
- * The one place errors become responses; an admitted request that then failed still reports its
- * limit. A database fault is no client's error: the store restores and reopens, the client retries.
- */
+/** The one place errors become responses; an admitted request that then failed still reports its limit. */
 function renderError(
   error: unknown,
   code: unknown,
@@ -61,9 +62,9 @@ function renderError(
   if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") {
     return errorResponse(request, 400, "The request could not be read.");
   }
-  if (store.recoverIfDamaged(error)) {
-    const message = "The catalog is being restored; retry shortly.";
-    return errorResponse(request, 503, message, { ...note?.limit, "Retry-After": "1" });
+  // A damaged database is restored before the next request; this one is told to retry.
+  if (store.recoverFrom(error)) {
+    return errorResponse(request, 503, "The catalog is being restored; retry shortly.", { "Retry-After": "1" });
   }
   log("request.error", { path, error: String(error) });
   return errorResponse(request, 500, "Internal error.");
@@ -72,19 +73,20 @@ function renderError(
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
-export function createApp({ store, config, log = () => {}, isStopping = () => false }: AppDeps) {
+export function createApp({ store, config, log = () => {}, stopping = new Stopping(), sharedLimits, readyDetails }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, config.baseUrl);
-  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, Date.now, isStopping);
+  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
   const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
   const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
-  const limiter = rateLimit(config, (): Server<undefined> | null => app.server, config.rateLimitMaxKeys);
+  const server = (): Server<undefined> | null => app.server;
+  const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
@@ -117,14 +119,12 @@ export function createApp({ store, config, log = () => {}, isStopping = () => fa
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
       const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
+      if (stopping.active) response.headers.set("connection", "close");
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
       return response;
     })
     .onRequest(checkRequestLine)
-    .onRequest(({ set }) => {
-      // A keep-alive connection ends after its current response once the process stops.
-      if (isStopping()) set.headers.connection = "close";
-    });
+    .onAfterHandle({ as: "global" }, closeWhileStopping(stopping));
   for (const [path, handler, group] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
     app.options(path, preflight).all(path, methodNotAllowed);

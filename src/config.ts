@@ -16,13 +16,23 @@ export interface Config {
   readonly rateLimitWindowMs: number;
   /** Most (endpoint, client) pairs the rate limiter remembers: its memory bound. */
   readonly rateLimitMaxKeys: number;
-  /** How many proxies in front are trusted to append the client to X-Forwarded-For (0: none). */
+  /** How many proxies in front of the service append to X-Forwarded-For (0: the socket is the client). */
   readonly trustProxy: number;
   readonly responseCacheBytes: number;
   /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
   readonly readyMaxAgeS: number;
+  /** Milliseconds between readiness going off and the server no longer accepting, on a stop. */
+  readonly stopGraceMs: number;
+  /** Seconds an idle connection stays open (Bun's idleTimeout). */
+  readonly idleTimeoutS: number;
   /** Whether the request log records the client IP (personal data: off unless asked for). */
   readonly logClientIp: boolean;
+  /** Shared limit, refresh lock and snapshot across instances; undefined: this instance alone. */
+  readonly redisUrl: string | undefined;
+  /** The shared refresh lock expires this long after its holder stopped renewing it. */
+  readonly redisLockTtlMs: number;
+  /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
+  readonly refreshDataDir: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -65,12 +75,16 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
-/** A number of proxy hops: `true` is one, `false` none. */
+/** A number of trusted proxy hops; `true` is one, `false` none. */
 function proxyHops(env: Env, name: string): number {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === "true") return 1;
   if (raw === "false") return 0;
-  return integer(env, name, 0, 0, 10);
+  try {
+    return integer(env, name, 0, 0, 32);
+  } catch {
+    throw new ConfigError(name, `expected true, false or a number of proxy hops from 0 to 32, got "${env[name]}"`);
+  }
 }
 
 /** Five or six space-separated cron fields; `off` disables the in-process refresh. */
@@ -91,6 +105,19 @@ function share(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!/^\d*\.?\d+$/.test(raw) || value > 1) throw new ConfigError(name, `expected a share from 0 to 1 (e.g. 0.1), got "${raw}"`);
   return value;
+}
+
+function redisUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (url === null || !["redis:", "rediss:"].includes(url.protocol)) {
+    throw new ConfigError(name, `expected a redis:// or rediss:// URL, got "${raw.replace(/\/\/[^@/]*@/, "//…@")}"`);
+  }
+  return raw;
 }
 
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
@@ -115,5 +142,11 @@ export function loadConfig(env: Env = Bun.env): Config {
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),
     readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),
     logClientIp: boolean(env, "LOG_CLIENT_IP", false),
+    // Longer than a proxy's upstream keep-alive (nginx: 60 s unless set lower) invites races on reuse.
+    idleTimeoutS: integer(env, "IDLE_TIMEOUT_S", 30, 1, 255),
+    stopGraceMs: integer(env, "STOP_GRACE_MS", 1000, 0, 8000),
+    redisUrl: redisUrl(env, "REDIS_URL"),
+    redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
+    refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
   });
 }

@@ -5,16 +5,14 @@
 import { createApp } from "./app";
 import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
+import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
+import { RedisLease } from "./cluster/lease";
+import { RedisLink } from "./cluster/redis";
+import { RedisLimits } from "./cluster/sharedlimit";
 import { CatalogStore } from "./catalog/store";
 import { type Config, ConfigError, loadConfig } from "./config";
-import {
-  Drain,
-  IDLE_TIMEOUT_S,
-  removeRefreshLeftovers,
-  requestsFinished,
-  Shutdown,
-  stopScheduledJobs,
-} from "./lifecycle";
+import { Stopping } from "./http/stopping";
+import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
@@ -41,29 +39,54 @@ store.onSwap(() => {
   });
 });
 store.current();
-const drain = new Drain();
-const app = createApp({ store, config, log, isStopping: drain.request }).use(refreshCron({ config, store, log }));
+const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
+redact(config.redisUrl);
+if (redis) {
+  // The shared snapshot is in place before the server listens, so /readyz never shows the default.
+  await redis.connect();
+  await new SnapshotFollower(redis, store, log).start();
+}
+const stopping = new Stopping();
+const app = createApp({
+  store,
+  config,
+  log,
+  stopping,
+  sharedLimits: redis ? new RedisLimits(redis) : undefined,
+  readyDetails: redis
+    ? () => ({ redis: { ...redis.state, limiter: redis.up ? "shared" : "in-process" } })
+    : undefined,
+}).use(
+  refreshCron({
+    config,
+    store,
+    log,
+    options: {
+      dataDir: config.refreshDataDir,
+      sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
+    },
+    published: redis ? () => shareSnapshot(redis, databasePath, log) : undefined,
+  }),
+);
 try {
-  // A second instance on the port must fail, not share it (Elysia asks for reusePort by default).
-  app.listen({ port: config.port, hostname: config.host, reusePort: false, idleTimeout: IDLE_TIMEOUT_S });
+  // reusePort off: a second instance on a taken port must fail, not silently take half the connections.
+  app.listen({ port: config.port, hostname: config.host, reusePort: false, idleTimeout: config.idleTimeoutS });
 } catch (error) {
-  const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
-  const problem = inUse ? "is already in use" : `cannot be listened on: ${(error as Error).message}`;
-  console.error(`Port ${config.port} on ${config.host} ${problem}.`);
-  log("server.listen_failed", { port: config.port, host: config.host, error: (error as Error).message });
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === "EADDRINUSE" ? "is already in use" : `cannot be listened on (${(error as Error).message})`;
+  log("server.listen_failed", { host: config.host, port: config.port, code: code ?? null });
+  console.error(`Port ${config.port} on ${config.host} ${reason}.`);
   process.exit(1);
 }
 new Shutdown({ log })
-  .add("scheduled refresh", () => stopScheduledJobs(app.store))
-  .add("drain", () => drain.begin())
-  .add("http", async () => {
-    const server = app.server;
-    // Resolves once the connections are closed; the listener closes at once.
-    const closed = server?.stop(false);
-    log("server.not_accepting", {});
-    await requestsFinished(server);
-    await closed;
+  .add("readiness off, connections closing", () => {
+    stopping.begin();
+    // Busy keep-alive connections get a response saying Connection: close before the stop cuts idle ones.
+    return Bun.sleep(config.stopGraceMs);
   })
+  .add("scheduled refresh", () => stopScheduledJobs(app.store))
+  .add("http", () => app.stop(false))
+  .add("redis", () => redis?.close())
   .add("snapshot", () => store.close())
   .add("refresh leftovers", () => {
     const removed = removeRefreshLeftovers(databasePath);

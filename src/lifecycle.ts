@@ -1,6 +1,6 @@
 /**
- * The end of the process life cycle: on SIGTERM or SIGINT /readyz turns 503 and responses say
- * `Connection: close`, the server stops accepting, lets the requests in flight finish, stops
+ * The end of the process life cycle: on SIGTERM or SIGINT readiness goes off, the server stops
+ * accepting, lets the requests in flight finish (each closing its connection after it), stops
  * whatever else was registered (the scheduled refresh first, so nothing new starts while
  * draining), and exits 0. A stop that hangs past the deadline exits 1.
  */
@@ -11,51 +11,14 @@ import type { Log } from "./log";
 
 export type { Log };
 
-/** How long a stop lets clients finish on their open connections: until they go quiet, at most the cap. */
-export const DRAIN_QUIET_MS = 200;
-export const DRAIN_MAX_MS = 2_000;
-
-/**
- * The drain before the listener closes. Bun's `stop()` drops a connection that sends another
- * request after it, with the response in flight on it; so first every response says
- * `Connection: close` (and /readyz 503) until requests stop coming or the cap passes.
- */
-export class Drain {
-  private stopping = false;
-  private lastRequestAt = 0;
-
-  /** Asked per request: true once stopping (that request's response then closes its connection). */
-  readonly request = (): boolean => {
-    if (!this.stopping) return false;
-    this.lastRequestAt = performance.now();
-    return true;
-  };
-
-  /** Starts draining; resolves once no request came for `quietMs`, or after `maxMs`. */
-  async begin(quietMs = DRAIN_QUIET_MS, maxMs = DRAIN_MAX_MS): Promise<void> {
-    this.stopping = true;
-    const started = performance.now();
-    this.lastRequestAt = started;
-    while (performance.now() - started < maxMs && performance.now() - this.lastRequestAt < quietMs) await Bun.sleep(10);
-  }
-}
-
-/** Resolves once the server has answered every request it accepted. */
-export async function requestsFinished(server: { readonly pendingRequests: number } | null | undefined): Promise<void> {
-  while (server && server.pendingRequests > 0) await Bun.sleep(5);
-}
-
 /** One thing to stop, in order; `run` may be asynchronous. */
 export interface StopStep {
   name: string;
   run: () => unknown;
 }
 
-/** A stop takes at most 10 s: well inside the 30 s orchestrators usually wait before SIGKILL. */
+/** A stop finishes within 10 s, well inside the 30 s orchestrators usually wait before SIGKILL. */
 export const STOP_DEADLINE_MS = 9_500;
-
-/** Seconds a connection may stay idle before the server closes it (Bun's own default, set explicitly). */
-export const IDLE_TIMEOUT_S = 10;
 
 export interface ShutdownOptions {
   log: Log;

@@ -39,11 +39,17 @@ describe("configuration", () => {
     });
     expect(loadConfig({ PORT: "8080" }).baseUrl).toBe("http://localhost:8080");
     expect(loadConfig({ REFRESH_CRON: "off" }).refreshCron).toBeNull();
-    const proxied = loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" });
-    expect(proxied).toMatchObject({ trustProxy: 1, rateLimitWindowMs: 0 });
+    expect(loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" })).toMatchObject({ trustProxy: 1, rateLimitWindowMs: 0 });
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);
+    expect(c).toMatchObject({ redisUrl: undefined, redisLockTtlMs: 30_000 });
+    expect(loadConfig({ REDIS_URL: "redis://:pw@cache:6379/0" }).redisUrl).toBe("redis://:pw@cache:6379/0");
+  });
+
+  test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {
+    expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).toThrow(/REDIS_URL: expected a redis:\/\//);
+    expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).not.toThrow(/secret/);
   });
 
   const bad: Array<[string, string]> = [
@@ -56,6 +62,10 @@ describe("configuration", () => {
     ["RATE_LIMIT_WINDOW_MS", "-1"],
     ["RATE_LIMIT_WINDOW_MS", "2s"],
     ["TRUST_PROXY", "maybe"],
+    ["TRUST_PROXY", "33"],
+    ["TRUST_PROXY", "-1"],
+    ["REDIS_URL", "localhost:6379"],
+    ["REDIS_LOCK_TTL_MS", "10"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} stops start-up with an error naming ${name}`, () => {

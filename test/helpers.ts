@@ -75,14 +75,14 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   if (input) publishSnapshot(path, input);
-  const store = new CatalogStore(path, { checkIntervalMs: 50 });
   const lines: Array<Record<string, unknown>> = [];
+  const store = new CatalogStore(path, { checkIntervalMs: 50, log: (event, fields) => lines.push({ event, ...fields }) });
   const app = createApp({
     store,
     config: {
       baseUrl: options.baseUrl ?? "http://catalog.test",
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
-      trustProxy: options.trustProxy ?? false,
+      trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
     },
     log: (event, fields) => lines.push({ event, ...fields }),

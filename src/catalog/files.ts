@@ -3,13 +3,13 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync } 
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
- * The file a path names: a symbolic link's target (followed to the end, even when the target is
- * missing), so a database path that is a link is written through, never replaced by a plain file.
+ * The file a path names, through any symbolic links (the target may not exist yet): a symlinked
+ * database is written through, its target replaced in its own directory, the link kept.
  */
-export function linkTarget(path: string): string {
+export function resolveLink(path: string): string {
   let current = path;
   for (let hops = 0; hops < 40; hops++) {
-    let isLink: boolean;
+    let isLink = false;
     try {
       isLink = lstatSync(current).isSymbolicLink();
     } catch {
@@ -18,7 +18,7 @@ export function linkTarget(path: string): string {
     if (!isLink) return current;
     current = resolve(dirname(current), readlinkSync(current));
   }
-  return current;
+  throw new Error(`${path}: too many levels of symbolic links`);
 }
 
 /** A unique temporary path beside `path`, on the same file system so rename is atomic. */
@@ -26,12 +26,9 @@ export function temporaryPath(path: string): string {
   return `${path}.tmp-${process.pid}-${Date.now().toString(36)}`;
 }
 
-/**
- * Lets `write` fill a temporary file, then renames it over `path` (over a link's target, in the
- * target's own directory): readers see the old file or the new one.
- */
+/** Lets `write` fill a temporary file, then renames it over `path`: readers see the old file or the new one. */
 export function writeAtomically<T>(path: string, write: (tmp: string) => T): T {
-  const target = linkTarget(path);
+  const target = resolveLink(path);
   const tmp = temporaryPath(target);
   try {
     const result = write(tmp);
@@ -55,21 +52,18 @@ export function isOtherProcessRunning(pid: number): boolean {
 }
 
 /**
- * Removes temporary files a killed run left beside the database, or beside its link's target
- * (`<db>.tmp-<pid>-…` with SQLite's `-journal`, `-wal` and `-shm` beside it,
+ * Removes temporary files a killed run left beside the database (`<db>.tmp-<pid>-…`,
  * `<db>-refresh.json.tmp-<pid>-…`, `<db>.lock.new-<pid>-…`) whose writer is no longer running.
  */
 export function removeLeftovers(databasePath: string, isRunning = isOtherProcessRunning): string[] {
   const removed: string[] = [];
-  const places = new Set([databasePath, linkTarget(databasePath)]);
-  for (const place of places) {
-    const dir = dirname(place);
-    const prefix = basename(place);
+  // A symlinked database's temporary files lie beside its target.
+  for (const path of new Set([databasePath, resolveLink(databasePath)])) {
+    const dir = dirname(path);
+    const prefix = basename(path);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
-      const pid = name.startsWith(prefix)
-        ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+(?:-journal|-wal|-shm)?$/.exec(name)?.[1]
-        : undefined;
+      const pid = name.startsWith(prefix) ? /\.(?:tmp|new|stale)-(\d+)-[0-9a-z]+$/.exec(name)?.[1] : undefined;
       if (pid === undefined || isRunning(Number(pid))) continue;
       rmSync(join(dir, name), { force: true });
       removed.push(name);

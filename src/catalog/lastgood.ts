@@ -25,18 +25,11 @@ function snapshotAtOf(path: string): string | null {
   }
 }
 
-/**
- * True when the last-good copy already holds this file's snapshot, or a newer one: newer good data
- * is never overwritten by older.
- */
+/** True when the last-good copy already holds this file's snapshot. */
 function copyIsCurrent(path: string): boolean {
   const copy = lastGoodPath(path);
-  if (!existsSync(copy)) return false;
-  const copyAt = snapshotAtOf(copy);
-  const fileAt = snapshotAtOf(path);
-  if (copyAt === null || fileAt === null) return false;
-  if (Date.parse(copyAt) > Date.parse(fileAt)) return true;
-  return copyAt === fileAt && statSync(copy).size === statSync(path).size;
+  if (!existsSync(copy) || statSync(copy).size !== statSync(path).size) return false;
+  return snapshotAtOf(copy) === snapshotAtOf(path);
 }
 
 /** Copies a checked snapshot to the last-good path, whole or not at all; false when it was current. */
@@ -63,6 +56,13 @@ export async function saveLastGoodInBackground(path: string): Promise<boolean> {
     await rm(tmp, { force: true });
   }
   return true;
+}
+
+/** The snapshot time of the last-good copy when it passes the check, or null. */
+export function lastGoodSnapshotAt(path: string): string | null {
+  const copy = lastGoodPath(path);
+  if (!existsSync(copy) || snapshotProblem(copy) !== null) return null;
+  return snapshotAtOf(copy);
 }
 
 /** Puts the last-good copy back at `path` when it passes the check; its snapshot time, or null. */

@@ -1,11 +1,13 @@
 /**
- * Start-up: make sure the database path holds a snapshot that can serve before the server opens
- * it. A missing file is built from the embedded default; a damaged one (truncated, garbage, not a
- * snapshot) is moved aside, never deleted, and replaced by the last good copy or the default.
+ * Start-up (and repair while serving): make sure the database path holds a snapshot that can serve.
+ * A missing file, or a damaged one (truncated, garbage, not a snapshot: moved aside, never
+ * deleted), is replaced by the newest good data: the last good copy unless the embedded default is
+ * newer.
  */
 import { existsSync, renameSync } from "node:fs";
-import { linkTarget, removeLeftovers } from "./files";
-import { lastGoodPath, restoreLastGood, saveLastGood } from "./lastgood";
+import { loadDefaultData } from "./editorial";
+import { removeLeftovers, resolveLink } from "./files";
+import { lastGoodPath, lastGoodSnapshotAt, restoreLastGood, saveLastGood } from "./lastgood";
 import { ensureDatabase } from "./publish";
 import { snapshotProblem } from "./validity";
 
@@ -29,42 +31,67 @@ function buildDefault(path: string, log: Log): boolean {
   }
 }
 
-/**
- * The newest good data this deployment had: the last good copy, and the default only without
- * one; true when a snapshot is in place.
- */
-function restoreNewest(path: string, log: Log): boolean {
-  const restored = restoreLastGood(path);
-  if (restored === null) return buildDefault(path, log);
-  log("snapshot.restored_last_good", { path, from: lastGoodPath(path), snapshotAt: restored });
-  return true;
+/** The embedded default's snapshot time, or null when it cannot be read. */
+function defaultSnapshotAt(): string | null {
+  try {
+    return loadDefaultData().snapshotAt;
+  } catch {
+    return null;
+  }
 }
 
-/** True when a good snapshot took the damaged one's place (a link's target is what moves aside). */
-export function replaceDamaged(path: string, problem: string, log: Log): boolean {
-  const target = linkTarget(path);
+/** True when the last good copy, or the default when it is newer, now stands at the missing `path`. */
+function restoreNewest(path: string, log: Log): boolean {
+  const copyAt = lastGoodSnapshotAt(path);
+  const defaultAt = copyAt === null ? null : defaultSnapshotAt();
+  if (copyAt !== null && (defaultAt === null || Date.parse(copyAt) >= Date.parse(defaultAt))) {
+    const restored = restoreLastGood(path);
+    if (restored !== null) {
+      log("snapshot.restored_last_good", { path, from: lastGoodPath(path), snapshotAt: restored });
+      return true;
+    }
+  }
+  return buildDefault(path, log);
+}
+
+/** True when a good snapshot took the damaged one's place. */
+function replaceDamaged(path: string, problem: string, log: Log): boolean {
+  // A symlinked database: its target is moved aside and replaced, the link kept.
+  const target = resolveLink(path);
   const aside = asidePath(target);
   renameSync(target, aside);
   log("snapshot.corrupt", { path, problem, movedTo: aside });
   return restoreNewest(path, log);
 }
 
+/** Refreshes the last good copy; a failure (full disk, read-only volume) is logged, never fatal. */
+function keepLastGood(path: string, log: Log): void {
+  try {
+    if (saveLastGood(path)) log("snapshot.last_good_saved", { path: lastGoodPath(path) });
+  } catch (error) {
+    log("snapshot.last_good_failed", { path: lastGoodPath(path), error: (error as Error).message });
+  }
+}
+
 /** Leaves a snapshot that passes its integrity check at `path`, logging every step it takes. */
 export function prepareDatabase(path: string, log: Log): void {
   const leftovers = removeLeftovers(path);
   if (leftovers.length) log("snapshot.leftovers_removed", { files: leftovers });
+  restoreDatabase(path, log);
+}
+
+/**
+ * The same without removing leftovers, for a running server: a refresh of this process may be
+ * writing its temporary file right now.
+ */
+export function restoreDatabase(path: string, log: Log): void {
   let good: boolean;
   if (!existsSync(path)) {
+    log("snapshot.missing", { path });
     good = restoreNewest(path, log);
   } else {
     const problem = snapshotProblem(path);
     good = problem === null || replaceDamaged(path, problem, log);
   }
-  if (!good) return;
-  try {
-    if (saveLastGood(path)) log("snapshot.last_good_saved", { path: lastGoodPath(path) });
-  } catch (error) {
-    // The database itself is fine: serve it, and say why there is no fresh copy.
-    log("snapshot.last_good_failed", { path: lastGoodPath(path), error: (error as Error).message });
-  }
+  if (good) keepLastGood(path, log);
 }

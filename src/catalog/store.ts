@@ -4,20 +4,12 @@
  * request opens it. Handlers are synchronous, so a request never sees two snapshots; the old one
  * is closed once no request can still hold it.
  */
-import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
+import { SQLiteError } from "bun:sqlite";
+import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Snapshot } from "./snapshot";
-import { replaceDamaged } from "./startup";
-import { headerProblem, snapshotProblem } from "./validity";
-
-/** SQLite's codes for a file that went bad under a reader: damaged pages, not a database, I/O. */
-const DATABASE_FAULT = /^SQLITE_(?:CORRUPT|NOTADB|IOERR|CANTOPEN|FULL|PROTOCOL)/;
-
-/** Whether `error` says the database file itself failed (rather than a query or the request). */
-export function isDatabaseFault(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && DATABASE_FAULT.test(code);
-}
+import { restoreDatabase } from "./startup";
+import { headerProblem } from "./validity";
 
 export interface StoreOptions {
   /** How often, at most, a request stats the file when no change event arrived. */
@@ -44,6 +36,14 @@ function sameFile(a: FileId | null, b: FileId | null): boolean {
   return a !== null && b !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.size === b.size;
 }
 
+/** SQLite's result codes for a file that is damaged or cannot be read: the snapshot must be restored. */
+const DAMAGE_CODES = ["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR", "SQLITE_CANTOPEN"];
+
+/** True when `error` is SQLite saying the file is damaged or unreadable (not a bad query). */
+export function isDamage(error: unknown): boolean {
+  return error instanceof SQLiteError && DAMAGE_CODES.some((code) => String(error.code).startsWith(code));
+}
+
 export class CatalogStore {
   private snapshot: Snapshot | null = null;
   private loadedFile: FileId | null = null;
@@ -52,7 +52,6 @@ export class CatalogStore {
   private readonly checkTimer: ReturnType<typeof setInterval> | null;
   private watcher: FSWatcher | null = null;
   private readonly checkIntervalMs: number;
-  private lastFileCheck = Number.NEGATIVE_INFINITY;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
 
   constructor(
@@ -88,57 +87,10 @@ export class CatalogStore {
     return () => this.swapListeners.delete(listener);
   }
 
-  /**
-   * Called when serving a request failed unexpectedly: true (after recovering) when the database was
-   * the cause, by SQLite's code or, at most once per check interval, by a check of the file, since
-   * garbage that SQLite reads as valid pages fails in the code that reads it.
-   */
-  recoverIfDamaged(error: unknown): boolean {
-    if (isDatabaseFault(error)) {
-      this.recover(error);
-      return true;
-    }
-    const now = performance.now();
-    if (now - this.lastFileCheck < Math.max(this.checkIntervalMs, 1000)) return false;
-    this.lastFileCheck = now;
-    const problem = existsSync(this.path) ? snapshotProblem(this.path) : "missing";
-    if (problem === null) return false;
-    this.recover(new Error(`${(error as Error)?.message ?? String(error)}; the file: ${problem}`));
-    return true;
-  }
-
-  /**
-   * Called when serving hit a database fault: stops serving the snapshot (503, /readyz 503), moves
-   * a damaged file aside for the newest good copy (the last good one, else the default) and opens
-   * what is then at the path. True when a snapshot serves again.
-   */
-  recover(error: unknown): boolean {
-    const failed = this.snapshot;
-    this.snapshot = null;
-    this.loadedFile = null;
-    if (failed) setTimeout(() => failed.close(), 0);
-    const log = this.options.log ?? (() => {});
-    log("snapshot.failed_while_serving", { path: this.path, error: (error as Error)?.message ?? String(error) });
-    try {
-      const problem = existsSync(this.path) ? snapshotProblem(this.path) : "missing";
-      if (problem !== null && existsSync(this.path)) replaceDamaged(this.path, problem, log);
-      this.reloadIfChanged();
-    } catch (repairError) {
-      log("snapshot.recovery_failed", { path: this.path, error: (repairError as Error).message });
-    }
-    // Until one opens, every later request looks at the file again.
-    this.dirty = true;
-    return this.snapshot !== null;
-  }
-
   /** Opens the file at the path if it is not the one being served; keeps the old one on failure. */
   reloadIfChanged(): boolean {
     const id = fileId(this.path);
     if (id === null || sameFile(id, this.loadedFile)) return false;
-    // A publish renames a new file into place; the served file changed in place has been damaged.
-    if (this.snapshot !== null && this.loadedFile !== null && id.ino === this.loadedFile.ino) {
-      return this.recover(new Error("the served database file changed in place"));
-    }
     let next: Snapshot;
     try {
       // A truncated file can still open; its first query past the end would fail instead.
@@ -157,6 +109,28 @@ export class CatalogStore {
     for (const listener of this.swapListeners) listener(next);
     // Handlers never hold a snapshot across an await; closing on the next tick is safe.
     if (previous) setTimeout(() => previous.close(), 0);
+    return true;
+  }
+
+  /**
+   * When `error` says the file is damaged: stops serving it (readiness and catalog requests answer
+   * 503 meanwhile), restores the path with the newest good data as a start does, and opens it.
+   * True when `error` was such damage.
+   */
+  recoverFrom(error: unknown): boolean {
+    if (!isDamage(error)) return false;
+    const log = this.options.log ?? (() => {});
+    log("snapshot.damaged_while_serving", { path: this.path, error: (error as Error).message });
+    const broken = this.snapshot;
+    this.snapshot = null;
+    this.loadedFile = null;
+    if (broken) setTimeout(() => broken.close(), 0);
+    try {
+      restoreDatabase(this.path, log);
+    } catch (repairError) {
+      log("snapshot.repair_failed", { path: this.path, error: (repairError as Error).message });
+    }
+    this.reloadIfChanged();
     return true;
   }
 

@@ -3,8 +3,8 @@
  * opened; it holds at most `maxKeys` keys and forgets expired ones and, when full, the least
  * recently admitted first, so memory stays bounded whatever the number of clients.
  */
-import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
+import type { Config } from "../config";
+import { clientAddress, clientKey } from "./client-address";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
 import type { RequestNote } from "./requestlog";
@@ -80,62 +80,6 @@ export class RateLimiter {
   }
 }
 
-/**
- * An address as the limiter keys it: IPv4 dotted, IPv4-mapped IPv6 as IPv4, other IPv6 as its /64
- * compressed; null when it is no address.
- */
-export function canonicalClient(address: string): string | null {
-  // The common case, a plain dotted IPv4 address, without parsing; the lenient parser below would
-  // also read `1.2.3` or `0x7f.1` as addresses.
-  const version = isIP(address);
-  if (version === 4) return address;
-  if (version !== 6) return null;
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.parse(address);
-  } catch {
-    return null;
-  }
-  if (parsed.kind() === "ipv4") return parsed.toString();
-  const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  // One IPv6 subscriber usually holds a whole /64: every address in it is one client.
-  const prefix = new ipaddr.IPv6([...v6.parts.slice(0, 4), 0, 0, 0, 0]);
-  return `${prefix.toRFC5952String()}/64`;
-}
-
-/**
- * The X-Forwarded-For entry `hops` from the right: the address the outermost of `hops` trusted
- * proxies appended (each appends its peer's). Entries left of it were written by the client and are
- * never read. With fewer entries than hops, the left-most; null when the header is missing.
- */
-export function forwardedClient(forwardedFor: string | null, hops: number): string | null {
-  if (!forwardedFor || hops < 1) return null;
-  const entries = forwardedFor.split(",");
-  return entries[Math.max(0, entries.length - hops)]!.trim();
-}
-
-/**
- * The client as the limiter keys it (a pure function, for any limiter): with `hops` trusted
- * proxies the address the outermost of them appended, else the socket's, made canonical. A proxy
- * entry that is no address keys by the socket (the proxy) rather than by a string a client chose.
- * The socket address may be a function, asked only when it is the answer (Bun builds it per call).
- */
-export function clientKey(
-  forwardedFor: string | null,
-  socketIp: string | null | (() => string | null),
-  hops: number,
-): string {
-  const forwarded = hops > 0 ? forwardedClient(forwardedFor, hops) : null;
-  const key = forwarded === null ? null : canonicalClient(forwarded);
-  if (key !== null) return key;
-  const socket = typeof socketIp === "function" ? socketIp() : socketIp;
-  return (socket === null ? null : canonicalClient(socket)) ?? "unknown";
-}
-
-/** The client address for the request log: as the limiter sees it. */
-export const clientIp = clientKey;
-
 function limitHeaders(resetSeconds: number): Readonly<Record<string, string>> {
   return Object.freeze({ "RateLimit-Limit": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": String(resetSeconds) });
 }
@@ -148,72 +92,86 @@ interface LimitContext {
 
 /** The message of a 429. */
 export function tooManyRequests(windowMs: number, resetSeconds: number): string {
-  return (
-    `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; ` +
-    `retry after ${resetSeconds} s.`
-  );
+  return `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
 }
 
-interface Refusal {
-  body: Blob;
-  init: ResponseInit;
+/** The limit shared by every instance (REDIS_URL); the in-process table answers while it cannot. */
+export interface SharedLimits {
+  /** The verdict for `key` across every instance, or null when the shared table is unreachable. */
+  hit(key: string, windowMs: number): Promise<Verdict | null>;
 }
 
 /**
- * The 429s of one limiter, rendered once per route and retry delay: a refusal must cost no more than
- * the cached page it refuses, or a flood is cheaper to answer with data.
+ * The refusal, rendered once per route and seconds to wait, body and Headers ready as a cached
+ * page's are: a 429 must cost no more than the page it refuses, or a flood is cheaper to answer with data.
  */
-function refusals(windowMs: number): (route: string, resetSeconds: number) => Refusal {
-  const made = new Map<string, Refusal>();
-  return (route, resetSeconds) => {
+function refusals(windowMs: number) {
+  const made = new Map<string, { body: Blob; headers: Headers }>();
+  return (route: string, resetSeconds: number): Response | null => {
     const key = `${resetSeconds} ${route}`;
     let refusal = made.get(key);
     if (refusal === undefined) {
       const message = tooManyRequests(windowMs, resetSeconds);
-      const headers = secured({
-        "Content-Type": "application/json; charset=utf-8",
-        "Cache-Control": "no-store",
-        ...limitHeaders(resetSeconds),
-        "Retry-After": String(resetSeconds),
-      });
-      const init = { status: 429, headers: new Headers(headers) };
-      refusal = { body: new Blob([errorBody(route, 429, message)]), init };
+      const headers = new Headers(
+        secured({
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "no-store",
+          ...limitHeaders(resetSeconds),
+          "Retry-After": String(resetSeconds),
+        }),
+      );
+      // The route pattern starts as its paths do, which is all the error shape depends on.
+      refusal = { body: new Blob([errorBody(route, 429, message)]), headers };
       made.set(key, refusal);
     }
-    return refusal;
+    return new Response(refusal.body, { status: 429, headers: refusal.headers });
   };
 }
 
 /**
- * The limiter as a beforeHandle hook for the routes of the limited group, keyed by client and
- * route pattern; a refused request is answered by the hook. `server` is asked for the socket
- * address only when no trusted proxy names the client.
+ * The limiter as a beforeHandle hook for the routes of the limited group, keyed by route pattern
+ * and client (client-address.ts). `server` is asked for the socket address only when no trusted
+ * proxy names the client.
  */
 export function rateLimit(
-  config: { rateLimitWindowMs: number; trustProxy: number | boolean },
+  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
   server: () => { requestIP(request: Request): { address: string } | null } | null | undefined,
   maxKeys?: number,
-): ((context: LimitContext) => Response | undefined) | undefined {
+  shared?: SharedLimits,
+): ((context: LimitContext) => Response | undefined | Promise<Response | undefined>) | undefined {
   if (config.rateLimitWindowMs === 0) return undefined;
   const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
-  const hops = Number(config.trustProxy);
-  const refusal = refusals(config.rateLimitWindowMs);
   // An admitted request resets after the whole window.
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
-  function socketAddress(this: Request): string | null {
-    return server()?.requestIP(this)?.address ?? null;
-  }
-  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
-  return ({ route, request, note }) => {
-    const client = clientKey(request.headers.get("x-forwarded-for"), socketAddress.bind(request), hops);
-    const verdict = limiter.hit(`${route} ${client}`, note.arrivedAt);
+  const refuse = refusals(config.rateLimitWindowMs);
+  const socketOf = (request: Request) => server()?.requestIP(request)?.address ?? null;
+  const keyOf = (route: string, request: Request): string => {
+    const socket = socketOf.bind(null, request);
+    const address = clientAddress(request.headers.get("x-forwarded-for"), socket, config.trustProxy);
+    return `${route} ${clientKey(address)}`;
+  };
+  const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
       note.limit = admitted;
       return undefined;
     }
-    const { body, init } = refusal(route, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
-    const response = new Response(body, init);
-    return response;
+    // Returned apart from the call, like the handlers' answers (routes/answer.ts).
+    const refusal = refuse(route, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
+    if (refusal === null) return undefined;
+    return refusal;
+  };
+  if (shared) {
+    return async ({ route, request, note }) => {
+      const key = keyOf(route, request);
+      const verdict = await shared.hit(key, config.rateLimitWindowMs);
+      return settle(verdict ?? limiter.hit(key, note.arrivedAt), route, note);
+    };
+  }
+  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
+  return ({ route, request, note }) => {
+    const refusal = settle(limiter.hit(keyOf(route, request), note.arrivedAt), route, note);
+    if (refusal === undefined) return undefined;
+    return refusal;
   };
 }

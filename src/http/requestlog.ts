@@ -4,8 +4,9 @@
  * headers never are. What the hooks learn about a request travels in its context as `note`.
  */
 import type { AnyElysia } from "elysia";
+import type { Config } from "../config";
 import type { Log } from "../log";
-import { clientIp } from "./ratelimit";
+import { clientAddress } from "./client-address";
 
 /** What the hooks and the handler of one request tell each other. */
 export interface RequestNote {
@@ -43,18 +44,17 @@ export function logRequest(log: Log, method: string, route: string | undefined, 
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
  * handler has answered (errors are logged where they are rendered).
  */
-export function requestLog(log: Log, config: { trustProxy: number | boolean; logClientIp: boolean }) {
-  const hops = Number(config.trustProxy);
+export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">) {
   return <App extends AnyElysia>(app: App): App =>
     app
       .onRequest((context) => {
         const { request } = context;
         // Read while the connection is open: after the response the socket address is gone.
         const ip = config.logClientIp
-          ? clientIp(
+          ? clientAddress(
               request.headers.get("x-forwarded-for"),
               app.server?.requestIP(request)?.address ?? null,
-              hops,
+              config.trustProxy,
             )
           : null;
         (context as unknown as { note: RequestNote }).note = {

@@ -165,6 +165,16 @@ export const ReadySchema = closed(
     snapshotAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
     ageSeconds: t.Union([t.Integer({ minimum: 0 }), t.Null()]),
     maxAgeSeconds: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "READY_MAX_AGE_S; null: no bound." }),
+    redis: t.Optional(
+      closed(
+        {
+          status: stringEnum(["up", "down"]),
+          downSince: t.Union([t.String({ format: "date-time" }), t.Null()]),
+          limiter: stringEnum(["shared", "in-process"]),
+        },
+        "With REDIS_URL only: the shared store, and which rate limit answers while it is down.",
+      ),
+    ),
   },
   "Readiness: 200 when a snapshot is loaded and fresh enough, 503 otherwise.",
 );

@@ -26,8 +26,10 @@ export interface RefreshCronDeps {
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */
   paused?: boolean;
-  /** Overrides of the refresh options (tests: the data dir, pacing). */
+  /** Overrides of the refresh options (the data dir, the shared lock; tests: pacing). */
   options?: Partial<RefreshOptions>;
+  /** Called after a published snapshot is served here (REDIS_URL: it is shared with the other instances). */
+  published?: () => Promise<void>;
 }
 
 /** One refresh per tick, never two at once; never throws into the scheduler. */
@@ -46,7 +48,10 @@ export class RefreshJob {
     try {
       const result = await runRefresh(this.refreshOptions());
       log(`refresh.${result.status}`, { summary: formatResult(result) });
-      if (result.status === "published") this.deps.store.reloadIfChanged();
+      if (result.status === "published") {
+        this.deps.store.reloadIfChanged();
+        await this.deps.published?.().catch((error: Error) => log("snapshot.share_failed", { error: error.message }));
+      }
       return result;
     } catch (error) {
       log("refresh.failed", { error: (error as Error).stack ?? String(error) });

@@ -99,3 +99,9 @@ export function acquireLock(path: string): Lock {
   }
   throw new LockHeld(path, readPid(path));
 }
+
+/** A lock every instance sees (REDIS_URL), taken after the file lock and held until the run ends. */
+export interface SharedLock {
+  /** Takes the lock, or says why not: another instance holds it, or it cannot be reached. */
+  acquire(): Promise<{ release(): Promise<void> } | { refused: string }>;
+}

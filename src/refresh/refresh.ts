@@ -9,7 +9,7 @@ import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
-import { acquireLock, isOtherProcessRunning, LockHeld } from "./lock";
+import { acquireLock, isOtherProcessRunning, LockHeld, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
@@ -33,6 +33,8 @@ export interface RefreshOptions {
   maxWaitSeconds?: number;
   pacing?: Partial<Pacing>;
   log?: Log;
+  /** The lock shared by every instance (REDIS_URL), taken after the one beside the database. */
+  sharedLock?: SharedLock;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -67,7 +69,13 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
     throw error;
   }
   try {
-    return await refreshLocked(options);
+    const shared = options.sharedLock ? await options.sharedLock.acquire() : null;
+    if (shared !== null && "refused" in shared) return { status: "locked", reason: shared.refused };
+    try {
+      return await refreshLocked(options);
+    } finally {
+      await shared?.release();
+    }
   } finally {
     lock.release();
   }

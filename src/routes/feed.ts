@@ -2,6 +2,7 @@
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import { type Rendered, render } from "../http/cache";
+import { feedText, xmlChars } from "../http/feed-text";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
@@ -10,50 +11,6 @@ export const FEED_LENGTH = 50;
 export const FEED_TTL_MINUTES = 60;
 const FEED_TYPE = "application/rss+xml; charset=utf-8";
 const FEED_CACHE_CONTROL = "public, max-age=3600";
-
-/**
- * Characters XML 1.0 forbids (C0 controls but tab and line breaks, U+FFFE/U+FFFF, lone surrogates)
- * and the bidi overrides that would reorder a reader's page: a snapshot built before the upstream
- * gate may still hold them, so the feed drops them on output.
- */
-const NOT_IN_FEED = new RegExp(
-  "[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u202A-\\u202E\\u2066-\\u2069\\uFFFE\\uFFFF]" +
-    "|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]",
-  "g",
-);
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "\r": "&#13;",
-};
-
-/** Text as the feed may carry it: without the characters above. */
-export function feedPlainText(text: string): string {
-  return text.replace(NOT_IN_FEED, "");
-}
-
-/**
- * Text for an RSS title or description, which readers render as HTML: escaped, so markup in it
- * stays text and no `]]>` can end the library's CDATA section early (a CR is kept as `&#13;`, which
- * XML's line-end rule would otherwise turn into a LF).
- */
-export function feedHtmlText(text: string): string {
-  return feedPlainText(text).replace(/[&<>"'\r]/g, (c) => HTML_ESCAPES[c]!);
-}
-
-/** The item link: the plugin's address when it is an http(s) URL, else its page in this API. */
-function itemLink(url: string, id: string, baseUrl: string): string {
-  try {
-    const parsed = new URL(feedPlainText(url));
-    if (parsed.protocol === "http:" || parsed.protocol === "https:") return parsed.href;
-  } catch {
-    // Not a URL: the API's own page of the plugin below.
-  }
-  return `${baseUrl}/api/v1/plugins/${id.split("/").map(encodeURIComponent).join("/")}`;
-}
 
 /** The feed document: a pure function of the snapshot and the base address. */
 export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
@@ -73,12 +30,12 @@ export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
   });
   for (const row of snapshot.newest(FEED_LENGTH)) {
     feed.addItem({
-      title: feedHtmlText(row.full_name),
+      title: feedText(row.full_name),
       // With neither guid nor id, the library writes guid = link with isPermaLink="true".
-      link: itemLink(row.url, row.full_name, baseUrl),
-      description: feedHtmlText(row.description),
+      link: row.url,
+      description: feedText(row.description),
       date: new Date(row.first_seen_at),
-      category: (JSON.parse(row.categories) as string[]).map((name) => ({ name: feedPlainText(name) })),
+      category: (JSON.parse(row.categories) as string[]).map((name) => ({ name: xmlChars(name) })),
     });
   }
   return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);

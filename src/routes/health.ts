@@ -1,6 +1,7 @@
 /**
  * Operational endpoints beside the contract (not rate limited, never cached):
- * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough.
+ * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough, with
+ * the state of what is shared across instances when there is any.
  */
 import type { CatalogStore } from "../catalog/store";
 import { secured } from "../http/headers";
@@ -43,16 +44,22 @@ export const healthDocs = {
     description: "Never rate limited or cached.",
     body: ReadySchema,
     cached: false,
-    more: { 503: { description: "No snapshot yet, or one older than READY_MAX_AGE_S.", body: ReadySchema } },
+    more: {
+      503: { description: "No snapshot yet, one older than READY_MAX_AGE_S, or the process is stopping.", body: ReadySchema },
+    },
   },
 } satisfies Record<string, RouteDoc>;
 
-/** `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. */
+/**
+ * `maxAgeSeconds` 0 means no bound: ready whenever a snapshot is loaded. `stopping` turns readiness
+ * off for good once the process has begun to stop; `details` adds the state of what is shared.
+ */
 export function healthHandlers(
   store: CatalogStore,
   maxAgeSeconds: number,
+  stopping: () => boolean = () => false,
   now: () => number = Date.now,
-  isStopping: () => boolean = () => false,
+  details?: () => Record<string, unknown>,
 ) {
   return {
     live: () => json({ status: "ok" }, 200),
@@ -63,9 +70,9 @@ export function healthHandlers(
         ageSeconds,
         maxAgeSeconds: bound,
       } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
-      const stopping = isStopping();
-      const status = stopping ? "stopping" : ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
-      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound }, ready && !stopping ? 200 : 503);
+      if (stopping()) return json({ status: "stopping", snapshotAt, ageSeconds, maxAgeSeconds: bound, ...details?.() }, 503);
+      const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
+      return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound, ...details?.() }, ready ? 200 : 503);
     },
   };
 }

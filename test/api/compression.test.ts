@@ -328,7 +328,7 @@ describe("the gzip body in the response cache", () => {
     const lines: Array<Record<string, unknown>> = [];
     const app = createApp({
       store: server.store,
-      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false },
+      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 },
       log: (event, fields) => lines.push({ event, ...fields }),
     }).listen({ port: 0, hostname: "127.0.0.1" });
     try {

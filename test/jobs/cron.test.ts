@@ -17,7 +17,7 @@ function serveWithCron(pattern: string | null) {
   const log = (event: string, fields: Record<string, unknown>) => events.push([event, fields]);
   const store = new CatalogStore(env.databasePath, { checkIntervalMs: 60_000 });
   const config = { refreshCron: pattern, databasePath: env.databasePath, githubToken: "test-token", githubApiUrl: env.github.url, refreshMaxDrop: 0.1 };
-  const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false } })
+  const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 } })
     .use(refreshCron({ config, store, log, paused: true, options: env.options() }))
     .listen({ port: 0, hostname: "127.0.0.1" });
   const job = (app.store as { cron?: Record<string, Cron> }).cron?.refresh;

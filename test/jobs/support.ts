@@ -165,7 +165,7 @@ export class Env {
     const store = new CatalogStore(this.databasePath, { checkIntervalMs: 0 });
     const app = createApp({
       store,
-      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: false },
+      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 },
     });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     this.stops.push(async () => {

@@ -48,11 +48,12 @@ async function requestInFlight(url: string, path: string): Promise<{ finish: () 
 describe("stopping", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`${signal}: the request in flight completes, new connections are refused, exit 0`, async () => {
-      const s = await start();
+      const s = await start({ STOP_GRACE_MS: "0" });
       const inFlight = await requestInFlight(s.url, "/api/v1/plugins/owner1/repo-1");
       await Bun.sleep(50);
       s.proc.kill(signal);
-      await s.waitFor("server.not_accepting");
+      await s.waitFor("server.stopping");
+      await Bun.sleep(100);
       await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
       inFlight.finish();
       const raw = await inFlight.response;

@@ -67,9 +67,9 @@ describe("request log", () => {
   });
 
   test("with LOG_CLIENT_IP the socket address is logged, or the forwarded one behind a trusted proxy", async () => {
-    t = appWithSnapshot({ LOG_CLIENT_IP: "true", TRUST_PROXY: "true" });
+    t = appWithSnapshot({ LOG_CLIENT_IP: "true", TRUST_PROXY: "2" });
     const server = serve(t);
-    await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-For": "10.0.0.1, 203.0.113.9" } });
+    await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-For": "203.0.113.9, 10.0.0.1" } });
     await fetch(`${server.url}/healthz`);
     await server.stop();
     expect((await requestLines(t)).map((l) => l.ip)).toEqual(["203.0.113.9", "127.0.0.1"]);

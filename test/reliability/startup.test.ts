@@ -3,7 +3,18 @@
  * empty database, leftovers of a killed build, and bad configuration.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { loadDefaultData } from "../../src/catalog/editorial";
 import { publishMarked, tempDir } from "./support/catalog";
@@ -71,9 +82,9 @@ describe("start-up with a missing or damaged database", () => {
     });
   }
 
-  test("a database damaged after a good start is replaced by the last good snapshot, not the default", async () => {
+  test("a database damaged after a good start is replaced by the newer last good snapshot, not the default", async () => {
     const { path } = database();
-    const snapshotAt = publishMarked(path, "2026-05-06T07:08:09.100Z");
+    const snapshotAt = publishMarked(path, "2030-05-06T07:08:09.100Z");
     service = await startService({ DATABASE_PATH: path });
     expect(service.events.map((e) => e.event)).toContain("snapshot.last_good_saved");
     expect(await stop(service)).toBe(0);
@@ -84,6 +95,70 @@ describe("start-up with a missing or damaged database", () => {
     expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
     const plugin = (await (await fetch(`${service.url}/api/v1/plugins/owner1/repo-1`)).json()) as any;
     expect(plugin.data.plugin.description).toContain(snapshotAt);
+    expect(await stop(service)).toBe(0);
+  });
+
+  test("a deleted database comes back from its newer last good copy, not the default, which is kept", async () => {
+    const { path } = database();
+    const snapshotAt = publishMarked(path, "2030-01-02T03:04:05.600Z");
+    expect(Date.parse(snapshotAt)).toBeGreaterThan(Date.parse(DEFAULT_AT));
+    service = await startService({ DATABASE_PATH: path });
+    expect(await stop(service)).toBe(0);
+    rmSync(path);
+    service = await startService({ DATABASE_PATH: path });
+    const events = service.events.map((e) => e.event);
+    expect(events).toEqual(expect.arrayContaining(["snapshot.missing", "snapshot.restored_last_good"]));
+    expect(events).not.toContain("snapshot.created_default");
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
+    expect(await stop(service)).toBe(0);
+    service = await startService({ DATABASE_PATH: `${path}` });
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
+    expect(await stop(service)).toBe(0);
+  });
+
+  test("a last good copy older than the embedded default gives way to it", async () => {
+    const { path } = database();
+    publishMarked(path, "2020-01-02T03:04:05.600Z");
+    service = await startService({ DATABASE_PATH: path });
+    expect(await stop(service)).toBe(0);
+    rmSync(path);
+    service = await startService({ DATABASE_PATH: path });
+    expect(service.events.map((e) => e.event)).toContain("snapshot.created_default");
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt: DEFAULT_AT } });
+    expect(await stop(service)).toBe(0);
+  });
+
+  test("a last good copy that cannot be written is logged and the good database still serves", async () => {
+    const { path } = database();
+    const snapshotAt = publishMarked(path, "2026-05-06T07:08:09.100Z");
+    // A directory where the copy should go: every write of it fails, as on a full or read-only disk.
+    mkdirSync(`${path}-last-good`);
+    writeFileSync(join(`${path}-last-good`, "keep"), "x");
+    service = await startService({ DATABASE_PATH: path });
+    expect(service.events.map((e) => e.event)).toContain("snapshot.last_good_failed");
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
+    expect(await stop(service)).toBe(0);
+  });
+
+  test("a symlinked database is repaired through the link: the target replaced, the link kept", async () => {
+    const { dir } = database();
+    mkdirSync(join(dir, "volume"));
+    const target = join(dir, "volume", "real.sqlite");
+    const link = join(dir, "catalog.sqlite");
+    symlinkSync(target, link);
+    const snapshotAt = publishMarked(link, "2030-05-06T07:08:09.100Z");
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    service = await startService({ DATABASE_PATH: link });
+    expect(await stop(service)).toBe(0);
+    truncateSync(target, 4096);
+    const dead = Bun.spawnSync([process.execPath, "-e", "0"]).pid;
+    writeFileSync(`${target}.tmp-${dead}-abc123`, "half a snapshot");
+    service = await startService({ DATABASE_PATH: link });
+    expect(service.events.map((e) => e.event)).toContain("snapshot.restored_last_good");
+    expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(target);
+    expect(readdirSync(join(dir, "volume")).filter((name) => name.includes(".tmp-"))).toEqual([]);
     expect(await stop(service)).toBe(0);
   });
 

@@ -1,0 +1,46 @@
+/**
+ * Who the client is, for the rate limiter and the request log. Behind `hops` trusted proxies the
+ * client is the address the outermost of them appended to X-Forwarded-For, counted from the right:
+ * everything to its left was written by the client and proves nothing. Addresses are made
+ * canonical (one spelling per address) and IPv6 clients are keyed by their /64, the block one
+ * subscriber usually holds, so neither a respelling nor the next address escapes the limit.
+ */
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/** The address in its one canonical spelling (IPv4-mapped IPv6 as IPv4, IPv6 compressed), or null. */
+export function canonicalAddress(text: string): string | null {
+  const trimmed = text.trim();
+  // Bare addresses only, as a proxy writes them: no port, brackets, zone or shorthand IPv4 such as 127.1.
+  const version = isIP(trimmed);
+  // A dotted IPv4 address that isIP accepts is already canonical (it refuses leading zeros).
+  if (version === 4) return trimmed;
+  if (version === 0 || trimmed.includes("%")) return null;
+  return ipaddr.process(trimmed).toString();
+}
+
+/**
+ * The client address: the socket's without trusted proxies; with `hops` of them, the X-Forwarded-For
+ * entry `hops` places from the right (or the left-most when fewer were appended), if it is an
+ * address; else the socket's. The socket address may be a function, asked only when it is the answer.
+ */
+export function clientAddress(
+  forwardedFor: string | null,
+  socketIp: string | null | (() => string | null),
+  hops: number,
+): string {
+  if (hops > 0 && forwardedFor) {
+    const entries = forwardedFor.split(",");
+    const appended = canonicalAddress(entries[Math.max(0, entries.length - hops)]!);
+    if (appended !== null) return appended;
+  }
+  const socket = typeof socketIp === "function" ? socketIp() : socketIp;
+  return (socket === null ? null : canonicalAddress(socket)) ?? socket ?? "unknown";
+}
+
+/** The rate limiter's key of a canonical address: an IPv4 address itself, an IPv6 address's /64. */
+export function clientKey(address: string): string {
+  if (!address.includes(":") || !ipaddr.IPv6.isValid(address)) return address;
+  const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+}

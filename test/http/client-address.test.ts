@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { canonicalAddress, clientAddress, clientKey } from "../../src/http/client-address";
+
+describe("client address", () => {
+  test("one spelling per address: IPv6 compressed and lower case, IPv4-mapped as IPv4", () => {
+    expect(canonicalAddress("2001:db8:0:0:0:0:0:1")).toBe("2001:db8::1");
+    expect(canonicalAddress("2001:DB8::1")).toBe("2001:db8::1");
+    expect(canonicalAddress("::ffff:192.0.2.9")).toBe("192.0.2.9");
+    expect(canonicalAddress("::FFFF:c000:209")).toBe("192.0.2.9");
+    for (const bad of ["127.1", "0x7f.0.0.1", "1.2.3.4:80", "[::1]", "fe80::1%eth0", "1:2", ""]) {
+      expect(canonicalAddress(bad)).toBeNull();
+    }
+  });
+
+  test("IPv6 clients are keyed by their /64, IPv4 clients by their address", () => {
+    expect(clientKey("2001:db8::1")).toBe("2001:db8::/64");
+    expect(clientKey("2001:db8::ffff:1")).toBe("2001:db8::/64");
+    expect(clientKey("2001:db8:0:1::1")).toBe("2001:db8:0:1::/64");
+    expect(clientKey("192.0.2.9")).toBe("192.0.2.9");
+  });
+
+  test("the entry `hops` from the right is the client; the socket when no proxy is trusted", () => {
+    let asked = 0;
+    const socket = () => {
+      asked++;
+      return "::ffff:192.0.2.9";
+    };
+    expect(clientAddress("6.6.6.6, 203.0.113.5", socket, 1)).toBe("203.0.113.5");
+    expect(clientAddress("6.6.6.6, 203.0.113.5", socket, 2)).toBe("6.6.6.6");
+    expect(clientAddress("203.0.113.5", socket, 3)).toBe("203.0.113.5");
+    expect(asked).toBe(0);
+    expect(clientAddress("203.0.113.5", socket, 0)).toBe("192.0.2.9");
+    expect(clientAddress("203.0.113.5, not an ip", socket, 1)).toBe("192.0.2.9");
+    expect(asked).toBe(2);
+  });
+});

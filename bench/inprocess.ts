@@ -83,5 +83,7 @@ for (const [k, tree] of trees.entries()) {
   const sorted = times[k]!.sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const rounds = `${ROUNDS} rounds of ${PER_ROUND}`;
-  console.log(`${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${median.toFixed(0)} ns per request over ${rounds}`);
+  console.log(
+    `${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${median.toFixed(0)} ns per request over ${rounds}`,
+  );
 }

@@ -64,7 +64,16 @@ export interface RunRecord {
 }
 
 function record(b: Bench, catalog: string, c: Contender, run: Run, before?: Run, after?: Run): void {
-  b.log.push({ catalog, kind: c.kind, endpoint: c.scenario.name, cpuUs: run.cpuUs, bareBeforeUs: before?.cpuUs, bareAfterUs: after?.cpuUs, reqPerSec: run.reqPerSec, clean: run.clean });
+  b.log.push({
+    catalog,
+    kind: c.kind,
+    endpoint: c.scenario.name,
+    cpuUs: run.cpuUs,
+    bareBeforeUs: before?.cpuUs,
+    bareAfterUs: after?.cpuUs,
+    reqPerSec: run.reqPerSec,
+    clean: run.clean,
+  });
 }
 
 export interface Run extends WrkResult {
@@ -76,10 +85,22 @@ export interface Run extends WrkResult {
 async function hotOnce(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor = false): Promise<Run> {
   const busy = machineBusySeconds();
   const cpu = processCpuSeconds(server.pid);
-  const r = await runWrk({ url: server.url, paths: scenario.paths, headers: scenario.headers, ...HOT, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
+  const r = await runWrk({
+    url: server.url,
+    paths: scenario.paths,
+    headers: scenario.headers,
+    ...HOT,
+    varyForwardedFor,
+    cpu: b.cpu.load,
+    workDir: b.workDir,
+  });
   const serverCpu = processCpuSeconds(server.pid) - cpu;
   const foreign = machineBusySeconds() - busy - serverCpu - r.wrkCpuSeconds;
-  return { ...r, clean: serverCpu >= 0.9 * r.wallSeconds && foreign <= 0.1 * r.wallSeconds, cpuUs: (serverCpu / Math.max(1, r.requests)) * 1e6 };
+  return {
+    ...r,
+    clean: serverCpu >= 0.9 * r.wallSeconds && foreign <= 0.1 * r.wallSeconds,
+    cpuUs: (serverCpu / Math.max(1, r.requests)) * 1e6,
+  };
 }
 
 /** The clean runs, or all of them when none is clean. */
@@ -130,16 +151,46 @@ async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Pro
   let chosen: WrkResult | null = null;
   for (let i = 0; i < COLD.passes; i++) {
     const paths = scenario.paths.slice(i * part, (i + 1) * part);
-    const r = await runWrk({ url: server.url, paths, headers: scenario.headers, ...COLD, onePass: true, cpu: b.cpu.load, workDir: b.workDir });
+    const r = await runWrk({
+      url: server.url,
+      paths,
+      headers: scenario.headers,
+      ...COLD,
+      onePass: true,
+      cpu: b.cpu.load,
+      workDir: b.workDir,
+    });
     if (chosen === null || r.p99Ms < chosen.p99Ms) chosen = r;
   }
   return chosen!;
 }
 
-function row(catalog: string, kind: Row["kind"], scenario: Scenario, r: WrkResult, ratio: number, reqRatio: number | null, rssMb: number, disturbed: boolean): Row {
+function row(
+  catalog: string,
+  kind: Row["kind"],
+  scenario: Scenario,
+  r: WrkResult,
+  ratio: number,
+  reqRatio: number | null,
+  rssMb: number,
+  disturbed: boolean,
+): Row {
   if (r.errors > 0) throw new Error(`${scenario.name}: ${r.errors} failed requests`);
-  const made: Row = { catalog, kind, endpoint: scenario.name, reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ratioToBare: ratio, reqRatioToBare: reqRatio, rssMb, disturbed };
-  console.error(`[bench] ${catalog} ${kind} ${scenario.name}: ${r.reqPerSec.toFixed(0)} req/s (${ratio.toFixed(2)}x bare), p99 ${r.p99Ms.toFixed(2)} ms, RSS ${rssMb.toFixed(0)} MB${disturbed ? ", disturbed" : ""}`);
+  const made: Row = {
+    catalog,
+    kind,
+    endpoint: scenario.name,
+    reqPerSec: r.reqPerSec,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    ratioToBare: ratio,
+    reqRatioToBare: reqRatio,
+    rssMb,
+    disturbed,
+  };
+  console.error(
+    `[bench] ${catalog} ${kind} ${scenario.name}: ${r.reqPerSec.toFixed(0)} req/s (${ratio.toFixed(2)}x bare), p99 ${r.p99Ms.toFixed(2)} ms, RSS ${rssMb.toFixed(0)} MB${disturbed ? ", disturbed" : ""}`,
+  );
   return made;
 }
 
@@ -154,7 +205,12 @@ export interface Contender {
  * bare runs beside it. The contenders may be scenarios of one server (the hot rows) or of the bare
  * server itself (the baseline's other rows).
  */
-export async function measureInRounds(b: Bench, catalog: string, contenders: Contender[], rounds: number): Promise<Row[]> {
+export async function measureInRounds(
+  b: Bench,
+  catalog: string,
+  contenders: Contender[],
+  rounds: number,
+): Promise<Row[]> {
   const runs = contenders.map((): Run[] => []);
   const pairs = contenders.map((): Paired[] => []);
   const bares = contenders.map((): Run[] => []);
@@ -174,7 +230,16 @@ export async function measureInRounds(b: Bench, catalog: string, contenders: Con
   }
   return contenders.map((c, k) => {
     const run = best(runs[k]!);
-    return row(catalog, c.kind, c.scenario, run, medianRatio(pairs[k]!), run.reqPerSec / best(bares[k]!).reqPerSec, rss[k]!, !pairs[k]!.some((p) => p.clean));
+    return row(
+      catalog,
+      c.kind,
+      c.scenario,
+      run,
+      medianRatio(pairs[k]!),
+      run.reqPerSec / best(bares[k]!).reqPerSec,
+      rss[k]!,
+      !pairs[k]!.some((p) => p.clean),
+    );
   });
 }
 
@@ -186,7 +251,13 @@ export async function measureInRounds(b: Bench, catalog: string, contenders: Con
  * of its runs' (`againstOff`: the off side's CPU time per request over the on side's). Both rows'
  * ratios to bare are against the bare runs just before and after the whole sequence.
  */
-export async function measureLimiter(b: Bench, catalog: string, off: Contender, on: Contender, rounds: number): Promise<Row[]> {
+export async function measureLimiter(
+  b: Bench,
+  catalog: string,
+  off: Contender,
+  on: Contender,
+  rounds: number,
+): Promise<Row[]> {
   const offRuns: Run[] = [];
   const onRuns: Run[] = [];
   const rss = [0, 0];
@@ -208,7 +279,16 @@ export async function measureLimiter(b: Bench, catalog: string, off: Contender, 
   const disturbed = ![before, after, ...offRuns, ...onRuns].some((r) => r.clean);
   const make = (c: Contender, runs: Run[], k: number): Row => {
     const run = best(runs);
-    return row(catalog, c.kind, c.scenario, run, bareUs / median(runs.map((r) => r.cpuUs)), run.reqPerSec / bestBareRps, rss[k]!, disturbed);
+    return row(
+      catalog,
+      c.kind,
+      c.scenario,
+      run,
+      bareUs / median(runs.map((r) => r.cpuUs)),
+      run.reqPerSec / bestBareRps,
+      rss[k]!,
+      disturbed,
+    );
   };
   const limited = make(on, onRuns, 1);
   limited.againstOff = median(onRuns.map((r, i) => (offRuns[i]!.cpuUs + offRuns[i + 1]!.cpuUs) / 2 / r.cpuUs));
@@ -224,7 +304,18 @@ export async function measureCold(b: Bench, server: RunningServer, catalog: stri
 /** The baseline row: the best of every bare run of the bench. */
 export function bareRow(b: Bench): Row {
   const r = bestBare(b);
-  return { catalog: "-", kind: "baseline", endpoint: BARE.name, reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ratioToBare: 1, reqRatioToBare: 1, rssMb: b.bare.rssMb(), disturbed: !r.clean };
+  return {
+    catalog: "-",
+    kind: "baseline",
+    endpoint: BARE.name,
+    reqPerSec: r.reqPerSec,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    ratioToBare: 1,
+    reqRatioToBare: 1,
+    rssMb: b.bare.rssMb(),
+    disturbed: !r.clean,
+  };
 }
 
 function bestBare(b: Bench): Run {
@@ -236,14 +327,38 @@ function bestBare(b: Bench): Run {
  * will be measured (with a new X-Forwarded-For each when the limiter is on: else the warm-up
  * trains the JIT on 429s).
  */
-export async function warm(b: Bench, server: RunningServer, scenarios: Scenario[], varyForwardedFor = false): Promise<void> {
-  for (const s of scenarios) for (const path of s.paths) await (await fetch(`${server.url}${path}`, { headers: s.headers, decompress: false })).arrayBuffer();
+export async function warm(
+  b: Bench,
+  server: RunningServer,
+  scenarios: Scenario[],
+  varyForwardedFor = false,
+): Promise<void> {
+  for (const s of scenarios)
+    for (const path of s.paths)
+      await (await fetch(`${server.url}${path}`, { headers: s.headers, decompress: false })).arrayBuffer();
   const first = scenarios[0]!;
-  await runWrk({ url: server.url, paths: first.paths, headers: first.headers, connections: HOT.connections, seconds: 3, varyForwardedFor, cpu: b.cpu.load, workDir: b.workDir });
+  await runWrk({
+    url: server.url,
+    paths: first.paths,
+    headers: first.headers,
+    connections: HOT.connections,
+    seconds: 3,
+    varyForwardedFor,
+    cpu: b.cpu.load,
+    workDir: b.workDir,
+  });
 }
 
 /** Starts the baseline's record with a few runs, after a warm-up. */
 export async function warmBare(b: Bench): Promise<void> {
-  await runWrk({ url: b.bare.url, paths: BARE.paths, headers: BARE.headers, connections: HOT.connections, seconds: 2, cpu: b.cpu.load, workDir: b.workDir });
+  await runWrk({
+    url: b.bare.url,
+    paths: BARE.paths,
+    headers: BARE.headers,
+    connections: HOT.connections,
+    seconds: 2,
+    cpu: b.cpu.load,
+    workDir: b.workDir,
+  });
   for (let i = 0; i < 2; i++) await bareRun(b);
 }

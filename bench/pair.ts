@@ -14,7 +14,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS } from "./scenarios";
-import { freePort, startBare, startService, type RunningServer } from "./server";
+import { freePort, type RunningServer, startBare, startService } from "./server";
 import { sidesOf } from "./settings";
 import { runWrk } from "./wrk";
 
@@ -32,7 +32,16 @@ interface Measured {
 
 async function once(server: RunningServer, target: string, varyForwardedFor: boolean): Promise<Measured> {
   const cpu = processCpuSeconds(server.pid);
-  const r = await runWrk({ url: server.url, paths: [target], headers: { ...CLIENT_HEADERS }, connections: 32, seconds: 1, varyForwardedFor, cpu: 1, workDir: OUT });
+  const r = await runWrk({
+    url: server.url,
+    paths: [target],
+    headers: { ...CLIENT_HEADERS },
+    connections: 32,
+    seconds: 1,
+    varyForwardedFor,
+    cpu: 1,
+    workDir: OUT,
+  });
   if (r.errors > 0) throw new Error(`${target}: ${r.errors} failed requests`);
   return { rps: r.reqPerSec, us: ((processCpuSeconds(server.pid) - cpu) / r.requests) * 1e6 };
 }
@@ -56,7 +65,16 @@ try {
   for (const s of sides) services.push(await startService(SNAPSHOT, await freePort(), 0, s.env));
   const varies = sides.map((s) => s.env.TRUST_PROXY === "true");
   for (const [k, service] of services.entries()) {
-    await runWrk({ url: service.url, paths: [path], headers: { ...CLIENT_HEADERS }, connections: 32, seconds: 2, varyForwardedFor: varies[k]!, cpu: 1, workDir: OUT });
+    await runWrk({
+      url: service.url,
+      paths: [path],
+      headers: { ...CLIENT_HEADERS },
+      connections: 32,
+      seconds: 2,
+      varyForwardedFor: varies[k]!,
+      cpu: 1,
+      workDir: OUT,
+    });
   }
   let before = await once(bare, "/", false);
   const ratios = sides.map((): number[] => []);
@@ -70,17 +88,23 @@ try {
       ratios[k]!.push(ratio);
       round.push(run);
       const label = sides.length > 1 ? `${k === 0 ? "first " : "second"} ` : "";
-      console.log(`${label}${run.rps.toFixed(0).padStart(6)} req/s  ${run.us.toFixed(2)} µs/req   bare ${before.us.toFixed(2)}/${after.us.toFixed(2)} µs/req   x bare ${ratio.toFixed(2)} (req/s ${(run.rps / ((before.rps + after.rps) / 2)).toFixed(2)})`);
+      console.log(
+        `${label}${run.rps.toFixed(0).padStart(6)} req/s  ${run.us.toFixed(2)} µs/req   bare ${before.us.toFixed(2)}/${after.us.toFixed(2)} µs/req   x bare ${ratio.toFixed(2)} (req/s ${(run.rps / ((before.rps + after.rps) / 2)).toFixed(2)})`,
+      );
       before = after;
     }
     if (round.length > 1) costs.push(round[1]!.us / round[0]!.us - 1);
   }
   for (const [k, s] of sides.entries()) {
     const what = s.settings.length ? ` with ${s.settings.join(" ")}` : "";
-    console.log(`${path}${what}: median ${median(ratios[k]!).toFixed(2)}x bare (server CPU per request) over ${pairs} pairs (range ${range(ratios[k]!)})`);
+    console.log(
+      `${path}${what}: median ${median(ratios[k]!).toFixed(2)}x bare (server CPU per request) over ${pairs} pairs (range ${range(ratios[k]!)})`,
+    );
   }
   if (costs.length) {
-    console.log(`second over first, CPU per request: median ${(median(costs) * 100).toFixed(1)}% over ${pairs} rounds (range ${(Math.min(...costs) * 100).toFixed(1)}% to ${(Math.max(...costs) * 100).toFixed(1)}%)`);
+    console.log(
+      `second over first, CPU per request: median ${(median(costs) * 100).toFixed(1)}% over ${pairs} rounds (range ${(Math.min(...costs) * 100).toFixed(1)}% to ${(Math.max(...costs) * 100).toFixed(1)}%)`,
+    );
   }
 } finally {
   for (const service of services) await service.stop();

@@ -6,9 +6,9 @@ import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { Snapshot } from "../src/catalog/snapshot";
-import type { BuildResult } from "./targets";
-import { HOT_QUERY, type CatalogFacts } from "./scenarios";
+import { type CatalogFacts, HOT_QUERY } from "./scenarios";
 import { loadRealFacts, random } from "./synthetic";
+import type { BuildResult } from "./targets";
 import { broadQueries, shuffle, vocabulary } from "./vocabulary";
 
 export interface BuiltSnapshot extends BuildResult {
@@ -52,13 +52,21 @@ export function searchQueries(probePath: string): SearchQueries {
   const next = random(3);
   const snapshot = Snapshot.open(probePath);
   const half = snapshot.stats.total / 2;
-  const broadEnough = (q: string) => snapshot.list({ q, sort: "stars", category: null, curated: false, offset: 0, limit: 1 }).total >= half;
+  const broadEnough = (q: string) =>
+    snapshot.list({ q, sort: "stars", category: null, curated: false, offset: 0, limit: 1 }).total >= half;
   const broad = distinctSets(broadQueries(vocab.broad, next)).filter(broadEnough);
   snapshot.close();
   const top = vocab.words.slice(0, 150);
   const pairs = top.flatMap((a) => top.filter((b) => b !== a).map((b) => `${a} ${b}`));
   const words = shuffle(distinctSets([...vocab.words, ...pairs], new Set(broad)), next).slice(0, 30_000);
-  return { words, broadWords: broad.filter((q) => !q.includes(" ")), broadCombos: shuffle(broad.filter((q) => q.includes(" ")), next) };
+  return {
+    words,
+    broadWords: broad.filter((q) => !q.includes(" ")),
+    broadCombos: shuffle(
+      broad.filter((q) => q.includes(" ")),
+      next,
+    ),
+  };
 }
 
 /** Splits `list` into `parts` disjoint slices, so no two runs share a query. */
@@ -70,7 +78,10 @@ function split<T>(list: T[], parts: number): T[][] {
 /** What the scenarios need to know of one catalog. */
 export function catalogFacts(path: string, queries: SearchQueries): CatalogFacts {
   const db = new Database(path, { readonly: true });
-  const ids = db.query<{ id: string }, []>(`SELECT id FROM plugins`).all().map((r) => r.id);
+  const ids = db
+    .query<{ id: string }, []>(`SELECT id FROM plugins`)
+    .all()
+    .map((r) => r.id);
   db.close();
   const next = random(7);
   return {

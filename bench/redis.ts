@@ -8,10 +8,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { publishSnapshot } from "../src/catalog/publish";
+import { Snapshot } from "../src/catalog/snapshot";
 import { shareSnapshot } from "../src/cluster/distribution";
 import { RedisLink } from "../src/cluster/redis";
-import { Snapshot } from "../src/catalog/snapshot";
-import { publishSnapshot } from "../src/catalog/publish";
 import { buildSnapshotFile } from "./prepare";
 import { CLIENT_HEADERS } from "./scenarios";
 import { freePort, type RunningServer, startService } from "./server";
@@ -64,7 +64,10 @@ try {
   servers.push(local, shared);
   const runs: Record<string, Array<{ rps: number; p99: number }>> = { "in-process": [], redis: [] };
   for (let round = 0; round <= rounds; round++) {
-    for (const [name, server] of [["in-process", local], ["redis", shared]] as const) {
+    for (const [name, server] of [
+      ["in-process", local],
+      ["redis", shared],
+    ] as const) {
       const r = await runWrk({
         url: server.url,
         paths: ["/api/v1/plugins"],

@@ -55,10 +55,19 @@ try {
   for (let round = 0; round <= rounds; round++) {
     for (const row of rows) {
       const cpu = processCpuSeconds(row.server.pid);
-      const headers: Record<string, string> = row.vary ? { ...CLIENT_HEADERS } : { ...CLIENT_HEADERS, "X-Forwarded-For": CLIENT };
+      const headers: Record<string, string> = row.vary
+        ? { ...CLIENT_HEADERS }
+        : { ...CLIENT_HEADERS, "X-Forwarded-For": CLIENT };
       const r = await runWrk({
-        url: row.server.url, paths: [PATH], headers, connections: 32, seconds: 1, varyForwardedFor: row.vary,
-        refusalsExpected: row.status !== 200, cpu: 1, workDir: OUT,
+        url: row.server.url,
+        paths: [PATH],
+        headers,
+        connections: 32,
+        seconds: 1,
+        varyForwardedFor: row.vary,
+        refusalsExpected: row.status !== 200,
+        cpu: 1,
+        workDir: OUT,
       });
       const status = await statusOf(row);
       if (r.errors > 0 || status !== row.status) throw new Error(`${row.name}: ${r.errors} errors, answered ${status}`);

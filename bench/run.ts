@@ -6,13 +6,24 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import { buildSnapshotFile, catalogFacts, searchQueries, type BuiltSnapshot, type SearchQueries } from "./prepare";
+import {
+  type Bench,
+  bareRow,
+  COLD,
+  type Cpus,
+  HOT,
+  LIMITER_RUNS,
+  measureCold,
+  measureInRounds,
+  measureLimiter,
+  warm,
+  warmBare,
+} from "./measure";
+import { type BuiltSnapshot, buildSnapshotFile, catalogFacts, type SearchQueries, searchQueries } from "./prepare";
 import { CLIENT_HEADERS, coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
-import { freePort, startBare, startService, type RunningServer } from "./server";
-import { bareRow, COLD, HOT, LIMITER_RUNS, measureCold, measureInRounds, measureLimiter, warm, warmBare, type Bench, type Cpus } from "./measure";
+import { freePort, type RunningServer, startBare, startService } from "./server";
 import { formatTable, formatTargets, type Row } from "./table";
 import { checkTargets } from "./targets";
-
 
 const SIZES = [10_000, 100_000];
 /**
@@ -29,11 +40,15 @@ function progress(message: string): void {
 /** wrk and taskset, two CPUs: say what is missing and how to get it. */
 function cpus(): Cpus {
   if (!Bun.which("wrk")) {
-    console.error("wrk is not installed. On Debian or Ubuntu: sudo apt-get update && sudo apt-get install -y wrk\nElsewhere: https://github.com/wg/wrk");
+    console.error(
+      "wrk is not installed. On Debian or Ubuntu: sudo apt-get update && sudo apt-get install -y wrk\nElsewhere: https://github.com/wg/wrk",
+    );
     process.exit(1);
   }
   if (Bun.which("taskset") && availableParallelism() >= 2) return { server: 0, load: 1 };
-  progress("WARNING: taskset (util-linux) or a second CPU is missing; server and wrk share the CPUs, numbers are lower and noisier.");
+  progress(
+    "WARNING: taskset (util-linux) or a second CPU is missing; server and wrk share the CPUs, numbers are lower and noisier.",
+  );
   return { server: null, load: null };
 }
 
@@ -56,7 +71,10 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
   const rows = await withServer(startService(build.path, await freePort(), b.cpu.server), async (server) => {
     await warm(b, server, [...hot, ...identity]);
     const measured: Row[] = [];
-    const rows = [...hot.map((scenario) => ({ server, kind: "hot" as const, scenario })), ...identity.map((scenario) => ({ server, kind: "identity" as const, scenario }))];
+    const rows = [
+      ...hot.map((scenario) => ({ server, kind: "hot" as const, scenario })),
+      ...identity.map((scenario) => ({ server, kind: "identity" as const, scenario })),
+    ];
     measured.push(...(await measureInRounds(b, catalog, rows, HOT.runs)));
     for (const s of coldScenarios(facts)) measured.push(await measureCold(b, server, catalog, s));
     return measured;
@@ -65,20 +83,33 @@ async function benchCatalog(b: Bench, build: BuiltSnapshot, queries: SearchQueri
   // (a service that has just served the cold rows carries their garbage, and runs slower).
   // TRUST_PROXY on both, so the limiter is the only difference.
   const off = startService(build.path, await freePort(), b.cpu.server, { TRUST_PROXY: "true" });
-  rows.push(...(await withServer(off, async (plain) => {
-    const on = startService(build.path, await freePort(), b.cpu.server, { RATE_LIMIT_WINDOW_MS: "2000", TRUST_PROXY: "true" });
-    return withServer(on, async (limited) => {
-      await warm(b, plain, [list], true);
-      await warm(b, limited, [list], true);
-      return measureLimiter(
-        b,
-        catalog,
-        { server: plain, kind: "limiter off", scenario: { ...list, name: `${list.name}, limiter off, new X-Forwarded-For each` } },
-        { server: limited, kind: "limiter on", scenario: { ...list, name: `${list.name}, limiter on, new X-Forwarded-For each` } },
-        LIMITER_RUNS,
-      );
-    });
-  })));
+  rows.push(
+    ...(await withServer(off, async (plain) => {
+      const on = startService(build.path, await freePort(), b.cpu.server, {
+        RATE_LIMIT_WINDOW_MS: "2000",
+        TRUST_PROXY: "true",
+      });
+      return withServer(on, async (limited) => {
+        await warm(b, plain, [list], true);
+        await warm(b, limited, [list], true);
+        return measureLimiter(
+          b,
+          catalog,
+          {
+            server: plain,
+            kind: "limiter off",
+            scenario: { ...list, name: `${list.name}, limiter off, new X-Forwarded-For each` },
+          },
+          {
+            server: limited,
+            kind: "limiter on",
+            scenario: { ...list, name: `${list.name}, limiter on, new X-Forwarded-For each` },
+          },
+          LIMITER_RUNS,
+        );
+      });
+    })),
+  );
   facts.snapshot.close();
   return rows;
 }
@@ -90,24 +121,50 @@ async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   // Earlier runs' files, and the copies the service keeps beside its database (last good, set aside);
   // directories (source trees compared by bench:inprocess) stay.
-  for (const entry of readdirSync(OUT, { withFileTypes: true })) if (!entry.isDirectory()) rmSync(join(OUT, entry.name), { force: true });
+  for (const entry of readdirSync(OUT, { withFileTypes: true }))
+    if (!entry.isDirectory()) rmSync(join(OUT, entry.name), { force: true });
   const builds: BuiltSnapshot[] = [];
   for (const count of SIZES) {
     progress(`building the synthetic ${count / 1000}k snapshot`);
     builds.push(await buildSnapshotFile(count, join(OUT, `synthetic-${count}.sqlite`)));
   }
   const queries = searchQueries(builds[0]!.path);
-  progress(`${queries.words.length} distinct queries; ${queries.broadWords.length} words and ${queries.broadCombos.length} sets of words in most rows`);
+  progress(
+    `${queries.words.length} distinct queries; ${queries.broadWords.length} words and ${queries.broadCombos.length} sets of words in most rows`,
+  );
   // The baseline runs beside the service on the same CPU, idle except when it is measured.
-  const bench: Bench = { bare: await startBare(await freePort(), cpu.server), cpu, workDir: OUT, bareRuns: [], log: [] };
+  const bench: Bench = {
+    bare: await startBare(await freePort(), cpu.server),
+    cpu,
+    workDir: OUT,
+    bareRuns: [],
+    log: [],
+  };
   const catalogs: Row[] = [];
   let bare: Row;
   try {
     await warmBare(bench);
-    const page = await measureInRounds(bench, "-", [
-      { server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"], headers: {} } },
-      { server: bench.bare, kind: "baseline", scenario: { name: "bare Bun.serve, a cached sync page's own work", paths: ["/cached"], headers: { ...CLIENT_HEADERS } } },
-    ], HOT.runs);
+    const page = await measureInRounds(
+      bench,
+      "-",
+      [
+        {
+          server: bench.bare,
+          kind: "baseline",
+          scenario: { name: "bare Bun.serve, fixed 12 KB body", paths: ["/12k"], headers: {} },
+        },
+        {
+          server: bench.bare,
+          kind: "baseline",
+          scenario: {
+            name: "bare Bun.serve, a cached sync page's own work",
+            paths: ["/cached"],
+            headers: { ...CLIENT_HEADERS },
+          },
+        },
+      ],
+      HOT.runs,
+    );
     for (const build of builds) catalogs.push(...(await benchCatalog(bench, build, queries)));
     bare = bareRow(bench);
     catalogs.unshift(...page);
@@ -115,10 +172,15 @@ async function main(): Promise<void> {
     await bench.bare.stop();
   }
   const pinning = cpu.server === null ? "unpinned" : `server on CPU ${cpu.server}, wrk on CPU ${cpu.load} (taskset)`;
-  console.log(`\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.runs} runs of ${HOT.seconds} s per row, in rounds over the rows, each run between two runs of the bare baseline; x bare = median over the runs of server CPU per request, bare (the runs beside) over the row's · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · limiter: off, on, off, … (${LIMITER_RUNS} runs on), each on run against the off runs beside it, median · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
+  console.log(
+    `\n${new Date().toISOString()} · ${pinning} · hot: wrk -t1 -c${HOT.connections}, ${HOT.runs} runs of ${HOT.seconds} s per row, in rounds over the rows, each run between two runs of the bare baseline; x bare = median over the runs of server CPU per request, bare (the runs beside) over the row's · cold: wrk -t1 -c${COLD.connections}, every URL distinct and sent once, best of ${COLD.passes} passes × up to ${COLD.seconds} s · limiter: off, on, off, … (${LIMITER_RUNS} runs on), each on run against the off runs beside it, median · load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`,
+  );
   console.log(formatTable([bare, ...catalogs]));
-  if ([bare, ...catalogs].some((r) => r.disturbed)) console.log("\n* no clean run: other load on the machine took CPU from the server or wrk during every run");
-  console.log(`\n${builds.map((b) => `build ${b.count / 1000}k: ${(b.buildMs / 1000).toFixed(2)} s, peak RSS ${b.peakRssMb.toFixed(0)} MB (synthetic input included), file ${b.fileMb.toFixed(0)} MB`).join("\n")}\n`);
+  if ([bare, ...catalogs].some((r) => r.disturbed))
+    console.log("\n* no clean run: other load on the machine took CPU from the server or wrk during every run");
+  console.log(
+    `\n${builds.map((b) => `build ${b.count / 1000}k: ${(b.buildMs / 1000).toFixed(2)} s, peak RSS ${b.peakRssMb.toFixed(0)} MB (synthetic input included), file ${b.fileMb.toFixed(0)} MB`).join("\n")}\n`,
+  );
   console.log(formatTargets(checkTargets([bare, ...catalogs], builds)));
   writeFileSync(join(OUT, "runs.json"), `${JSON.stringify(bench.log, null, 1)}\n`);
   console.log(`\nevery run: ${join("bench", "out", "runs.json")}`);

@@ -20,7 +20,9 @@ export interface Scenario {
  * What HTTP clients send unasked (browsers, Node's fetch, feed readers): the service answers them
  * with gzip. Every scenario sends it except the identity ones.
  */
-export const CLIENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Accept-Encoding": "gzip, deflate, br" });
+export const CLIENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Accept-Encoding": "gzip, deflate, br",
+});
 
 const LIST = "/api/v1/plugins";
 /** The search of the hot runs; cold runs never send it, so they never hit its cached answer. */
@@ -82,7 +84,9 @@ function repeat(count: number, make: (i: number) => string): string[] {
  */
 export function identityScenarios(hot: Scenario[]): Scenario[] {
   const wanted = new Set(["list default", "feed", "sync page, pageSize=100 (the cap)"]);
-  return hot.filter((s) => wanted.has(s.name)).map((s) => ({ name: `${s.name}, no Accept-Encoding`, paths: s.paths, headers: {} }));
+  return hot
+    .filter((s) => wanted.has(s.name))
+    .map((s) => ({ name: `${s.name}, no Accept-Encoding`, paths: s.paths, headers: {} }));
 }
 
 /** The cold scenarios: distinct pages, filters, ids and searches. */
@@ -95,8 +99,14 @@ export function coldScenarios(facts: CatalogFacts): Scenario[] {
   const otherSorts = SORTS.filter((s) => s !== "default" && s !== "stars");
   const cycle = (list: string[], i: number) => list[i % list.length]!;
   const scenarios: Array<Omit<Scenario, "headers">> = [
-    { name: "list default, random pages", paths: repeat(COLD_URLS, (i) => `${LIST}?page=${page(pages(total, 20))}&_=${i}`) },
-    { name: "list every sort, random pages", paths: repeat(COLD_URLS, (i) => `${LIST}?sort=${pick(SORTS)}&page=${page(pages(total, 20))}&_=${i}`) },
+    {
+      name: "list default, random pages",
+      paths: repeat(COLD_URLS, (i) => `${LIST}?page=${page(pages(total, 20))}&_=${i}`),
+    },
+    {
+      name: "list every sort, random pages",
+      paths: repeat(COLD_URLS, (i) => `${LIST}?sort=${pick(SORTS)}&page=${page(pages(total, 20))}&_=${i}`),
+    },
     {
       name: "list category/curated, random pages",
       paths: repeat(COLD_URLS, (i) => {
@@ -107,16 +117,34 @@ export function coldScenarios(facts: CatalogFacts): Scenario[] {
         return `${LIST}?category=${category}${curated ? "&curated=1" : ""}&sort=${sort}&page=${page(n)}&_=${i}`;
       }),
     },
-    { name: "list deep pages (last 10%)", paths: repeat(COLD_URLS, (i) => `${LIST}?sort=${pick(SORTS)}&page=${page(pages(total, 20), 0.9)}&_=${i}`) },
+    {
+      name: "list deep pages (last 10%)",
+      paths: repeat(COLD_URLS, (i) => `${LIST}?sort=${pick(SORTS)}&page=${page(pages(total, 20), 0.9)}&_=${i}`),
+    },
     { name: "plugin, distinct ids", paths: shuffle(facts.ids, next).map((id) => `${LIST}/${id}`) },
-    { name: "sync, random pages", paths: repeat(COLD_URLS, (i) => `/market/v1/plugins?page=${page(pages(total, 100))}&pageSize=100&_=${i}`) },
+    {
+      name: "sync, random pages",
+      paths: repeat(COLD_URLS, (i) => `/market/v1/plugins?page=${page(pages(total, 100))}&pageSize=100&_=${i}`),
+    },
     { name: "q distinct words", paths: facts.words[0]!.map((w) => `${LIST}?q=${q(w)}`) },
-    { name: "q distinct words, sort=name/forks/updated/heat", paths: facts.words[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`) },
-    { name: "q distinct words + category", paths: facts.words[2]!.map((w, i) => `${LIST}?q=${q(w)}&category=${cycle(categories, i)}`) },
+    {
+      name: "q distinct words, sort=name/forks/updated/heat",
+      paths: facts.words[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`),
+    },
+    {
+      name: "q distinct words + category",
+      paths: facts.words[2]!.map((w, i) => `${LIST}?q=${q(w)}&category=${cycle(categories, i)}`),
+    },
     { name: "q one word in most rows", paths: facts.broadWords.map((w) => `${LIST}?q=${q(w)}`) },
     { name: "q 2-3 words, most rows, page 1", paths: facts.broadCombos[0]!.map((w) => `${LIST}?q=${q(w)}`) },
-    { name: "q 2-3 words, most rows, sort=name/forks/updated/heat", paths: facts.broadCombos[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`) },
-    { name: "q 2-3 words, most rows, page 2-50", paths: facts.broadCombos[2]!.map((w, i) => `${LIST}?q=${q(w)}&page=${2 + (i % 49)}`) },
+    {
+      name: "q 2-3 words, most rows, sort=name/forks/updated/heat",
+      paths: facts.broadCombos[1]!.map((w, i) => `${LIST}?q=${q(w)}&sort=${cycle(otherSorts, i)}`),
+    },
+    {
+      name: "q 2-3 words, most rows, page 2-50",
+      paths: facts.broadCombos[2]!.map((w, i) => `${LIST}?q=${q(w)}&page=${2 + (i % 49)}`),
+    },
   ];
   return scenarios.map((scenario) => ({ ...scenario, headers: { ...CLIENT_HEADERS } }));
 }

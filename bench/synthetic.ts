@@ -23,7 +23,7 @@ export function realDataPath(): string {
 /** Records whose numbers and dates are known: the only ones fit to sample from. */
 export function loadRealFacts(path = realDataPath()): { snapshotAt: string; facts: RepoFacts[] } {
   const raw = JSON.parse(readFileSync(path, "utf8")) as { snapshot_at?: string; plugins?: RepoFacts[] } | RepoFacts[];
-  const all = Array.isArray(raw) ? raw : raw.plugins ?? [];
+  const all = Array.isArray(raw) ? raw : (raw.plugins ?? []);
   const snapshotAt = (!Array.isArray(raw) && raw.snapshot_at) || "2026-08-22T00:00:00.000Z";
   const facts = all.filter((f) => f.stars != null && f.forks != null && f.created_at && f.pushed_at);
   return { snapshotAt, facts };
@@ -31,7 +31,8 @@ export function loadRealFacts(path = realDataPath()): { snapshotAt: string; fact
 
 function loadCategories(): Category[] {
   const path = join(ROOT, "db", "categories.json");
-  if (!existsSync(path)) return [{ id: "other", name: "Other", name_zh: "其他", description: "", topics: [], keywords: [], hints: [] }];
+  if (!existsSync(path))
+    return [{ id: "other", name: "Other", name_zh: "其他", description: "", topics: [], keywords: [], hints: [] }];
   return (JSON.parse(readFileSync(path, "utf8")) as { categories: Category[] }).categories;
 }
 

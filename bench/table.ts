@@ -29,12 +29,20 @@ function fixed(value: number, digits: number): string {
 export function formatTable(rows: Row[]): string {
   const header = ["catalog", "kind", "endpoint", "req/s", "p50 ms", "p99 ms", "x bare", "x bare req/s", "RSS MB"];
   const cells = rows.map((r) => [
-    r.catalog, r.kind, `${r.endpoint}${r.disturbed ? " *" : ""}`, fixed(r.reqPerSec, 0), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), fixed(r.ratioToBare, 2),
-    r.reqRatioToBare === null ? "-" : fixed(r.reqRatioToBare, 2), fixed(r.rssMb, 0),
+    r.catalog,
+    r.kind,
+    `${r.endpoint}${r.disturbed ? " *" : ""}`,
+    fixed(r.reqPerSec, 0),
+    fixed(r.p50Ms, 2),
+    fixed(r.p99Ms, 2),
+    fixed(r.ratioToBare, 2),
+    r.reqRatioToBare === null ? "-" : fixed(r.reqRatioToBare, 2),
+    fixed(r.rssMb, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const numeric = (i: number) => i >= 3;
-  const line = (c: string[]) => `| ${c.map((v, i) => (numeric(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(" | ")} |`;
+  const line = (c: string[]) =>
+    `| ${c.map((v, i) => (numeric(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (numeric(i) ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`;
   return [line(header), rule, ...cells.map(line)].join("\n");
 }

@@ -33,7 +33,8 @@ export function vocabulary(facts: RepoFacts[], broadShare = 0.3): Vocabulary {
     for (const letter of new Set([...tokens].map((t) => t[0]!))) letters.set(letter, (letters.get(letter) ?? 0) + 1);
   }
   const total = facts.length;
-  const byCount = (counts: Map<string, number>) => [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1));
+  const byCount = (counts: Map<string, number>) =>
+    [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1));
   return {
     words: byCount(words).filter((w) => w.length >= 3 && /^[a-z][a-z0-9]*$/.test(w)),
     broad: [

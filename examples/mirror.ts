@@ -102,7 +102,9 @@ export class Mirror {
           break;
         }
         if (response.status !== 200) throw new Error(`page ${page} answered ${response.status}`);
-        const { data } = (await response.json()) as { data: { items: CatalogItem[]; total: number; generatedAt: string } };
+        const { data } = (await response.json()) as {
+          data: { items: CatalogItem[]; total: number; generatedAt: string };
+        };
         pinned ||= data.generatedAt;
         items.push(...data.items);
         await onPage?.(page);

@@ -70,12 +70,7 @@ const SOURCE_NOTE =
   "seed) taken 2025-05 to 2026-08, keeping only repositories whose stars, forks, creation and push times are known.";
 
 function isKnown(record: SourceRecord): record is KnownRecord {
-  return (
-    record.stars !== null &&
-    record.forks !== null &&
-    record.created_at !== null &&
-    record.pushed_at !== null
-  );
+  return record.stars !== null && record.forks !== null && record.created_at !== null && record.pushed_at !== null;
 }
 
 function cleanHomepage(homepage: string | null): string | null {

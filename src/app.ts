@@ -6,11 +6,11 @@ import type { Config } from "./config";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
-import { rateLimit, type SharedLimits } from "./http/ratelimit";
-import { closeWhileStopping, Stopping } from "./http/stopping";
-import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
-import type { Log } from "./log";
 import type { DocumentedRoute } from "./http/openapi";
+import { rateLimit, type SharedLimits } from "./http/ratelimit";
+import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
+import { closeWhileStopping, Stopping } from "./http/stopping";
+import type { Log } from "./log";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
@@ -73,7 +73,14 @@ function renderError(
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
-export function createApp({ store, config, log = () => {}, stopping = new Stopping(), sharedLimits, readyDetails }: AppDeps) {
+export function createApp({
+  store,
+  config,
+  log = () => {},
+  stopping = new Stopping(),
+  sharedLimits,
+  readyDetails,
+}: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);

@@ -36,7 +36,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`${variable}: ${problem}`);
     this.name = "ConfigError";
   }
@@ -49,7 +52,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined || raw === "") return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
+  if (value < min || value > max)
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -103,7 +107,8 @@ function share(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!/^\d*\.?\d+$/.test(raw) || value > 1) throw new ConfigError(name, `expected a share from 0 to 1 (e.g. 0.1), got "${raw}"`);
+  if (!/^\d*\.?\d+$/.test(raw) || value > 1)
+    throw new ConfigError(name, `expected a share from 0 to 1 (e.g. 0.1), got "${raw}"`);
   return value;
 }
 

@@ -5,11 +5,11 @@
 import { createApp } from "./app";
 import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
+import { CatalogStore } from "./catalog/store";
 import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
 import { RedisLease } from "./cluster/lease";
 import { RedisLink } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
-import { CatalogStore } from "./catalog/store";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
@@ -53,9 +53,7 @@ const app = createApp({
   log,
   stopping,
   sharedLimits: redis ? new RedisLimits(redis) : undefined,
-  readyDetails: redis
-    ? () => ({ redis: { ...redis.state, limiter: redis.up ? "shared" : "in-process" } })
-    : undefined,
+  readyDetails: redis ? () => ({ redis: { ...redis.state, limiter: redis.up ? "shared" : "in-process" } }) : undefined,
 }).use(
   refreshCron({
     config,

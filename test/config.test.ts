@@ -39,7 +39,10 @@ describe("configuration", () => {
     });
     expect(loadConfig({ PORT: "8080" }).baseUrl).toBe("http://localhost:8080");
     expect(loadConfig({ REFRESH_CRON: "off" }).refreshCron).toBeNull();
-    expect(loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" })).toMatchObject({ trustProxy: 1, rateLimitWindowMs: 0 });
+    expect(loadConfig({ TRUST_PROXY: "true", RATE_LIMIT_WINDOW_MS: "0" })).toMatchObject({
+      trustProxy: 1,
+      rateLimitWindowMs: 0,
+    });
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);

@@ -8,7 +8,19 @@ import { CatalogStore } from "../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
-export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "commands", "hooks", "ide", "templates", "observability", "guides", "other"];
+export const CATEGORY_IDS = [
+  "mcp",
+  "cli",
+  "agents-workflows",
+  "skills",
+  "commands",
+  "hooks",
+  "ide",
+  "templates",
+  "observability",
+  "guides",
+  "other",
+];
 export const SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 
 /** A plugin record with sensible defaults; `id` decides name, full_name and url. */
@@ -76,7 +88,10 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
   const path = join(dir, "catalog.sqlite");
   if (input) publishSnapshot(path, input);
   const lines: Array<Record<string, unknown>> = [];
-  const store = new CatalogStore(path, { checkIntervalMs: 50, log: (event, fields) => lines.push({ event, ...fields }) });
+  const store = new CatalogStore(path, {
+    checkIntervalMs: 50,
+    log: (event, fields) => lines.push({ event, ...fields }),
+  });
   const app = createApp({
     store,
     config: {
@@ -122,7 +137,11 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
 }
 
 /** Every item of a list endpoint, paging until `total` is reached. */
-export async function collectAll(server: TestServer, path: string, pageSize: number): Promise<{ ids: string[]; totals: number[] }> {
+export async function collectAll(
+  server: TestServer,
+  path: string,
+  pageSize: number,
+): Promise<{ ids: string[]; totals: number[] }> {
   const ids: string[] = [];
   const totals: number[] = [];
   const sep = path.includes("?") ? "&" : "?";

@@ -55,9 +55,17 @@ describe("createLog", () => {
     const before = Date.now();
     log.log("server.listening", { url: "http://127.0.0.1:8080", port: 8080 });
     jsonLine(log, "request", '"method":"GET","route":"/api/v1/plugins","status":200,"durationMs":0.25,"cache":"hit"');
-    log.log("refresh.done", { nested: { ids: ["a/b", "c/d"], ok: true }, missing: null, text: 'quote " slash \\ newline \n 中文 😀' });
-    jsonLine(log, "request", '"method":"HEAD","route":null,"status":404,"durationMs":null,"cache":null,"ip":"203.0.113.9"');
-    jsonLine(log, "we\"ird\nevent", '"n":1');
+    log.log("refresh.done", {
+      nested: { ids: ["a/b", "c/d"], ok: true },
+      missing: null,
+      text: 'quote " slash \\ newline \n 中文 😀',
+    });
+    jsonLine(
+      log,
+      "request",
+      '"method":"HEAD","route":null,"status":404,"durationMs":null,"cache":null,"ip":"203.0.113.9"',
+    );
+    jsonLine(log, 'we"ird\nevent', '"n":1');
     log.flush();
     const after = Date.now();
 
@@ -76,9 +84,14 @@ describe("createLog", () => {
     expect(got.map(({ time, ...rest }) => rest)).toEqual([
       { event: "server.listening", url: "http://127.0.0.1:8080", port: 8080 },
       { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, durationMs: 0.25, cache: "hit" },
-      { event: "refresh.done", nested: { ids: ["a/b", "c/d"], ok: true }, missing: null, text: 'quote " slash \\ newline \n 中文 😀' },
+      {
+        event: "refresh.done",
+        nested: { ids: ["a/b", "c/d"], ok: true },
+        missing: null,
+        text: 'quote " slash \\ newline \n 中文 😀',
+      },
       { event: "request", method: "HEAD", route: null, status: 404, durationMs: null, cache: null, ip: "203.0.113.9" },
-      { event: "we\"ird\nevent", n: 1 },
+      { event: 'we"ird\nevent', n: 1 },
     ]);
   });
 
@@ -111,7 +124,10 @@ describe("createLog", () => {
     const early = text();
     expect(early.length).toBeGreaterThan(32 * 1024);
     expect(early.endsWith("\n")).toBe(true);
-    const earlyLines = early.slice(0, -1).split("\n").map((line) => JSON.parse(line) as { i: number });
+    const earlyLines = early
+      .slice(0, -1)
+      .split("\n")
+      .map((line) => JSON.parse(line) as { i: number });
     expect(earlyLines.map((l) => l.i)).toEqual(Array.from({ length: earlyLines.length }, (_, i) => i));
     log.flush();
     expect(lines().map((l) => [l.i, l.filler])).toEqual(Array.from({ length: 70 }, (_, i) => [i, filler]));

@@ -4,9 +4,11 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { openForBuild, writeIndex, type FtsRow } from "./ftsindex";
+import { type FtsRow, openForBuild, writeIndex } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
-import { ACTIVE_MEMBERS, indexText, memberKey, SCHEMA_VERSION, tagToken } from "./schema";
+import { ACTIVE_MEMBERS, indexText, memberKey, POPULARITY, SCHEMA_VERSION, tagToken } from "./schema";
+import { popularity } from "./search";
+import { type Synonyms, searchText, synonymsOf } from "./searchtext";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "./types";
 import { fullView, shortView } from "./views";
@@ -33,12 +35,23 @@ function tags(entry: Entry): string {
   return tokens.join(" ");
 }
 
-/** The rows of the full-text index, in stars order. */
-function ftsRows(byStars: Entry[]): FtsRow[] {
+/** The rows of the full-text index, in stars order; `categoryNames` by id, English and Chinese. */
+function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, synonyms: Synonyms): FtsRow[] {
+  // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
+  const words = (text: string) => indexText(searchText(text.replace(/[-_.]+/g, " "), synonyms));
   return byStars.map((entry) => {
     const r = entry.record;
-    // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
-    return [entry.rowid, r.name.replace(/[-_.]+/g, " "), indexText(r.topics.join(" ")), indexText(r.description), tags(entry)];
+    const description = [r.description, r.description_zh ?? ""].join(" ");
+    const categories = entry.categories.map((id) => categoryNames.get(id) ?? id).join(" ");
+    return [
+      entry.rowid,
+      words(r.name),
+      words(r.id.replace("/", " ")),
+      indexText(searchText(r.topics.join(" "), synonyms)),
+      indexText(searchText(description, synonyms)),
+      indexText(searchText(categories, synonyms)),
+      tags(entry),
+    ];
   });
 }
 
@@ -56,10 +69,32 @@ function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, stri
     const changedAt = history.changedAt.get(r.id.toLowerCase()) ?? entry.snapshotAt;
     for (const old of r.previous_ids) if (!current.has(old.toLowerCase())) alias.run(old, r.id);
     insert.run(
-      entry.rowid, r.id, r.name, r.url, r.homepage, r.description, r.description_zh, r.category,
-      JSON.stringify(r.categories), r.stars, r.forks, r.language, r.license, r.archived ? 1 : 0,
-      r.created_at, r.pushed_at, JSON.stringify(r.topics), r.curated ? 1 : 0, r.first_seen_at,
-      entry.heat, r.etag, json[i]![0], json[i]![1], r.repo_id, JSON.stringify(r.previous_ids), changedAt,
+      entry.rowid,
+      r.id,
+      r.name,
+      r.url,
+      r.homepage,
+      r.description,
+      r.description_zh,
+      r.category,
+      JSON.stringify(r.categories),
+      r.stars,
+      r.forks,
+      r.language,
+      r.license,
+      r.archived ? 1 : 0,
+      r.created_at,
+      r.pushed_at,
+      JSON.stringify(r.topics),
+      r.curated ? 1 : 0,
+      r.first_seen_at,
+      entry.heat,
+      r.etag,
+      json[i]![0],
+      json[i]![1],
+      r.repo_id,
+      JSON.stringify(r.previous_ids),
+      changedAt,
     );
   });
 }
@@ -83,6 +118,11 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
   for (const [category, rowids] of members) insert.run(memberKey(category), packRowids(rowids));
   const active = bySort.get("stars")!.filter((entry) => !entry.record.archived);
   insert.run(ACTIVE_MEMBERS, packRowids(active.map((e) => e.rowid)));
+  const byStars = bySort.get("stars")!;
+  const scores = new Float64Array(byStars.length + 1);
+  for (const e of byStars)
+    scores[e.rowid] = popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
+  insert.run(POPULARITY, new Uint8Array(scores.buffer));
 }
 
 /** Statistics of a set of records, as the manifest reports them. */
@@ -105,6 +145,7 @@ function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): vo
   const named = new Map((input.categories ?? []).map((c) => [c.id, c]));
   const categories = input.categoryIds.map((id) => named.get(id) ?? { id, name: id, name_zh: id, description: "" });
   insert.run("categories", JSON.stringify(categories));
+  insert.run("synonyms", JSON.stringify(input.synonyms ?? []));
   insert.run("snapshot_at", stats.snapshotAt);
   insert.run("stats", JSON.stringify(stats));
 }
@@ -139,9 +180,10 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
     categories: [...new Set(record.categories)],
   }));
   const byStars = entries.slice().sort(COMPARATORS.stars);
-  byStars.forEach((entry, index) => (entry.rowid = index + 1));
+  for (const [index, entry] of byStars.entries()) entry.rowid = index + 1;
   // The index first: it creates the file and its schema; then the rows, orders and metadata.
-  writeIndex(path, ftsRows(byStars));
+  const categoryNames = new Map((input.categories ?? []).map((c) => [c.id, `${c.name} ${c.name_zh}`]));
+  writeIndex(path, ftsRows(byStars, categoryNames, synonymsOf(input.synonyms ?? [])));
   const bySort = sortAll(entries);
   const json = views(byStars);
   const stats = statsOf(snapshotAt, input.plugins);

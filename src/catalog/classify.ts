@@ -15,7 +15,6 @@ interface CompiledCategory {
   hints: string[];
 }
 
-
 function compile(category: Category): CompiledCategory {
   const words = category.keywords.map((k) => escapeRegExp(k.toLowerCase()).replace(/[\s_-]+/g, "[\\s_-]+"));
   return {

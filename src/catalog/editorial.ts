@@ -2,7 +2,7 @@
  * The data in db/: the editors' category rules, curated list and overrides, and the embedded
  * default snapshot's repository facts. Read and checked here, so a bad edit fails loudly.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FALLBACK_CATEGORY } from "./classify";
 import type { Category, CategoryInfo, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
@@ -20,9 +20,11 @@ export function loadEditorial(dir = DB_DIR): Editorial {
   const { plugins: curated } = readJson<{ plugins: CuratedEntry[] }>(join(dir, "curated.json"));
   const { overrides } = readJson<{ overrides: Record<string, Override> }>(join(dir, "overrides.json"));
   const ids = new Set(categories.map((c) => c.id));
-  if (!ids.has(FALLBACK_CATEGORY)) throw new Error(`categories.json lacks the fallback category "${FALLBACK_CATEGORY}"`);
+  if (!ids.has(FALLBACK_CATEGORY))
+    throw new Error(`categories.json lacks the fallback category "${FALLBACK_CATEGORY}"`);
   for (const [id, o] of Object.entries(overrides)) {
-    if (o.category !== undefined && !ids.has(o.category)) throw new Error(`overrides.json: ${id} names unknown category ${o.category}`);
+    if (o.category !== undefined && !ids.has(o.category))
+      throw new Error(`overrides.json: ${id} names unknown category ${o.category}`);
   }
   for (const c of curated) {
     if (!c.description_zh?.trim()) throw new Error(`curated.json: ${c.id} lacks description_zh`);
@@ -44,4 +46,17 @@ export function loadDefaultData(dir = DB_DIR): DefaultData {
 /** The category set as clients see it: ids, names and descriptions, without the rules. */
 export function categoryInfo(editorial: Editorial): CategoryInfo[] {
   return editorial.categories.map(({ id, name, name_zh, description }) => ({ id, name, name_zh, description }));
+}
+
+/** Word groups of one meaning each (db/synonyms.json), lowercase; none when the file is absent. */
+export function loadSynonyms(dir = DB_DIR): string[][] {
+  const path = join(dir, "synonyms.json");
+  if (!existsSync(path)) return [];
+  const { groups } = readJson<{ groups: string[][] }>(path);
+  for (const group of groups) {
+    for (const word of group) {
+      if (!/^[a-z0-9]+$/.test(word)) throw new Error(`synonyms.json: "${word}" is not one lowercase word`);
+    }
+  }
+  return groups;
 }

@@ -18,7 +18,9 @@ export class FtsIndex {
   private readonly counts = new Map<string, number>();
 
   constructor(db: Database) {
-    this.pageRows = db.prepare(`SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`);
+    this.pageRows = db.prepare(
+      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
+    );
     this.countRows = db.prepare(`SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?`);
     // One string instead of one row object per match: broad matches run to 100,000 rowids.
     this.allRows = db.prepare(`SELECT group_concat(rowid) AS ids FROM plugins_fts WHERE plugins_fts MATCH ?`);

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { SCHEMA } from "./schema";
 
 /** rowid, name, topics, description and filter tokens, as the index takes them. */
-export type FtsRow = [number, string, string, string, string];
+export type FtsRow = [number, string, string, string, string, string, string];
 
 /** FTS5's in-memory index budget while building: 64 MiB holds the index of 100,000 plugins. */
 const FTS_HASH_BYTES = 64 * 1024 * 1024;
@@ -29,7 +29,9 @@ export function writeIndex(path: string, rows: FtsRow[]): void {
     db.exec(SCHEMA);
     // Room for the whole index in memory: one segment is written, no merges on the way.
     db.exec(`INSERT INTO plugins_fts (plugins_fts, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});`);
-    const insert = db.prepare(`INSERT INTO plugins_fts (rowid, name, topics, description, tags) VALUES (?,?,?,?,?)`);
+    const insert = db.prepare(
+      `INSERT INTO plugins_fts (rowid, name, fullname, topics, description, category, tags) VALUES (?,?,?,?,?,?,?)`,
+    );
     db.transaction(() => {
       for (const row of rows) insert.run(...row);
     })();

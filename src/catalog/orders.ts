@@ -63,7 +63,12 @@ export function sortAll<T extends Ranked>(entries: T[]): Map<Sort, T[]> {
 }
 
 /** The key of a stored order: the sort and the filters that restrict it. */
-export function orderKey(sort: Sort, category: string | null, curated: boolean, archived: boolean | null = null): string {
+export function orderKey(
+  sort: Sort,
+  category: string | null,
+  curated: boolean,
+  archived: boolean | null = null,
+): string {
   const filters = `${category === null ? "" : `|c:${category}`}${curated ? "|curated" : ""}`;
   return `${sort}${filters}${archived === null ? "" : `|archived:${archived}`}`;
 }

@@ -66,7 +66,10 @@ export function readPrevious(path: string): PreviousCatalog {
       snapshotAt: db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null,
       plugins,
       events: db.prepare<HistoryEvent, []>(SELECT_EVENTS).all(),
-      snapshots: db.prepare<{ at: string }, []>(SELECT_SNAPSHOTS).all().map((row) => row.at),
+      snapshots: db
+        .prepare<{ at: string }, []>(SELECT_SNAPSHOTS)
+        .all()
+        .map((row) => row.at),
     };
   } finally {
     db.close();

@@ -8,16 +8,20 @@
  * filter (category, curated); the snapshot derives each filtered order once, on first use, so
  * any list page, however deep, is a slice: no OFFSET scans. The `newest` order serves the feed.
  *
- * `plugins_fts` is contentless (the text lives in `plugins`): it only answers which rowids match.
- * Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
+ * `plugins_fts` is contentless (the text lives in `plugins`): it answers which rowids match and
+ * their bm25 relevance. Its columns are what a search covers: the name, the full name (owner and
+ * name), topics, the description with the Chinese one, and the categories' English and Chinese
+ * names, all read through searchText.ts. Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
  * more term of the match and results still stream in rowid order. The prefix index of length 1
  * keeps a one-letter query (a prefix of most of the catalog) a single doclist walk.
  *
  * `terms` lists every term of the index, so a longer prefix can be searched as the few terms it
- * stands for: FTS5 otherwise merges all their doclists up front, in every statement.
-
+ * stands for: FTS5 otherwise merges all their doclists up front, in every statement; a word that
+ * matches nothing is corrected to its nearest term.
+ *
+ * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -63,8 +67,10 @@ CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
 
+CREATE INDEX plugins_name ON plugins (name COLLATE NOCASE);
+
 CREATE VIRTUAL TABLE plugins_fts USING fts5(
-  name, topics, description, tags,
+  name, fullname, topics, description, category, tags,
   content = '',
   tokenize = "unicode61 remove_diacritics 2 tokenchars '_'",
   prefix = '1 2 3'
@@ -78,6 +84,9 @@ CREATE VIRTUAL TABLE plugins_fts USING fts5(
 export function indexText(text: string): string {
   return text.replaceAll("_", " ");
 }
+
+/** The key of the per-rowid popularity blob in `orders`. */
+export const POPULARITY = "popularity";
 
 /** The key of the feed's order: most recently first seen, then created_at desc, then id. */
 export const NEWEST_ORDER = "newest";

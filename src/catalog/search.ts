@@ -1,19 +1,16 @@
 /**
- * Turns a user's `q` into FTS5 match expressions. Every token is quoted, so search syntax
- * (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT/NEAR) is plain text and never an FTS5 error.
+ * Turns a user's `q` into FTS5 match expressions, and defines how matches rank. Every token is
+ * quoted, so search syntax (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT/NEAR) is plain text
+ * and never an FTS5 error.
  */
 import { tagToken } from "./schema";
+import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
 import { foldAscii } from "./text";
 
 export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */
   phrases: readonly string[];
-  /** Every word somewhere in name, topics or description. */
   all: string;
-  /** Any word in the name: the first relevance tier. */
-  name: string;
-  /** Any word in the topics: the second relevance tier. */
-  topics: string;
 }
 
 /** The characters unicode61 keeps inside tokens; everything else separates them. */
@@ -25,43 +22,48 @@ export type TermLookup = (prefix: string) => string[] | null;
 /** Prefix lengths the index keeps doclists for (schema.ts `prefix`): those need no listing. */
 const LONGEST_INDEXED_PREFIX = 3;
 
-/**
- * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than the indexed
- * prefixes becomes the OR of the terms it is a prefix of: the same rows, but merged lazily, so a
- * LIMIT or a rare filter term stops early. Tokens with other than ASCII letters and digits keep
- * FTS5's own prefix match, which folds them.
- */
-function phrase(tokens: string[], lookup: TermLookup | undefined): string {
-  const prefix = prefixPhrase(tokens.join(" "));
-  const token = tokens[0]!;
-  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_INDEXED_PREFIX || !/^[a-z0-9]+$/.test(token)) return prefix;
-  const terms = lookup(token);
-  if (terms === null || terms.length === 0) return prefix;
-  return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
-}
-
 /** Text as an FTS5 phrase whose last token is a prefix: `mcp ser` → `"mcp ser"*`. */
 export function prefixPhrase(text: string): string {
   return `"${text}"*`;
 }
 
+/**
+ * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than the indexed
+ * prefixes becomes the OR of the terms it is a prefix of: the same rows, but merged lazily, so a
+ * LIMIT or a rare filter term stops early.
+ */
+function phrase(tokens: string[], lookup: TermLookup | undefined): string {
+  const prefix = prefixPhrase(tokens.join(" "));
+  const token = tokens[0]!;
+  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_INDEXED_PREFIX || !/^[a-z0-9]+$/.test(token)) {
+    return prefix;
+  }
+  const terms = lookup(token);
+  if (terms === null || terms.length === 0) return prefix;
+  return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
+}
+
+/** The tokens of each whitespace-separated word of `q`, as the index reads them. */
+export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[][] {
+  const words: string[][] = [];
+  for (const word of q.split(/\s+/)) {
+    const tokens = searchText(word, synonyms).match(TOKEN);
+    if (tokens) words.push(tokens.map(foldAscii));
+  }
+  return words;
+}
 
 /**
  * One phrase per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,
- * which finds `mcp-server`. Returns null when `q` holds no searchable token at all. Phrases are
- * folded, deduplicated and sorted (AND and OR do not care), so queries that differ only in case
- * or word order are one expression and share its remembered counts.
+ * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
+ * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(q: string, lookup?: TermLookup): MatchQuery | null {
+export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
   const unique = new Set<string>();
-  for (const word of q.split(/\s+/)) {
-    const tokens = word.match(TOKEN);
-    if (tokens) unique.add(phrase(tokens.map(foldAscii), lookup));
-  }
+  for (const tokens of queryWords(q, synonyms)) unique.add(phrase(tokens, lookup));
   if (unique.size === 0) return null;
   const phrases = [...unique].sort();
-  const any = phrases.join(" OR ");
-  return { phrases, all: phrases.join(" AND "), name: `name : (${any})`, topics: `topics : (${any})` };
+  return { phrases, all: phrases.join(" AND ") };
 }
 
 export interface SearchFilters {
@@ -71,29 +73,64 @@ export interface SearchFilters {
   archived?: boolean | null;
 }
 
-/**
- * The FTS expressions of one filtered search. `matches` is every result; the tiers split it by
- * relevance: a word in the name, else a word in the topics, else the description only. Each one
- * yields rowids in stars order, so a page of a tier is a LIMIT of its match.
- */
-export interface SearchExpressions {
-  matches: string;
-  tiers: [string, string, string];
-}
-
-export function searchExpressions(match: MatchQuery, filters: SearchFilters): SearchExpressions {
+/** The FTS expression of every result of a filtered search. */
+export function searchMatch(match: MatchQuery, filters: SearchFilters): string {
   const terms = [`(${match.all})`];
   if (filters.category !== null) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
   if (filters.curated) terms.push(`tags : "${tagToken("curated")}"`);
   if (filters.archived === false) terms.push(`tags : "${tagToken("active")}"`);
-  let matches = terms.join(" AND ");
-  if (filters.archived === true) matches = `(${matches}) NOT tags : "${tagToken("active")}"`;
-  return {
-    matches,
-    tiers: [
-      `${matches} AND (${match.name})`,
-      `(${matches} AND (${match.topics})) NOT (${match.name})`,
-      `(${matches}) NOT ((${match.name}) OR (${match.topics}))`,
-    ],
-  };
+  const matches = terms.join(" AND ");
+  return filters.archived === true ? `(${matches}) NOT tags : "${tagToken("active")}"` : matches;
+}
+
+/**
+ * bm25 weights of the index's columns (name, full name, topics, description, category names,
+ * tags): a word in the name counts most, then the owner and full name, topics, the category.
+ */
+export const COLUMN_WEIGHTS = [10, 6, 4, 1.5, 3, 0] as const;
+
+/** Half-life, in days without a push, of the recency half of popularity. */
+const RECENCY_HALF_LIFE_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+/**
+ * Popularity = log10(1 + stars + 2·forks) · (0.5 + 0.5 · 0.5^(days since pushed_at / 365)):
+ * a repository left alone for years keeps half its weight. Computed against the snapshot time.
+ */
+export function popularity(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
+  const days = Math.max(0, (Date.parse(snapshotAt) - Date.parse(pushedAt)) / DAY_MS);
+  return Math.log10(1 + stars + 2 * forks) * (0.5 + 0.5 * 0.5 ** (days / RECENCY_HALF_LIFE_DAYS));
+}
+
+/** How much the text relevance weighs against popularity: the best text match of a search scores this. */
+export const RELEVANCE_WEIGHT = 4;
+
+/** An exact owner, name or full-name match outranks any other result. */
+export const EXACT_BONUS = 100;
+
+/**
+ * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
+ * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match.
+ */
+export function score(relevance: number, bestRelevance: number, popular: number, exact: boolean): number {
+  const text = bestRelevance > 0 ? (RELEVANCE_WEIGHT * relevance) / bestRelevance : 0;
+  return text + popular + (exact ? EXACT_BONUS : 0);
+}
+
+/** Levenshtein distance, or `max + 1` once it is certainly larger than `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      best = Math.min(best, current[j]!);
+    }
+    if (best > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -4,17 +4,20 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
-import { ListOrders, type Sort } from "./orders";
-import { pageInOrder, probedPage, tieredPage } from "./ranking";
-import { SCHEMA_VERSION } from "./schema";
-import { searchExpressions, toMatchQuery, type MatchQuery } from "./search";
 import { composeEvents } from "./history";
+import { ListOrders, type Sort } from "./orders";
+import { pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
+import { POPULARITY, SCHEMA_VERSION } from "./schema";
+import { editDistance, type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
+import { type Synonyms, synonymsOf } from "./searchtext";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
 
 export interface Page<T> {
   items: T[];
   total: number;
+  /** The query searched instead of `q`, when `q` matched nothing and a nearby spelling did. */
+  corrected?: string;
 }
 
 export interface ListQuery {
@@ -86,6 +89,12 @@ export class Snapshot {
   private readonly starsRange: Statement<{ short_json: string }>;
   private readonly newestRow: Statement<NewestRow>;
   private readonly termsByPrefix: Statement<{ term: string }, [string]>;
+  private readonly termsBetween: Statement<{ term: string }, [string, string]>;
+  private readonly exactId: Statement<{ rowid: number }, [string]>;
+  private readonly exactName: Statement<{ rowid: number }, [string]>;
+  private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
+  private readonly ranker: Ranker;
+  private readonly synonyms: Synonyms;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -97,10 +106,21 @@ export class Snapshot {
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
     this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
-    this.newestRow = db.prepare(`SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`);
+    this.newestRow = db.prepare(
+      `SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`,
+    );
     this.fts = new FtsIndex(db);
     this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
-    this.termsByPrefix = db.prepare(`SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`);
+    this.termsByPrefix = db.prepare(
+      `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`,
+    );
+    this.termsBetween = db.prepare(`SELECT term FROM terms WHERE term >= ? AND term < ?`);
+    this.exactId = db.prepare(`SELECT rowid FROM plugins WHERE id = ?`);
+    this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
+    this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
+    const popularity = this.orderBlob.get(POPULARITY)?.ids;
+    this.ranker = new Ranker(db, popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0));
+    this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -131,15 +151,66 @@ export class Snapshot {
     return this.byId.get(id)?.full_json ?? null;
   }
 
-  /** A page of full-form plugin JSON for a list query. */
+  /**
+   * A page of full-form plugin JSON for a list query. A search that finds nothing is tried once
+   * more with its unknown words corrected to their nearest index terms.
+   */
   list(query: ListQuery): Page<string> {
     if (query.q !== null) {
-      const match = toMatchQuery(query.q, (prefix) => this.termsOf(prefix));
-      return match === null ? { items: [], total: 0 } : this.search(query, match);
+      const page = this.searchText(query, query.q);
+      if (page.total > 0) return page;
+      const corrected = this.corrected(query.q);
+      if (corrected === null) return page;
+      const retry = this.searchText(query, corrected);
+      return retry.total > 0 ? { ...retry, corrected } : page;
     }
     const ids = this.orders.sorted(query.sort, query.category, query.curated, query.archived ?? null);
     const slice = ids.subarray(query.offset, query.offset + query.limit);
     return { items: this.fullJson(slice), total: ids.length };
+  }
+
+  private searchText(query: ListQuery, q: string): Page<string> {
+    const match = toMatchQuery(q, (prefix) => this.termsOf(prefix), this.synonyms);
+    return match === null ? { items: [], total: 0 } : this.search(query, q, match);
+  }
+
+  /**
+   * `q` with each word that matches nothing replaced by the nearest index term (edit distance 1,
+   * 2 for words of eight letters or more; the same first letter); null when nothing changed.
+   */
+  private corrected(q: string): string | null {
+    let changed = false;
+    const words = q
+      .trim()
+      .split(/\s+/)
+      .map((word) => {
+        const tokens = queryWords(word, this.synonyms)[0];
+        if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!)) return word;
+        const token = tokens[0]!;
+        if (this.fts.count(prefixPhrase(token)) > 0) return word;
+        const max = token.length >= 8 ? 2 : 1;
+        let best: { term: string; distance: number } | null = null;
+        const next = String.fromCharCode(token.charCodeAt(0) + 1);
+        for (const { term } of this.termsBetween.all(token[0]!, next)) {
+          const distance = editDistance(token, term, max);
+          if (distance <= max && (best === null || distance < best.distance)) best = { term, distance };
+        }
+        if (best === null) return word;
+        changed = true;
+        return best.term;
+      });
+    return changed ? words.join(" ") : null;
+  }
+
+  /** Rowids of plugins whose owner, name or full name is exactly `q` (case aside). */
+  private exactMatches(q: string): Set<number> {
+    const text = q.trim();
+    const rows = /\s/.test(text)
+      ? []
+      : text.includes("/")
+        ? this.exactId.all(text)
+        : [...this.exactName.all(text), ...this.exactOwner.all(`${text}/`, `${text}0`)];
+    return new Set(rows.map((row) => row.rowid));
   }
 
   /** The index terms starting with `prefix` (ASCII letters and digits), or null past the bound. */
@@ -153,19 +224,31 @@ export class Snapshot {
   }
 
   /**
-   * Relevance and stars pages stream from the index in stars order; the other sorts mark the
-   * matches and walk the sort's precomputed order. Neither sorts the matches.
+   * Relevance pages come from the search's ranking (ranking.ts); stars pages stream from the index
+   * in stars order; the other sorts mark the matches and walk the sort's precomputed order.
    */
-  private search(query: ListQuery, match: MatchQuery): Page<string> {
-    const { matches, tiers } = searchExpressions(match, query);
+  private search(query: ListQuery, q: string, match: MatchQuery): Page<string> {
+    const matches = searchMatch(match, query);
+    if (query.sort === "default") {
+      const exact = q.trim().toLowerCase();
+      const inName = `(${matches}) AND ({name fullname} : (${match.phrases.join(" OR ")}))`;
+      const count = () => this.fts.count(matches);
+      const ranking = this.ranker.ranking(
+        matches,
+        count,
+        inName,
+        () => this.exactMatches(exact),
+        `${matches}\u0000${exact}`,
+      );
+      // A ranking short of its bound holds every match: no count needed.
+      const total = ranking.rowids.length < RANKED_MATCHES ? ranking.rowids.length : this.fts.count(matches);
+      if (query.offset >= total) return { items: [], total };
+      return { items: this.fullJson(this.ranker.page(matches, ranking, query.offset, query.limit)), total };
+    }
     const total = this.fts.count(matches);
     if (query.offset >= total) return { items: [], total };
-    if (query.sort === "default" || query.sort === "stars") {
-      const rowids = query.sort === "default"
-        ? tieredPage(this.fts, tiers, query.offset, query.limit)
-        : this.fts.page(matches, query.offset, query.limit);
-      return { items: this.fullJson(rowids), total };
-    }
+    if (query.sort === "stars")
+      return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit)), total };
     const order = this.orders.sorted(query.sort, null, false);
     const rowids = this.sortedPage(matches, total, order, query.offset, query.limit);
     return { items: this.fullJson(rowids), total };
@@ -201,7 +284,10 @@ export class Snapshot {
 
   /** Every plugin in catalog form, by stars desc (rowid order). */
   catalogItems(): string[] {
-    return this.db.query<CatalogRow, []>(`SELECT ${CATALOG_COLUMNS} FROM plugins ORDER BY rowid`).all().map(catalogRowJson);
+    return this.db
+      .query<CatalogRow, []>(`SELECT ${CATALOG_COLUMNS} FROM plugins ORDER BY rowid`)
+      .all()
+      .map(catalogRowJson);
   }
 
   /** The current id of a former id (a renamed plugin's old name), or null. */

@@ -61,6 +61,8 @@ export interface SnapshotInput {
   categories?: CategoryInfo[];
   /** What changed in the snapshots before this one; none for a catalog built from scratch. */
   history?: SnapshotHistory;
+  /** Word groups a search treats as one meaning (db/synonyms.json). */
+  synonyms?: string[][];
 }
 
 /** A category as clients see it. */

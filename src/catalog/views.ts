@@ -93,5 +93,11 @@ export function catalogJson(
 }
 
 export function catalogView(r: PluginRecord): PluginCatalogView {
-  return { ...fullView(r), curated: r.curated, first_seen_at: r.first_seen_at, repo_id: r.repo_id, previous_ids: r.previous_ids };
+  return {
+    ...fullView(r),
+    curated: r.curated,
+    first_seen_at: r.first_seen_at,
+    repo_id: r.repo_id,
+    previous_ids: r.previous_ids,
+  };
 }

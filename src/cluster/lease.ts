@@ -31,9 +31,12 @@ export class RedisLease implements SharedLock {
       return { refused: `Redis is unreachable: ${(error as Error).message}` };
     }
     if (taken !== "OK") return { refused: "another instance is refreshing" };
-    const renewal = setInterval(() => {
-      this.link.run((c) => c.send("EVAL", [RENEW, "1", LOCK_KEY, token, ttl])).catch(() => {});
-    }, Math.max(100, Math.floor(this.ttlMs / 3)));
+    const renewal = setInterval(
+      () => {
+        this.link.run((c) => c.send("EVAL", [RENEW, "1", LOCK_KEY, token, ttl])).catch(() => {});
+      },
+      Math.max(100, Math.floor(this.ttlMs / 3)),
+    );
     renewal.unref();
     return {
       release: async () => {

@@ -10,7 +10,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
   "Referrer-Policy": "no-referrer",
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
+  "Access-Control-Expose-Headers":
+    "ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Search-Corrected",
 });
 
 /** `headers` with the security headers before them. */

@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
 import type { Log } from "./github";
-import { runRefresh, type RefreshOptions, type RefreshResult } from "./refresh";
+import { type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
 
 /**

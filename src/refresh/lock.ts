@@ -18,7 +18,10 @@ export interface Lock {
 
 export class LockHeld extends Error {
   override name = "LockHeld";
-  constructor(readonly path: string, readonly pid: number | null) {
+  constructor(
+    readonly path: string,
+    readonly pid: number | null,
+  ) {
     super(`another refresh is running (pid ${pid ?? "unknown"}, lock ${path})`);
   }
 }

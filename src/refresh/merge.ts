@@ -102,7 +102,9 @@ export function mergeOutcomes(
       firstSeenAt: firstSeen,
       etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before),
       repoId: contexts.get(key)?.repoId ?? (target ?? before)?.repoId ?? null,
-      previousIds: [...new Map(formerIds.filter((id) => id.toLowerCase() !== key).map((id) => [id.toLowerCase(), id])).values()],
+      previousIds: [
+        ...new Map(formerIds.filter((id) => id.toLowerCase() !== key).map((id) => [id.toLowerCase(), id])).values(),
+      ],
     });
   }
   merged.facts = [...byId.values()];

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { toRecords } from "../catalog/classify";
-import { categoryInfo, loadDefaultData, type loadEditorial } from "../catalog/editorial";
+import { categoryInfo, loadDefaultData, type loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { carryHistory } from "../catalog/history";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
@@ -234,7 +234,7 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
-  const input = { snapshotAt, plugins: records, categoryIds, categories, history };
+  const input = { snapshotAt, plugins: records, categoryIds, categories, history, synonyms: loadSynonyms(run.dataDir) };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();

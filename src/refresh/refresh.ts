@@ -9,7 +9,7 @@ import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
-import { acquireLock, isOtherProcessRunning, LockHeld, type SharedLock } from "./lock";
+import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
@@ -61,7 +61,7 @@ export type RefreshResult =
 
 /** Runs one refresh unless another one holds the lock. Unexpected failures throw. */
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
-  let lock;
+  let lock: Lock;
   try {
     lock = acquireLock(`${options.databasePath}.lock`);
   } catch (error) {

@@ -45,7 +45,10 @@ export const healthDocs = {
     body: ReadySchema,
     cached: false,
     more: {
-      503: { description: "No snapshot yet, one older than READY_MAX_AGE_S, or the process is stopping.", body: ReadySchema },
+      503: {
+        description: "No snapshot yet, one older than READY_MAX_AGE_S, or the process is stopping.",
+        body: ReadySchema,
+      },
     },
   },
 } satisfies Record<string, RouteDoc>;
@@ -70,7 +73,8 @@ export function healthHandlers(
         ageSeconds,
         maxAgeSeconds: bound,
       } = readiness(store.current()?.snapshotAt ?? null, maxAgeSeconds, now());
-      if (stopping()) return json({ status: "stopping", snapshotAt, ageSeconds, maxAgeSeconds: bound, ...details?.() }, 503);
+      if (stopping())
+        return json({ status: "stopping", snapshotAt, ageSeconds, maxAgeSeconds: bound, ...details?.() }, 503);
       const status = ready ? "ready" : snapshotAt === null ? "no-snapshot" : "stale";
       return json({ status, snapshotAt, ageSeconds, maxAgeSeconds: bound, ...details?.() }, ready ? 200 : 503);
     },

@@ -6,7 +6,7 @@ import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
 import { checkPinned, listQuerySchema, parseListParams } from "../http/params";
-import { envelopeSchema, pageSchema, PluginSchema } from "../http/wireschemas";
+import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 /** The list page a query string asks for (400 when it asks for something invalid). */
@@ -23,7 +23,14 @@ function listPage(snapshot: Snapshot, query: string): Rendered {
     offset: (p.page - 1) * p.pageSize,
     limit: p.pageSize,
   });
-  return render(okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)), JSON_TYPE, JSON_CACHE_CONTROL);
+  const rendered = render(
+    okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)),
+    JSON_TYPE,
+    JSON_CACHE_CONTROL,
+  );
+  // The list keeps its fields, so a corrected spelling is told in a header.
+  if (page.corrected !== undefined) rendered.headers.set("X-Search-Corrected", encodeURIComponent(page.corrected));
+  return rendered;
 }
 
 /** A former id's answer: a permanent redirect to the plugin's current address, as the platform does. */

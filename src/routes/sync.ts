@@ -4,15 +4,15 @@
  * other /market endpoints.
  */
 import type { Snapshot } from "../catalog/snapshot";
+import type { CatalogStore } from "../catalog/store";
 import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render, respond } from "../http/cache";
 import { rawQuery } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
 import { parseSnapshotAt, sinceQuerySchema } from "../http/params";
 import { gzipped } from "../http/render";
-import type { Answer, CatalogContext } from "./answer";
-import type { CatalogStore } from "../catalog/store";
 import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
+import type { Answer, CatalogContext } from "./answer";
 
 /** The categories with their plugin counts, as the list endpoint's `category` filter counts them. */
 export function categoriesJson(snapshot: Snapshot, counts: ReadonlyMap<string, number>): string {

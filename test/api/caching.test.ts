@@ -3,11 +3,19 @@ import { plugin, snapshotInput, startServer, type TestServer } from "../helpers"
 
 let server: TestServer;
 beforeAll(() => {
-  server = startServer(snapshotInput([plugin("acme/one", { stars: 1, categories: ["mcp"] }), plugin("acme/two", { stars: 2 })]));
+  server = startServer(
+    snapshotInput([plugin("acme/one", { stars: 1, categories: ["mcp"] }), plugin("acme/two", { stars: 2 })]),
+  );
 });
 afterAll(() => server.stop());
 
-const JSON_PATHS = ["/api/v1/plugins", "/api/v1/plugins?q=one", "/api/v1/plugins/acme/one", "/market/manifest.json", "/market/v1/plugins"];
+const JSON_PATHS = [
+  "/api/v1/plugins",
+  "/api/v1/plugins?q=one",
+  "/api/v1/plugins/acme/one",
+  "/market/manifest.json",
+  "/market/v1/plugins",
+];
 
 describe("Cache-Control and ETag", () => {
   for (const path of JSON_PATHS) {

@@ -36,7 +36,14 @@ async function expectMirrored(mirror: Mirror, url: string): Promise<void> {
 
 /** An MCP server repository the topic search finds, pushed shortly before `hours`. */
 function mcpServer(name: string, hours: number, stars = 10) {
-  return { full_name: name, topics: ["mcp-server"], stars, pushed_at: at(hours - 1).toISOString().replace(/\.\d+Z$/, "Z") };
+  return {
+    full_name: name,
+    topics: ["mcp-server"],
+    stars,
+    pushed_at: at(hours - 1)
+      .toISOString()
+      .replace(/\.\d+Z$/, "Z"),
+  };
 }
 
 describe("a mirror following the catalog", () => {

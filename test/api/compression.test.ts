@@ -27,7 +27,10 @@ const plugins = [
     }),
   ),
   // One plugin whose own page is large, one whose page is small.
-  plugin("acme/big", { stars: 5, description: Array.from({ length: 60 }, (_, i) => `sentence ${i} about the big plugin.`).join(" ") }),
+  plugin("acme/big", {
+    stars: 5,
+    description: Array.from({ length: 60 }, (_, i) => `sentence ${i} about the big plugin.`).join(" "),
+  }),
   plugin("acme/small", { stars: 1, description: "Small." }),
 ];
 
@@ -57,7 +60,8 @@ function rawWithoutAcceptEncoding(path: string, headers: Record<string, string> 
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") headers.set(name, value);
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === "string") headers.set(name, value);
           resolve({ status: res.statusCode!, headers, body: new Uint8Array(Buffer.concat(chunks)) });
         });
         res.on("error", reject);
@@ -66,8 +70,10 @@ function rawWithoutAcceptEncoding(path: string, headers: Record<string, string> 
   });
 }
 
-const identity = (path: string, headers: Record<string, string> = {}) => raw(path, { "Accept-Encoding": "identity", ...headers });
-const gzip = (path: string, headers: Record<string, string> = {}) => raw(path, { "Accept-Encoding": "gzip", ...headers });
+const identity = (path: string, headers: Record<string, string> = {}) =>
+  raw(path, { "Accept-Encoding": "identity", ...headers });
+const gzip = (path: string, headers: Record<string, string> = {}) =>
+  raw(path, { "Accept-Encoding": "gzip", ...headers });
 
 function gzipEtagOf(etag: string): string {
   return `${etag.slice(0, -1)}.gzip"`;
@@ -341,7 +347,14 @@ describe("the gzip body in the response cache", () => {
         encodings.push(res.headers.get("content-encoding"));
       }
       expect(encodings).toEqual([null, null, "gzip", "gzip", null, "gzip"]);
-      expect(lines.filter((l) => l.event === "request").map((l) => l.cache)).toEqual(["miss", "hit", "miss", "hit", "hit", "hit"]);
+      expect(lines.filter((l) => l.event === "request").map((l) => l.cache)).toEqual([
+        "miss",
+        "hit",
+        "miss",
+        "hit",
+        "hit",
+        "hit",
+      ]);
     } finally {
       await app.stop(true);
     }

@@ -6,7 +6,25 @@ import { collectAll, startServer, type TestServer } from "../helpers";
 
 const SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const FULL_FIELDS = ["id", "name", "full_name", "url", "homepage", "description", "description_zh", "category", "categories", "stars", "forks", "language", "license", "archived", "created_at", "pushed_at", "topics"];
+const FULL_FIELDS = [
+  "id",
+  "name",
+  "full_name",
+  "url",
+  "homepage",
+  "description",
+  "description_zh",
+  "category",
+  "categories",
+  "stars",
+  "forks",
+  "language",
+  "license",
+  "archived",
+  "created_at",
+  "pushed_at",
+  "topics",
+];
 const SHORT_FIELDS = ["id", "name", "full_name", "url", "description", "category", "stars", "pushed_at"];
 const BASE = "https://catalog.example.net";
 
@@ -102,7 +120,16 @@ describe("field sets and types", () => {
 
   test("GET /market/manifest.json: the source manifest", async () => {
     const m = await server.json("/market/manifest.json");
-    expect(Object.keys(m).sort()).toEqual(["apiVersion", "baseUrl", "description", "endpoints", "id", "name", "snapshotAt", "stats"]);
+    expect(Object.keys(m).sort()).toEqual([
+      "apiVersion",
+      "baseUrl",
+      "description",
+      "endpoints",
+      "id",
+      "name",
+      "snapshotAt",
+      "stats",
+    ]);
     expect(m.apiVersion).toBe("v1");
     expect(m.baseUrl).toBe(BASE);
     expect(typeof m.name).toBe("string");
@@ -129,7 +156,9 @@ describe("field sets and types", () => {
       for (const p of body.items) stars += p.stars;
     }
     expect(stats.totalStars).toBe(stars);
-    const categoryIds = ((await (await server.get("/api/v1/plugins?category=!")).json()) as any).message.match(/one of (.*)\./)[1].split(", ");
+    const categoryIds = ((await (await server.get("/api/v1/plugins?category=!")).json()) as any).message
+      .match(/one of (.*)\./)[1]
+      .split(", ");
     let inUse = 0;
     for (const id of categoryIds) if ((await server.json(`/api/v1/plugins?category=${id}`)).data.total > 0) inUse++;
     expect(stats.categories).toBe(inUse);

@@ -50,7 +50,8 @@ describe("400 for malformed parameters, naming the parameter", () => {
   });
 
   for (const query of ["page=0", "pageSize=x", "page=2&page=3"]) {
-    test(`/market/v1/plugins?${query} is a 400 without data`, () => expectError(`/market/v1/plugins?${query}`, 400, query.split("=")[0]!, false));
+    test(`/market/v1/plugins?${query} is a 400 without data`, () =>
+      expectError(`/market/v1/plugins?${query}`, 400, query.split("=")[0]!, false));
   }
 });
 

@@ -8,11 +8,11 @@ import fc from "fast-check";
 import { XMLParser } from "fast-xml-parser";
 import Parser from "rss-parser";
 import { SaxesParser } from "saxes";
-import { renderFeed } from "../../src/routes/feed";
-import { Snapshot } from "../../src/catalog/snapshot";
 import { publishSnapshot } from "../../src/catalog/publish";
+import { Snapshot } from "../../src/catalog/snapshot";
 import { xmlChars } from "../../src/http/feed-text";
-import { plugin, snapshotInput, startServer, tempDir, type TestServer } from "../helpers";
+import { renderFeed } from "../../src/routes/feed";
+import { plugin, snapshotInput, startServer, type TestServer, tempDir } from "../helpers";
 
 const ESC = "\u001b";
 /** Each hostile description, by name. */
@@ -49,8 +49,12 @@ interface Item {
 async function itemsOf(xml: string): Promise<{ rss: Item[]; fxp: Item[] }> {
   const feed = await new Parser().parseString(xml);
   const rss = feed.items.map((i) => ({ title: decodeHTML(i.title ?? ""), description: decodeHTML(i.content ?? "") }));
-  const doc = new XMLParser({ processEntities: true, htmlEntities: false, parseTagValue: false, trimValues: false })
-    .parse(xml) as { rss: { channel: { item?: Item | Item[] } } };
+  const doc = new XMLParser({
+    processEntities: true,
+    htmlEntities: false,
+    parseTagValue: false,
+    trimValues: false,
+  }).parse(xml) as { rss: { channel: { item?: Item | Item[] } } };
   const raw = doc.rss.channel.item ?? [];
   const fxp = (Array.isArray(raw) ? raw : [raw]).map((i) => ({
     title: decodeHTML(String(i.title)),
@@ -87,7 +91,10 @@ describe("feed of random text", () => {
     fc.string({ unit: "binary", maxLength: 60 }),
     fc.string({ unit: "grapheme", maxLength: 60 }),
     fc.constantFrom(...Object.values(FIXTURES)),
-    fc.array(fc.constantFrom("]]>", "<![CDATA[", "<", "&", "&amp;", "\u0000", "\uD800", "x", " ", "\n"), { maxLength: 12 })
+    fc
+      .array(fc.constantFrom("]]>", "<![CDATA[", "<", "&", "&amp;", "\u0000", "\uD800", "x", " ", "\n"), {
+        maxLength: 12,
+      })
       .map((parts) => parts.join("")),
   );
 
@@ -96,7 +103,8 @@ describe("feed of random text", () => {
     try {
       let n = 0;
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.record({ description: text, topic: text, category: text }), { minLength: 1, maxLength: 4 }),
+        fc.asyncProperty(
+          fc.array(fc.record({ description: text, topic: text, category: text }), { minLength: 1, maxLength: 4 }),
           async (fields) => {
             const path = `${dir}/random-${n++}.sqlite`;
             const records = fields.map((f, i) =>
@@ -111,7 +119,9 @@ describe("feed of random text", () => {
               for (const items of [rss, fxp]) {
                 expect(items).toHaveLength(records.length);
                 for (const r of records) {
-                  expect(items.find((i) => i.title === r.full_name)?.description).toBe(xmlChars(r.description!.toWellFormed()));
+                  expect(items.find((i) => i.title === r.full_name)?.description).toBe(
+                    xmlChars(r.description!.toWellFormed()),
+                  );
                 }
               }
               for (const r of records) {
@@ -122,7 +132,8 @@ describe("feed of random text", () => {
             } finally {
               snapshot.close();
             }
-          }),
+          },
+        ),
         { numRuns: 60 },
       );
     } finally {

@@ -31,7 +31,12 @@ describe("GET /plugins/feed.xml", () => {
     expect(feed.items).toHaveLength(50);
     const expected = plugins
       .slice()
-      .sort((a, b) => b.first_seen_at.localeCompare(a.first_seen_at) || b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id))
+      .sort(
+        (a, b) =>
+          b.first_seen_at.localeCompare(a.first_seen_at) ||
+          b.created_at.localeCompare(a.created_at) ||
+          a.id.localeCompare(b.id),
+      )
       .slice(0, 50)
       .map((p) => p.full_name);
     expect(feed.items.map((i) => i.title)).toEqual(expected);

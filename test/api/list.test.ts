@@ -13,7 +13,9 @@ function dataset(): PluginRecord[] {
       name: `${i % 3 === 0 ? "plugin" : "Plugin"}-${String(i % 40).padStart(2, "0")}${i >= 40 ? `-${i}` : ""}`,
       stars: (i * 37) % 50,
       forks: (i * 11) % 7,
-      pushed_at: new Date(Date.parse("2026-08-01T00:00:00Z") - ((i * 13) % 20) * DAY).toISOString().replace(/\.\d+Z$/, "Z"),
+      pushed_at: new Date(Date.parse("2026-08-01T00:00:00Z") - ((i * 13) % 20) * DAY)
+        .toISOString()
+        .replace(/\.\d+Z$/, "Z"),
       category: primary,
       categories: i % 5 === 0 ? [primary, "mcp"].filter((c, k, a) => a.indexOf(c) === k) : [primary],
       curated: i % 6 === 0,
@@ -23,7 +25,8 @@ function dataset(): PluginRecord[] {
 
 const byId = (a: PluginRecord, b: PluginRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const heat = (p: PluginRecord) =>
-  Math.log10(1 + p.stars + 2 * p.forks) * 0.5 ** (Math.max(0, Date.parse("2026-08-22T00:00:00Z") - Date.parse(p.pushed_at)) / DAY / 30);
+  Math.log10(1 + p.stars + 2 * p.forks) *
+  0.5 ** (Math.max(0, Date.parse("2026-08-22T00:00:00Z") - Date.parse(p.pushed_at)) / DAY / 30);
 
 /** The orders of decisions.md, written independently of the service's code. */
 const REFERENCE: Record<string, (a: PluginRecord, b: PluginRecord) => number> = {
@@ -45,7 +48,10 @@ afterAll(() => server.stop());
 describe("GET /api/v1/plugins orders", () => {
   for (const sort of Object.keys(REFERENCE)) {
     test(`sort=${sort} walks every page in the documented order with no overlap or gap`, async () => {
-      const expected = plugins.slice().sort(REFERENCE[sort]).map((p) => p.id);
+      const expected = plugins
+        .slice()
+        .sort(REFERENCE[sort])
+        .map((p) => p.id);
       for (const pageSize of [7, 50]) {
         const { ids, totals } = await collectAll(server, `/api/v1/plugins?sort=${sort}`, pageSize);
         expect(ids).toEqual(expected);
@@ -64,7 +70,10 @@ describe("GET /api/v1/plugins orders", () => {
 describe("GET /api/v1/plugins filters", () => {
   test("category keeps the plugins listing it among their categories, in the chosen order", async () => {
     for (const category of CATS) {
-      const expected = plugins.filter((p) => p.categories.includes(category)).sort(REFERENCE.stars).map((p) => p.id);
+      const expected = plugins
+        .filter((p) => p.categories.includes(category))
+        .sort(REFERENCE.stars)
+        .map((p) => p.id);
       const { ids, totals } = await collectAll(server, `/api/v1/plugins?category=${category}&sort=stars`, 10);
       expect(ids).toEqual(expected);
       expect(totals[0]).toBe(expected.length);
@@ -72,7 +81,10 @@ describe("GET /api/v1/plugins filters", () => {
   });
 
   test("curated=1 and curated=true keep only curated plugins", async () => {
-    const expected = plugins.filter((p) => p.curated).sort(REFERENCE.default).map((p) => p.id);
+    const expected = plugins
+      .filter((p) => p.curated)
+      .sort(REFERENCE.default)
+      .map((p) => p.id);
     for (const value of ["1", "true"]) {
       const { ids } = await collectAll(server, `/api/v1/plugins?curated=${value}`, 50);
       expect(ids).toEqual(expected);
@@ -80,7 +92,10 @@ describe("GET /api/v1/plugins filters", () => {
   });
 
   test("category and curated combine", async () => {
-    const expected = plugins.filter((p) => p.curated && p.categories.includes("mcp")).sort(REFERENCE.name).map((p) => p.id);
+    const expected = plugins
+      .filter((p) => p.curated && p.categories.includes("mcp"))
+      .sort(REFERENCE.name)
+      .map((p) => p.id);
     expect(expected.length).toBeGreaterThan(2);
     const { ids } = await collectAll(server, "/api/v1/plugins?category=mcp&curated=1&sort=name", 3);
     expect(ids).toEqual(expected);
@@ -130,7 +145,10 @@ describe("GET /api/v1/plugins paging", () => {
 
 describe("GET /market/v1/plugins", () => {
   test("pages through every plugin by stars descending, then id", async () => {
-    const expected = plugins.slice().sort(REFERENCE.stars).map((p) => p.id);
+    const expected = plugins
+      .slice()
+      .sort(REFERENCE.stars)
+      .map((p) => p.id);
     const { ids, totals } = await collectAll(server, "/market/v1/plugins", 17);
     expect(ids).toEqual(expected);
     expect(totals[0]).toBe(123);

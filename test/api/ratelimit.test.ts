@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
-const ENDPOINTS = ["/api/v1/plugins", "/api/v1/plugins/acme/one", "/plugins/feed.xml", "/market/manifest.json", "/market/v1/plugins"];
+const ENDPOINTS = [
+  "/api/v1/plugins",
+  "/api/v1/plugins/acme/one",
+  "/plugins/feed.xml",
+  "/market/manifest.json",
+  "/market/v1/plugins",
+];
 const input = snapshotInput([plugin("acme/one", { stars: 1 })]);
 
 describe("rate limit: one request per window per IP per endpoint", () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { collectAll, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer;
@@ -12,7 +12,14 @@ const plugins = [
   plugin("delta/near-sighted", { stars: 5, description: "NEAR and AND and OR are words here", topics: [] }),
   plugin("eps/quoted", { stars: 7, description: 'He said "hello world" (loudly)', topics: [] }),
   plugin("zeta/café-tools", { stars: 3, description: "Résumé builder", topics: ["cafe"] }),
-  plugin("eta/server-side", { stars: 2, description: "nothing relevant", topics: ["mcp"], curated: true, categories: ["mcp"], category: "mcp" }),
+  plugin("eta/server-side", {
+    stars: 2,
+    description: "nothing relevant",
+    topics: ["mcp"],
+    curated: true,
+    categories: ["mcp"],
+    category: "mcp",
+  }),
 ];
 
 beforeAll(() => {
@@ -33,13 +40,19 @@ describe("search with q", () => {
     expect(await search("PostgreSQL")).toEqual(["gamma/Postgres-Bridge"]);
   });
 
-  test("a name hit outranks a topic hit outranks a description hit, then stars", async () => {
-    // name: mcp-server-git (10); topics: toolbox (900), server-side has topic mcp (2); description: github-helper (500)
-    expect(await search("mcp")).toEqual(["acme/mcp-server-git", "beta/toolbox", "eta/server-side", "acme/github-helper"]);
+  test("relevance blends the field a word is found in with popularity", async () => {
+    // topics: toolbox (900★); name: mcp-server-git (10★); description: github-helper (500★);
+    // topic and category: server-side (2★). A popular topic match outranks an obscure name match.
+    expect(await search("mcp")).toEqual([
+      "beta/toolbox",
+      "acme/mcp-server-git",
+      "acme/github-helper",
+      "eta/server-side",
+    ]);
   });
 
   test("prefix matching: mcp-ser finds mcp-server", async () => {
-    expect(await search("mcp-ser")).toEqual(["acme/mcp-server-git", "beta/toolbox", "acme/github-helper"]);
+    expect(await search("mcp-ser")).toEqual(["beta/toolbox", "acme/mcp-server-git", "acme/github-helper"]);
     expect(await search("postg")).toEqual(["gamma/Postgres-Bridge"]);
   });
 
@@ -86,8 +99,18 @@ describe("search with q", () => {
   test("combines with category, curated and an explicit sort", async () => {
     expect(await search("mcp", "&category=mcp")).toEqual(["eta/server-side"]);
     expect(await search("mcp", "&curated=1")).toEqual(["eta/server-side"]);
-    expect(await search("mcp", "&sort=stars")).toEqual(["beta/toolbox", "acme/github-helper", "acme/mcp-server-git", "eta/server-side"]);
-    expect(await search("mcp", "&sort=name")).toEqual(["acme/github-helper", "acme/mcp-server-git", "eta/server-side", "beta/toolbox"]);
+    expect(await search("mcp", "&sort=stars")).toEqual([
+      "beta/toolbox",
+      "acme/github-helper",
+      "acme/mcp-server-git",
+      "eta/server-side",
+    ]);
+    expect(await search("mcp", "&sort=name")).toEqual([
+      "acme/github-helper",
+      "acme/mcp-server-git",
+      "eta/server-side",
+      "beta/toolbox",
+    ]);
   });
 
   test("pages through search results with the true total", async () => {
@@ -114,13 +137,18 @@ describe("words in most of the catalog", () => {
     const db = new Database(server.path, { readonly: true });
     try {
       const count = (match: string) =>
-        db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?").get(match)!.n;
+        db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?").get(match)!
+          .n;
       const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM plugins").get()!.n;
       // One-letter prefixes found in at least half of the plugins.
-      const phrases = [..."abcdefghijklmnopqrstuvwxyz0123456789"].map((c) => `"${c}"*`).filter((p) => count(p) >= total / 2);
+      const phrases = [..."abcdefghijklmnopqrstuvwxyz0123456789"]
+        .map((c) => `"${c}"*`)
+        .filter((p) => count(p) >= total / 2);
       const matching = (match: string) =>
         db
-          .query<{ id: string }, [string]>("SELECT id FROM plugins WHERE rowid IN (SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ?)")
+          .query<{ id: string }, [string]>(
+            "SELECT id FROM plugins WHERE rowid IN (SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ?)",
+          )
           .all(match)
           .map((r) => r.id)
           .sort();

@@ -24,7 +24,10 @@ describe("a snapshot published while the server runs", () => {
     const beforeFeed = await (await server.get("/plugins/feed.xml")).text();
     expect(((await before.json()) as any).data.generatedAt).toBe("2026-08-22T00:00:00.000Z");
 
-    publishSnapshot(server.path, snapshotInput([plugin("acme/new", { stars: 5 }), plugin("acme/old", { stars: 2 })], "2026-09-01T12:00:00.000Z"));
+    publishSnapshot(
+      server.path,
+      snapshotInput([plugin("acme/new", { stars: 5 }), plugin("acme/old", { stars: 2 })], "2026-09-01T12:00:00.000Z"),
+    );
 
     const after = await waitFor(
       async () => (await server.json("/api/v1/plugins")).data,

@@ -10,10 +10,25 @@ beforeAll(() => {
   server = startServer(defaultSnapshotInput());
   small = startServer(
     snapshotInput([
-      plugin("acme/live-mcp", { categories: ["mcp"], stars: 50, description: "postgres tools", first_seen_at: "2026-08-01T00:00:00.000Z" }),
+      plugin("acme/live-mcp", {
+        categories: ["mcp"],
+        stars: 50,
+        description: "postgres tools",
+        first_seen_at: "2026-08-01T00:00:00.000Z",
+      }),
       plugin("acme/old-mcp", { categories: ["mcp"], stars: 40, archived: true, description: "postgres relic" }),
-      plugin("acme/skill", { categories: ["skills", "mcp"], stars: 30, curated: true, created_at: "2026-01-01T00:00:00Z" }),
-      plugin("acme/hook", { categories: ["hooks"], stars: 20, first_seen_at: "2026-08-01T00:00:00.000Z", created_at: "2026-02-01T00:00:00Z" }),
+      plugin("acme/skill", {
+        categories: ["skills", "mcp"],
+        stars: 30,
+        curated: true,
+        created_at: "2026-01-01T00:00:00Z",
+      }),
+      plugin("acme/hook", {
+        categories: ["hooks"],
+        stars: 20,
+        first_seen_at: "2026-08-01T00:00:00.000Z",
+        created_at: "2026-02-01T00:00:00Z",
+      }),
     ]),
   );
 });
@@ -33,7 +48,13 @@ describe("GET /market/v1/catalog.json", () => {
     expect(catalog.items).toHaveLength(catalog.total);
     const full = await server.json("/api/v1/plugins/modelcontextprotocol/servers");
     const item = catalog.items.find((p: { id: string }) => p.id === "modelcontextprotocol/servers");
-    expect(item).toEqual({ ...full.data.plugin, curated: expect.any(Boolean), first_seen_at: catalog.snapshotAt, repo_id: null, previous_ids: [] });
+    expect(item).toEqual({
+      ...full.data.plugin,
+      curated: expect.any(Boolean),
+      first_seen_at: catalog.snapshotAt,
+      repo_id: null,
+      previous_ids: [],
+    });
     for (const category of catalog.categories) {
       expect(Object.keys(category)).toEqual(["id", "name", "name_zh", "description", "count"]);
       const list = await server.json(`/api/v1/plugins?category=${category.id}&pageSize=1`);
@@ -51,7 +72,10 @@ describe("GET /market/v1/catalog.json", () => {
   });
 
   test("a client that takes no gzip gets the same document, plain, under the plain ETag", async () => {
-    const raw = await fetch(`${server.url}/market/v1/catalog.json`, { headers: { "accept-encoding": "gzip" }, decompress: false });
+    const raw = await fetch(`${server.url}/market/v1/catalog.json`, {
+      headers: { "accept-encoding": "gzip" },
+      decompress: false,
+    });
     const plain = await fetch(`${server.url}/market/v1/catalog.json`, { headers: { "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(plain.headers.get("etag")).toBe(raw.headers.get("etag")!.replace('.gzip"', '"'));
@@ -64,7 +88,14 @@ describe("GET /market/v1/catalog.json", () => {
 describe("GET /market/v1/changes", () => {
   test("since the current snapshot is nothing", async () => {
     const changes = await small.json(`/market/v1/changes?since=${SNAPSHOT_AT}`);
-    expect(changes).toEqual({ snapshotAt: SNAPSHOT_AT, since: SNAPSHOT_AT, added: [], updated: [], removed: [], renamed: [] });
+    expect(changes).toEqual({
+      snapshotAt: SNAPSHOT_AT,
+      since: SNAPSHOT_AT,
+      added: [],
+      updated: [],
+      removed: [],
+      renamed: [],
+    });
   });
 
   test("a snapshot the history does not reach is 410, pointing at catalog.json", async () => {
@@ -73,14 +104,18 @@ describe("GET /market/v1/changes", () => {
     expect(await res.json()).toEqual({ code: 410, message: expect.stringContaining("/market/v1/catalog.json") });
   });
 
-  test.each(["", "?since=", "?since=yesterday", "?since=2026-08-22T00:00:00Z", "?since=2026-13-45T00:00:00.000Z", `?since=${SNAPSHOT_AT}&since=${SNAPSHOT_AT}`])(
-    "a missing or malformed since (%p) is 400",
-    async (query) => {
-      const res = await small.get(`/market/v1/changes${query}`);
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toContain('"since"');
-    },
-  );
+  test.each([
+    "",
+    "?since=",
+    "?since=yesterday",
+    "?since=2026-08-22T00:00:00Z",
+    "?since=2026-13-45T00:00:00.000Z",
+    `?since=${SNAPSHOT_AT}&since=${SNAPSHOT_AT}`,
+  ])("a missing or malformed since (%p) is 400", async (query) => {
+    const res = await small.get(`/market/v1/changes${query}`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain('"since"');
+  });
 });
 
 describe("pinned paging", () => {
@@ -121,7 +156,10 @@ describe("GET /api/v1/categories", () => {
 
   test("names each category in English and Chinese from the editors' set", async () => {
     const body = await server.json("/api/v1/categories");
-    expect(body.data.items.find((c: { id: string }) => c.id === "mcp")).toMatchObject({ name: expect.any(String), name_zh: expect.stringMatching(/\p{Script=Han}/u) });
+    expect(body.data.items.find((c: { id: string }) => c.id === "mcp")).toMatchObject({
+      name: expect.any(String),
+      name_zh: expect.stringMatching(/\p{Script=Han}/u),
+    });
   });
 });
 
@@ -132,7 +170,11 @@ describe("GET /api/v1/plugins, additions", () => {
   });
 
   test("archived=false leaves archived plugins out, with or without a search; archived=true keeps only them", async () => {
-    expect(ids((await small.json("/api/v1/plugins?archived=false&sort=stars")).data.items)).toEqual(["acme/live-mcp", "acme/skill", "acme/hook"]);
+    expect(ids((await small.json("/api/v1/plugins?archived=false&sort=stars")).data.items)).toEqual([
+      "acme/live-mcp",
+      "acme/skill",
+      "acme/hook",
+    ]);
     const search = await small.json("/api/v1/plugins?q=postgres&archived=false&sort=name");
     expect([ids(search.data.items), search.data.total]).toEqual([["acme/live-mcp"], 1]);
     expect(ids((await small.json("/api/v1/plugins?archived=true")).data.items)).toEqual(["acme/old-mcp"]);

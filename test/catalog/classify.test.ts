@@ -4,16 +4,43 @@ import { loadEditorial } from "../../src/catalog/editorial";
 import type { Category, Editorial, RepoFacts } from "../../src/catalog/types";
 
 const CATEGORIES: Category[] = [
-  { id: "hooks", name: "Hooks", name_zh: "钩子", description: "", topics: ["claude-hooks"], keywords: ["hook", "hooks"], hints: [] },
-  { id: "mcp", name: "MCP", name_zh: "MCP", description: "", topics: ["mcp-server"], keywords: ["model context protocol", "mcp server"], hints: ["mcp-server/"] },
+  {
+    id: "hooks",
+    name: "Hooks",
+    name_zh: "钩子",
+    description: "",
+    topics: ["claude-hooks"],
+    keywords: ["hook", "hooks"],
+    hints: [],
+  },
+  {
+    id: "mcp",
+    name: "MCP",
+    name_zh: "MCP",
+    description: "",
+    topics: ["mcp-server"],
+    keywords: ["model context protocol", "mcp server"],
+    hints: ["mcp-server/"],
+  },
   { id: "cli", name: "CLI", name_zh: "命令行", description: "", topics: [], keywords: ["cli"], hints: ["tool/cli"] },
   { id: "other", name: "Other", name_zh: "其他", description: "", topics: [], keywords: [], hints: [] },
 ];
 
 function facts(full_name: string, fields: Partial<RepoFacts> = {}): RepoFacts {
   return {
-    full_name, description: null, homepage: null, stars: 1, forks: 0, language: null, license: null, archived: null,
-    created_at: "2025-01-01T00:00:00Z", pushed_at: "2026-01-01T00:00:00.123Z", topics: null, hint: null, ...fields,
+    full_name,
+    description: null,
+    homepage: null,
+    stars: 1,
+    forks: 0,
+    language: null,
+    license: null,
+    archived: null,
+    created_at: "2025-01-01T00:00:00Z",
+    pushed_at: "2026-01-01T00:00:00.123Z",
+    topics: null,
+    hint: null,
+    ...fields,
   };
 }
 
@@ -32,7 +59,11 @@ describe("Classifier", () => {
   });
 
   test("every matching category is listed, the highest priority first", () => {
-    expect(classifier.categorize(facts("a/mcp-cli", { description: "hooks for any MCP server" }))).toEqual(["hooks", "mcp", "cli"]);
+    expect(classifier.categorize(facts("a/mcp-cli", { description: "hooks for any MCP server" }))).toEqual([
+      "hooks",
+      "mcp",
+      "cli",
+    ]);
   });
 
   test("the source hint counts only when no topic or keyword matches", () => {
@@ -55,7 +86,12 @@ describe("toRecords", () => {
     },
   };
   const records = toRecords(
-    [facts("a/picked", { topics: ["mcp-server"] }), facts("a/moved", { topics: ["mcp-server"] }), facts("a/gone"), facts("A/Picked")],
+    [
+      facts("a/picked", { topics: ["mcp-server"] }),
+      facts("a/moved", { topics: ["mcp-server"] }),
+      facts("a/gone"),
+      facts("A/Picked"),
+    ],
     editorial,
     () => ({ firstSeenAt: "2026-08-22T00:00:00Z" }),
   );
@@ -80,7 +116,14 @@ describe("toRecords", () => {
 
   test("unknown facts become the contract's types, times in the contract's formats", () => {
     const r = toRecords([facts("b/bare")], editorial, () => ({ firstSeenAt: "2026-08-22T00:00:00Z" }))[0]!;
-    expect(r).toMatchObject({ description: "", language: "", license: "", archived: false, topics: [], homepage: null });
+    expect(r).toMatchObject({
+      description: "",
+      language: "",
+      license: "",
+      archived: false,
+      topics: [],
+      homepage: null,
+    });
     expect(r.pushed_at).toBe("2026-01-01T00:00:00Z");
     expect(r.first_seen_at).toBe("2026-08-22T00:00:00.000Z");
     expect(r.url).toBe("https://github.com/b/bare");
@@ -90,9 +133,19 @@ describe("toRecords", () => {
 describe("the editors' data in db/", () => {
   test("loads, names only known categories, and curates 25+ plugins with Chinese descriptions", () => {
     const editorial = loadEditorial();
-    expect(editorial.categories.map((c) => c.id).sort()).toEqual(
-      ["agents-workflows", "cli", "commands", "guides", "hooks", "ide", "mcp", "observability", "other", "skills", "templates"],
-    );
+    expect(editorial.categories.map((c) => c.id).sort()).toEqual([
+      "agents-workflows",
+      "cli",
+      "commands",
+      "guides",
+      "hooks",
+      "ide",
+      "mcp",
+      "observability",
+      "other",
+      "skills",
+      "templates",
+    ]);
     expect(editorial.curated.length).toBeGreaterThanOrEqual(25);
     for (const c of editorial.curated) expect(c.description_zh).toMatch(/[\u4e00-\u9fff]/);
     for (const c of editorial.categories) expect(c.name_zh).toMatch(/[\u4e00-\u9fff]|MCP|CLI|IDE/);

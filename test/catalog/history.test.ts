@@ -13,8 +13,14 @@ const removed = (at: string, id: string): HistoryEvent => ({ at, kind: "removed"
 describe("composeEvents", () => {
   test("a plugin renamed twice is one rename from its first id", () => {
     const events = [renamed(T1, "a/one", "a/two"), renamed(T2, "a/two", "b/Three")];
-    expect(composeEvents(events, T0, new Set(["b/three"]))).toEqual({ removed: [], renamed: [{ from: "a/one", to: "b/Three" }] });
-    expect(composeEvents(events, T1, new Set(["b/three"]))).toEqual({ removed: [], renamed: [{ from: "a/two", to: "b/Three" }] });
+    expect(composeEvents(events, T0, new Set(["b/three"]))).toEqual({
+      removed: [],
+      renamed: [{ from: "a/one", to: "b/Three" }],
+    });
+    expect(composeEvents(events, T1, new Set(["b/three"]))).toEqual({
+      removed: [],
+      renamed: [{ from: "a/two", to: "b/Three" }],
+    });
   });
 
   test("a renamed plugin later removed is a removal of the id the client holds", () => {

@@ -23,7 +23,11 @@ function rankedOf(seed: number): Ranked[] {
 describe("sortAll", () => {
   test("orders the feed as SQL would: first seen desc, created_at desc, id with NOCASE", () => {
     const entries = rankedOf(4);
-    expect(sortAll(entries).get("newest")!.map((r) => r.record.id)).toEqual(newestBySql(entries.map((r) => r.record)));
+    expect(
+      sortAll(entries)
+        .get("newest")!
+        .map((r) => r.record.id),
+    ).toEqual(newestBySql(entries.map((r) => r.record)));
   });
 });
 
@@ -42,25 +46,38 @@ describe("list pages without q against a brute-force sort", () => {
   const ids = (items: string[]) => items.map((json) => (JSON.parse(json) as { id: string }).id);
 
   test("every sort and filter, read through deep pages, is the comparator order of the filtered plugins", () => {
-    const ranked = input.plugins.map((record) => ({ record, heat: heat(record.stars, record.forks, record.pushed_at, input.snapshotAt), nameKey: record.name.toLowerCase() }));
+    const ranked = input.plugins.map((record) => ({
+      record,
+      heat: heat(record.stars, record.forks, record.pushed_at, input.snapshotAt),
+      nameKey: record.name.toLowerCase(),
+    }));
     for (const sort of SORTS) {
       for (const category of [null, ...CATEGORIES]) {
         for (const curated of [false, true]) {
           const want = ranked
-            .filter((r) => (category === null || r.record.categories.includes(category)) && (!curated || r.record.curated))
+            .filter(
+              (r) => (category === null || r.record.categories.includes(category)) && (!curated || r.record.curated),
+            )
             .sort(COMPARATORS[sort])
             .map((r) => r.record.id);
           const got: string[] = [];
-          for (let offset = 0; offset < want.length; offset += 37) got.push(...ids(snapshot.list({ q: null, sort, category, curated, offset, limit: 37 }).items));
+          for (let offset = 0; offset < want.length; offset += 37)
+            got.push(...ids(snapshot.list({ q: null, sort, category, curated, offset, limit: 37 }).items));
           expect({ sort, category, curated, got }).toEqual({ sort, category, curated, got: want });
-          expect(snapshot.list({ q: null, sort, category, curated, offset: want.length, limit: 20 })).toEqual({ items: [], total: want.length });
+          expect(snapshot.list({ q: null, sort, category, curated, offset: want.length, limit: 20 })).toEqual({
+            items: [],
+            total: want.length,
+          });
         }
       }
     }
   });
 
   test("the sync list is the stars order and the feed the newest first", () => {
-    const byStars = input.plugins.map((record) => ({ record, heat: 0, nameKey: "" })).sort(COMPARATORS.stars).map((r) => r.record.id);
+    const byStars = input.plugins
+      .map((record) => ({ record, heat: 0, nameKey: "" }))
+      .sort(COMPARATORS.stars)
+      .map((r) => r.record.id);
     const sync = snapshot.byStars(100, 50).items.map((json) => (JSON.parse(json) as { id: string }).id);
     expect(sync).toEqual(byStars.slice(100, 150));
     expect(snapshot.newest(50).map((row) => row.full_name)).toEqual(newestBySql(input.plugins).slice(0, 50));

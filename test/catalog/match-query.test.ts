@@ -1,17 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { searchExpressions, toMatchQuery } from "../../src/catalog/search";
 import { tagToken } from "../../src/catalog/schema";
+import { editDistance, searchMatch, toMatchQuery } from "../../src/catalog/search";
+import { searchText, synonymsOf } from "../../src/catalog/searchtext";
 
 const terms = (list: string[] | null) => () => list;
 
 describe("toMatchQuery", () => {
   test("every word is a quoted phrase whose last token is a prefix", () => {
-    expect(toMatchQuery("mcp-ser git")).toEqual({
-      phrases: [`"git"*`, `"mcp ser"*`],
-      all: `"git"* AND "mcp ser"*`,
-      name: `name : ("git"* OR "mcp ser"*)`,
-      topics: `topics : ("git"* OR "mcp ser"*)`,
-    });
+    expect(toMatchQuery("mcp-ser git")).toEqual({ phrases: [`"git"*`, `"mcp ser"*`], all: `"git"* AND "mcp ser"*` });
     expect(toMatchQuery(`"* ( : -`)).toBeNull();
   });
 
@@ -38,13 +34,33 @@ describe("toMatchQuery", () => {
   });
 });
 
-describe("searchExpressions", () => {
-  test("filters are tag terms and the tiers split the matches", () => {
+describe("searchMatch", () => {
+  test("filters are tag terms of the match", () => {
     const match = toMatchQuery("git")!;
-    const { matches, tiers } = searchExpressions(match, { category: "agents-workflows", curated: true });
-    expect(matches).toBe(`("git"*) AND tags : "${tagToken("cat", "agents-workflows")}" AND tags : "${tagToken("curated")}"`);
-    expect(tiers[0]).toBe(`${matches} AND (name : ("git"*))`);
-    expect(tiers[2]).toBe(`(${matches}) NOT ((name : ("git"*)) OR (topics : ("git"*)))`);
+    expect(searchMatch(match, { category: "agents-workflows", curated: true })).toBe(
+      `("git"*) AND tags : "${tagToken("cat", "agents-workflows")}" AND tags : "${tagToken("curated")}"`,
+    );
+    expect(searchMatch(match, { category: null, curated: false, archived: true })).toBe(
+      `(("git"*)) NOT tags : "${tagToken("active")}"`,
+    );
+  });
+
+  test("synonyms, symbols and Chinese are read as the index reads them", () => {
+    const synonyms = synonymsOf([["kubernetes", "k8s"]]);
+    expect(toMatchQuery("K8s helm", undefined, synonyms)!.all).toBe(`"helm"* AND "kubernetes"*`);
+    expect(searchText("k8s-mcp and k8sx", synonyms)).toBe("kubernetes-mcp and k8sx");
+    expect(toMatchQuery("c++")!.all).toBe(`"cplusplus"*`);
+    expect(toMatchQuery("C# .NET")!.all).toBe(`"csharp"* AND "dotnet"*`);
+    expect(searchText("a c++ and c# library for .net, not abc++")).toBe(
+      "a cplusplus and csharp library for dotnet, not abc++",
+    );
+    expect(searchText("数据库管理工具").trim().split(/\s+/).length).toBeGreaterThan(1);
+  });
+
+  test("edit distance stops past its bound", () => {
+    expect(editDistance("postgress", "postgres", 2)).toBe(1);
+    expect(editDistance("kubernets", "kubernetes", 2)).toBe(1);
+    expect(editDistance("mcp", "database", 2)).toBe(3);
   });
 
   test("tag tokens start with an underscore, which no search word can hold", () => {

@@ -11,7 +11,32 @@ import { buildSnapshot } from "../../src/catalog/build";
 import { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord, SnapshotInput } from "../../src/catalog/types";
 
-export const WORDS = ["mcp", "server", "servers", "serverless", "git", "github", "agent", "agents", "claude", "code", "tool", "tools", "café", "résumé", "data", "database", "hook", "ide", "search", "sql", "near", "and", "_cat", "curated"];
+export const WORDS = [
+  "mcp",
+  "server",
+  "servers",
+  "serverless",
+  "git",
+  "github",
+  "agent",
+  "agents",
+  "claude",
+  "code",
+  "tool",
+  "tools",
+  "café",
+  "résumé",
+  "data",
+  "database",
+  "hook",
+  "ide",
+  "search",
+  "sql",
+  "near",
+  "and",
+  "_cat",
+  "curated",
+];
 export const CATEGORIES = ["mcp", "cli", "agents-workflows", "agentsworkflows", "skills", "other"];
 const OWNERS = ["acme", "Acme-Labs", "beta", "zeta", "_x", "a"];
 
@@ -43,15 +68,30 @@ export function randomPlugins(count: number, seed = 7): PluginRecord[] {
     const categories = [...new Set([pick(CATEGORIES), ...(next() < 0.3 ? [pick(CATEGORIES)] : [])])];
     const day = String(1 + Math.floor(next() * 9)).padStart(2, "0");
     plugins.push({
-      id, name, full_name: id, url: `https://github.com/${id}`, homepage: null,
+      id,
+      name,
+      full_name: id,
+      url: `https://github.com/${id}`,
+      homepage: null,
       // `_` separates words as a space does: the index's own use of it must not show.
       description: next() < 0.1 ? "" : words(next, Math.floor(next() * 8)).join(next() < 0.2 ? "_" : " "),
-      description_zh: null, category: categories[0]!, categories,
-      stars: Math.floor(next() * 20), forks: Math.floor(next() * 5), language: "", license: "", archived: false,
-      created_at: `2025-0${1 + Math.floor(next() * 3)}-01T00:00:00Z`, pushed_at: `2026-08-${day}T00:00:00Z`,
-      topics: next() < 0.5 ? [] : words(next, 1 + Math.floor(next() * 3)).map((w) => (next() < 0.3 ? `${w}-server` : w)),
-      curated: next() < 0.1, first_seen_at: `2026-0${1 + Math.floor(next() * 8)}-01T00:00:00.000Z`, etag: null,
-      repo_id: null, previous_ids: [],
+      description_zh: null,
+      category: categories[0]!,
+      categories,
+      stars: Math.floor(next() * 20),
+      forks: Math.floor(next() * 5),
+      language: "",
+      license: "",
+      archived: false,
+      created_at: `2025-0${1 + Math.floor(next() * 3)}-01T00:00:00Z`,
+      pushed_at: `2026-08-${day}T00:00:00Z`,
+      topics:
+        next() < 0.5 ? [] : words(next, 1 + Math.floor(next() * 3)).map((w) => (next() < 0.3 ? `${w}-server` : w)),
+      curated: next() < 0.1,
+      first_seen_at: `2026-0${1 + Math.floor(next() * 8)}-01T00:00:00.000Z`,
+      etag: null,
+      repo_id: null,
+      previous_ids: [],
     });
   }
   return plugins;

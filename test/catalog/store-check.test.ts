@@ -50,5 +50,4 @@ describe("the periodic check", () => {
     publishMarked(path, "2026-02-02T00:00:00.000Z");
     expect(store.current()?.snapshotAt).toBe("2026-02-02T00:00:00.000Z");
   });
-
 });

@@ -166,9 +166,7 @@ describe("the refreshing instance killed mid-refresh", () => {
     redis = await new RedisServer().start();
     const gate = env.github.hold("graphql");
     const extra = { REFRESH_CRON: "*/2 * * * * *", REDIS_LOCK_TTL_MS: "2000" };
-    services.push(
-      ...(await Promise.all(["a", "b"].map((name) => startService(instanceEnv(env, redis, name, extra))))),
-    );
+    services.push(...(await Promise.all(["a", "b"].map((name) => startService(instanceEnv(env, redis, name, extra))))));
     await within(gate.arrived, 10_000, "a refresh to start fetching");
     const started = (s: Service) => s.events.some((e) => e.event === "refresh.started");
     await eventually(() => services.some(started), 5000, "the refresh.started line");

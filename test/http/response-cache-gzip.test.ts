@@ -1,6 +1,6 @@
 /** The gzip representations in the response cache: a second entry beside the plain body, made on first use. */
 import { describe, expect, test } from "bun:test";
-import { matchesEtag, render, ResponseCache, type Rendered } from "../../src/http/cache";
+import { matchesEtag, type Rendered, ResponseCache, render } from "../../src/http/cache";
 import { MIN_GZIP_BYTES } from "../../src/http/render";
 
 const KB = 1024;

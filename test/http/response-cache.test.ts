@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { render, respond, ResponseCache, type Rendered } from "../../src/http/cache";
+import { type Rendered, ResponseCache, render, respond } from "../../src/http/cache";
 
 const KB = 1024;
 
@@ -82,5 +82,4 @@ describe("ResponseCache", () => {
     expect(none.get("a", () => page("a", KB)).hit).toBe(false);
     expect(none.usedBytes).toBe(0);
   });
-
 });

@@ -49,7 +49,9 @@ describe("running out of API budget", () => {
     env = new Env();
     seedKnown(3);
     env.github.setRemaining("core", 0, 1);
-    const report = published(await env.refresh({ token: undefined, maxWaitSeconds: 60, pacing: { retryAfterBaseMs: 1000 } }));
+    const report = published(
+      await env.refresh({ token: undefined, maxWaitSeconds: 60, pacing: { retryAfterBaseMs: 1000 } }),
+    );
     expect(report.usage.waits.map((w) => w.reason)).toContain("rate-limit");
     expect(env.github.count("repos 200")).toBe(3);
   });

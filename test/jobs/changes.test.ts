@@ -22,9 +22,13 @@ for (const mode of ["with a token (GraphQL)", "without a token (REST)"] as const
         { full_name: "acme/retired" },
         ...Array.from({ length: 20 }, (_, i) => ({ full_name: `acme/steady-${i}` })),
       );
-      env.publish(env.github.repos.all().map((r) => record(`${r.owner}/${r.name}`, {
-        first_seen_at: r.name === "old-name" ? "2025-02-02T00:00:00.000Z" : "2026-08-22T00:00:00.000Z",
-      })));
+      env.publish(
+        env.github.repos.all().map((r) =>
+          record(`${r.owner}/${r.name}`, {
+            first_seen_at: r.name === "old-name" ? "2025-02-02T00:00:00.000Z" : "2026-08-22T00:00:00.000Z",
+          }),
+        ),
+      );
       env.github.repos.rename("acme/old-name", "neworg/new-name");
       env.github.repos.remove("acme/doomed");
       env.github.repos.update("acme/retired", { archived: true });
@@ -35,12 +39,22 @@ for (const mode of ["with a token (GraphQL)", "without a token (REST)"] as const
       expect(report.summary!.renamed).toEqual([{ from: "acme/old-name", to: "neworg/new-name" }]);
       expect(report.summary!.removed).toEqual([{ id: "acme/doomed", reason: token ? "NOT_FOUND" : "HTTP 404" }]);
       expect(report.summary!.added).toEqual([]);
-      expect(events).toContainEqual(["refresh.repository_gone", { id: "acme/doomed", reason: token ? "NOT_FOUND" : "HTTP 404" }]);
+      expect(events).toContainEqual([
+        "refresh.repository_gone",
+        { id: "acme/doomed", reason: token ? "NOT_FOUND" : "HTTP 404" },
+      ]);
       const { url } = env.serve();
       // The old id redirects to the new one, as the platform does.
-      expect(await plugin(url, "acme/old-name")).toMatchObject({ status: 301, location: "/api/v1/plugins/neworg/new-name" });
+      expect(await plugin(url, "acme/old-name")).toMatchObject({
+        status: 301,
+        location: "/api/v1/plugins/neworg/new-name",
+      });
       const renamed = await plugin(url, "neworg/new-name");
-      expect(renamed.body.data.plugin).toMatchObject({ id: "neworg/new-name", url: "https://github.com/neworg/new-name", stars: 7 });
+      expect(renamed.body.data.plugin).toMatchObject({
+        id: "neworg/new-name",
+        url: "https://github.com/neworg/new-name",
+        stars: 7,
+      });
       expect((await plugin(url, "acme/doomed")).status).toBe(404);
       expect((await plugin(url, "acme/retired")).body.data.plugin.archived).toBe(true);
       // first_seen_at carried over under the new id: the rename is not "new" in the feed.
@@ -69,7 +83,10 @@ describe("the same repository under its old and its new name", () => {
 describe("editors' exclusions", () => {
   test("drop a repository from the next snapshot", async () => {
     env = new Env({ overrides: { "acme/unwanted": { exclude: true } } });
-    env.github.add({ full_name: "acme/unwanted" }, ...Array.from({ length: 10 }, (_, i) => ({ full_name: `acme/k${i}` })));
+    env.github.add(
+      { full_name: "acme/unwanted" },
+      ...Array.from({ length: 10 }, (_, i) => ({ full_name: `acme/k${i}` })),
+    );
     env.publish(env.github.repos.all().map((r) => record(`${r.owner}/${r.name}`)));
     const report = published(await env.refresh({ maxDrop: 0.5 }));
     expect(report.summary!.removed).toEqual([{ id: "acme/unwanted", reason: "excluded or invalid" }]);

@@ -38,6 +38,8 @@ export function spawnRefresh(env: Env, extraEnv: Record<string, string> = {}): C
 /** Resolves with the first of `promise` and a deadline, so a test never hangs. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)),
+  );
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -16,13 +16,24 @@ function serveWithCron(pattern: string | null) {
   const events: Array<[string, Record<string, unknown>]> = [];
   const log = (event: string, fields: Record<string, unknown>) => events.push([event, fields]);
   const store = new CatalogStore(env.databasePath, { checkIntervalMs: 60_000 });
-  const config = { refreshCron: pattern, databasePath: env.databasePath, githubToken: "test-token", githubApiUrl: env.github.url, refreshMaxDrop: 0.1 };
+  const config = {
+    refreshCron: pattern,
+    databasePath: env.databasePath,
+    githubToken: "test-token",
+    githubApiUrl: env.github.url,
+    refreshMaxDrop: 0.1,
+  };
   const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 } })
     .use(refreshCron({ config, store, log, paused: true, options: env.options() }))
     .listen({ port: 0, hostname: "127.0.0.1" });
   const job = (app.store as { cron?: Record<string, Cron> }).cron?.refresh;
-  env.onStop(async () => { job?.stop(); await app.stop(true); store.close(); });
-  const generatedAt = async () => ((await (await fetch(`http://127.0.0.1:${app.server!.port}/api/v1/plugins`)).json()) as any).data.generatedAt;
+  env.onStop(async () => {
+    job?.stop();
+    await app.stop(true);
+    store.close();
+  });
+  const generatedAt = async () =>
+    ((await (await fetch(`http://127.0.0.1:${app.server!.port}/api/v1/plugins`)).json()) as any).data.generatedAt;
   return { job, events, generatedAt };
 }
 

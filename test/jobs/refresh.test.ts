@@ -33,7 +33,11 @@ describe("a full refresh", () => {
     expect(report.summary).toMatchObject({ added: ["new/gamma"], removed: [], renamed: [], changed: 2, unchanged: 0 });
     const after = await getJson(`${url}/api/v1/plugins?sort=stars`);
     expect(after.body.data.generatedAt).toBe("2026-11-22T12:00:00.000Z");
-    expect(after.body.data.items.map((p: any) => [p.id, p.stars])).toEqual([["acme/beta", 25], ["acme/alpha", 10], ["new/gamma", 5]]);
+    expect(after.body.data.items.map((p: any) => [p.id, p.stars])).toEqual([
+      ["acme/beta", 25],
+      ["acme/alpha", 10],
+      ["new/gamma", 5],
+    ]);
     expect(after.body.data.items[0].description).toBe("Beta, now better");
     expect(after.etag).not.toBe(before.etag);
     const manifest = await getJson(`${url}/market/manifest.json`);
@@ -53,8 +57,12 @@ describe("a full refresh", () => {
     published(await env.refresh({ now: () => new Date("2026-11-02T00:00:00.000Z") }));
     const { url } = env.serve();
     const feed = await (await fetch(`${url}/plugins/feed.xml`)).text();
-    expect(feed).toMatch(/<title><!\[CDATA\[new\/one\]\]><\/title>[\s\S]*?<pubDate>Sun, 01 Nov 2026 00:00:00 GMT<\/pubDate>/);
-    expect(feed).toMatch(/<title><!\[CDATA\[acme\/old\]\]><\/title>[\s\S]*?<pubDate>Wed, 01 Jan 2025 00:00:00 GMT<\/pubDate>/);
+    expect(feed).toMatch(
+      /<title><!\[CDATA\[new\/one\]\]><\/title>[\s\S]*?<pubDate>Sun, 01 Nov 2026 00:00:00 GMT<\/pubDate>/,
+    );
+    expect(feed).toMatch(
+      /<title><!\[CDATA\[acme\/old\]\]><\/title>[\s\S]*?<pubDate>Wed, 01 Jan 2025 00:00:00 GMT<\/pubDate>/,
+    );
   });
 
   test("with a token fetches in GraphQL batches of 100 and counts the points", async () => {

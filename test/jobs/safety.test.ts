@@ -7,7 +7,8 @@ let env: Env;
 afterEach(() => env.stop());
 
 function seedKnown(count: number): void {
-  for (let i = 0; i < count; i++) env.github.add({ full_name: `org/repo-${i}`, stars: 100 + i, description: `Repo ${i}` });
+  for (let i = 0; i < count; i++)
+    env.github.add({ full_name: `org/repo-${i}`, stars: 100 + i, description: `Repo ${i}` });
   env.publishFake();
 }
 
@@ -24,7 +25,10 @@ describe("a refused refresh", () => {
     for (let i = 0; i < 3; i++) env.github.repos.remove(`org/repo-${i}`);
     const before = env.bytes();
     const result = await env.refresh({ maxDrop: 0.1 });
-    expect(result).toMatchObject({ status: "refused", reason: "plugin count would fall from 20 to 17 (15.0%, more than the allowed 10.0%)" });
+    expect(result).toMatchObject({
+      status: "refused",
+      reason: "plugin count would fall from 20 to 17 (15.0%, more than the allowed 10.0%)",
+    });
     expect(env.bytes().equals(before)).toBe(true);
     // The same drop passes when the operator allows it.
     published(await env.refresh({ maxDrop: 0.2 }));
@@ -120,7 +124,9 @@ describe("bun run refresh against the fake", () => {
     expect(run.stdout).toMatch(/refresh published \S+: 6 plugins/);
     expect(run.stdout).toContain("  added 1: brand/new");
     expect(run.stdout).toContain("  changed 0, unchanged 5");
-    expect(run.stdout).toMatch(/API calls: 2 \(search 1, code search 0, graphql 1 \(1 points\), rest 0, rest 304 0 \(free\)\)/);
+    expect(run.stdout).toMatch(
+      /API calls: 2 \(search 1, code search 0, graphql 1 \(1 points\), rest 0, rest 304 0 \(free\)\)/,
+    );
     expect(run.stdout).toMatch(/time: discover [\d.]+s, fetch [\d.]+s, validate [\d.]+s, publish [\d.]+s/);
   });
 });
@@ -133,10 +139,15 @@ describe("the token by hand", () => {
     const platform = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: (request) => Response.json({ message: `Bad credentials: ${request.headers.get("authorization")}` }, { status: 401 }),
+      fetch: (request) =>
+        Response.json({ message: `Bad credentials: ${request.headers.get("authorization")}` }, { status: 401 }),
     });
     env.onStop(() => platform.stop(true));
-    const run = await within(spawnRefresh(env, { GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: token }).done(), 20_000, "the refresh");
+    const run = await within(
+      spawnRefresh(env, { GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: token }).done(),
+      20_000,
+      "the refresh",
+    );
     expect(run.code).not.toBe(0);
     const output = `${run.stdout}${run.stderr}`;
     expect(output).toContain("[redacted]");

@@ -61,7 +61,9 @@ test("a database damaged under load: no 500, at most a 503 while it is restored,
   expect(statuses.length).toBeGreaterThan(50);
   expect(readiness.every((status) => status === 200 || status === 503)).toBe(true);
   // The damage was seen and repaired, not missed by a cache.
-  expect(s.lines.map((l) => l.event)).toEqual(expect.arrayContaining(["snapshot.damaged_while_serving", "snapshot.restored_last_good"]));
+  expect(s.lines.map((l) => l.event)).toEqual(
+    expect.arrayContaining(["snapshot.damaged_while_serving", "snapshot.restored_last_good"]),
+  );
   // Served again from the restored copy.
   expect((await s.get("/readyz")).status).toBe(200);
   const after = await s.get("/api/v1/plugins?q=juliet&limit=3");

@@ -73,7 +73,10 @@ describe("the serving snapshot survives", () => {
       import { snapshotInput } from ${JSON.stringify(join(ROOT, "test/reliability/support/catalog.ts"))};
       publishSnapshot(process.argv.at(-1), snapshotInput("2026-09-09T09:09:09.999Z", 3000));`;
     // 256 KiB is far less than the 3,000-plugin build needs: writes past it fail like a full disk.
-    const build = Bun.spawnSync(["bash", "-c", `ulimit -f 256; exec "${process.execPath}" -e '${script}' "${t.path}"`], { stderr: "pipe" });
+    const build = Bun.spawnSync(
+      ["bash", "-c", `ulimit -f 256; exec "${process.execPath}" -e '${script}' "${t.path}"`],
+      { stderr: "pipe" },
+    );
     expect(build.exitCode).not.toBe(0);
     expect(build.stderr.toString()).toMatch(/disk I\/O error|File size limit/i);
     expect(readFileSync(t.path).equals(before)).toBe(true);

@@ -78,7 +78,13 @@ describe("hostile query parameters", () => {
   });
 
   test("endpoints without parameters ignore whatever is sent", async () => {
-    const paths = ["/plugins/feed.xml", "/market/manifest.json", "/healthz", "/readyz", "/api/v1/plugins/owner1/repo-1"];
+    const paths = [
+      "/plugins/feed.xml",
+      "/market/manifest.json",
+      "/healthz",
+      "/readyz",
+      "/api/v1/plugins/owner1/repo-1",
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), queryOf(["q", "page", "id"]), async (path, query) => {
         const response = await check(`${path}${query}`);
@@ -101,18 +107,38 @@ describe("hostile path segments", () => {
   });
 
   test("any segments under and beside every endpoint", async () => {
-    const prefixes = ["", "/api", "/api/v1", "/api/v1/plugins", "/market", "/market/v1", "/plugins", "/api/v1/plugins/owner1/repo-1"];
+    const prefixes = [
+      "",
+      "/api",
+      "/api/v1",
+      "/api/v1/plugins",
+      "/market",
+      "/market/v1",
+      "/plugins",
+      "/api/v1/plugins/owner1/repo-1",
+    ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...prefixes), fc.array(segment, { minLength: 1, maxLength: 4 }), async (prefix, parts) => {
-        await check(`${prefix}/${parts.join("/")}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...prefixes),
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        async (prefix, parts) => {
+          await check(`${prefix}/${parts.join("/")}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   test("any method on any endpoint: 405 with Allow, 404, or a GET's answer", async () => {
     const methods = ["POST", "PUT", "PATCH", "DELETE", "TRACE", "PROPFIND", "OPTIONS", "HEAD", "GET"];
-    const paths = ["/api/v1/plugins", "/api/v1/plugins/a/b", "/plugins/feed.xml", "/market/manifest.json", "/market/v1/plugins", "/nope"];
+    const paths = [
+      "/api/v1/plugins",
+      "/api/v1/plugins/a/b",
+      "/plugins/feed.xml",
+      "/market/manifest.json",
+      "/market/v1/plugins",
+      "/nope",
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...methods), fc.constantFrom(...paths), async (method, path) => {
         const response = await call(t.app, path, { method });
@@ -132,7 +158,13 @@ async function rawExchange(port: number, request: Uint8Array): Promise<string> {
   const socket = await Bun.connect({
     hostname: "127.0.0.1",
     port,
-    socket: { data: (_s, chunk) => void (text += chunk.toString("latin1")), close: () => done(), error: () => done() },
+    socket: {
+      data: (_s, chunk) => {
+        text += chunk.toString("latin1");
+      },
+      close: () => done(),
+      error: () => done(),
+    },
   });
   socket.write(request);
   await Promise.race([closed, Bun.sleep(1000)]);
@@ -147,16 +179,22 @@ describe("raw request lines over TCP", () => {
     try {
       await fc.assert(
         // Spaces and line breaks reframe the request line itself; the runtime's parser answers those (400 or 505).
-        fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => b.filter((x) => x !== 0x20 && x !== 0x0d && x !== 0x0a)), fc.constantFrom("/api/v1/plugins?q=", "/api/v1/plugins/", "/market/v1/plugins?page=", "/"), async (bytes, prefix) => {
-          const head = new TextEncoder().encode(`GET ${prefix}`);
-          const tail = new TextEncoder().encode(" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-          const answer = await rawExchange(port, new Uint8Array([...head, ...bytes, ...tail]));
-          const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
-          if (status === undefined) return;
-          // Control bytes never reach the app: the runtime's parser refuses them itself, with 505.
-          if (bytes.some((b) => b < 0x20)) expect(["400", "505"]).toContain(status);
-          else expect(Number(status)).toBeLessThan(500);
-        }),
+        fc.asyncProperty(
+          fc
+            .uint8Array({ minLength: 1, maxLength: 300 })
+            .map((b) => b.filter((x) => x !== 0x20 && x !== 0x0d && x !== 0x0a)),
+          fc.constantFrom("/api/v1/plugins?q=", "/api/v1/plugins/", "/market/v1/plugins?page=", "/"),
+          async (bytes, prefix) => {
+            const head = new TextEncoder().encode(`GET ${prefix}`);
+            const tail = new TextEncoder().encode(" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            const answer = await rawExchange(port, new Uint8Array([...head, ...bytes, ...tail]));
+            const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
+            if (status === undefined) return;
+            // Control bytes never reach the app: the runtime's parser refuses them itself, with 505.
+            if (bytes.some((b) => b < 0x20)) expect(["400", "505"]).toContain(status);
+            else expect(Number(status)).toBeLessThan(500);
+          },
+        ),
         { numRuns: 150 },
       );
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

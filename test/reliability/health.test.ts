@@ -24,7 +24,12 @@ describe("health endpoints", () => {
     t = appWithSnapshot({}, null);
     const ready = await call(t.app, "/readyz");
     expect(ready.status).toBe(503);
-    expect(await json(ready)).toEqual({ status: "no-snapshot", snapshotAt: null, ageSeconds: null, maxAgeSeconds: null });
+    expect(await json(ready)).toEqual({
+      status: "no-snapshot",
+      snapshotAt: null,
+      ageSeconds: null,
+      maxAgeSeconds: null,
+    });
     const api = await call(t.app, "/api/v1/plugins");
     expect(api.status).toBe(503);
     expect(await json(api)).toEqual({ code: 503, message: "No catalog snapshot is available yet.", data: null });
@@ -74,7 +79,12 @@ describe("health endpoints", () => {
 describe("readiness", () => {
   const now = Date.parse("2026-01-01T01:00:00.000Z");
   test("the bound is inclusive and 0 means none", () => {
-    expect(readiness("2026-01-01T00:00:00.000Z", 3600, now)).toEqual({ ready: true, snapshotAt: "2026-01-01T00:00:00.000Z", ageSeconds: 3600, maxAgeSeconds: 3600 });
+    expect(readiness("2026-01-01T00:00:00.000Z", 3600, now)).toEqual({
+      ready: true,
+      snapshotAt: "2026-01-01T00:00:00.000Z",
+      ageSeconds: 3600,
+      maxAgeSeconds: 3600,
+    });
     expect(readiness("2026-01-01T00:00:00.000Z", 3599, now).ready).toBe(false);
     expect(readiness("2020-01-01T00:00:00.000Z", 0, now).ready).toBe(true);
     expect(readiness(null, 0, now).ready).toBe(false);

@@ -73,7 +73,11 @@ describe("CORS", () => {
   test("a preflight from any origin is allowed for GET and HEAD, with the asked-for headers", async () => {
     const response = await fetch(`${server.url}/api/v1/plugins`, {
       method: "OPTIONS",
-      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match, x-client" },
+      headers: {
+        Origin: "https://app.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "if-none-match, x-client",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -86,7 +90,11 @@ describe("CORS", () => {
   test("asked-for headers that are not header names are not echoed", async () => {
     const response = await fetch(`${server.url}/market/v1/plugins`, {
       method: "OPTIONS",
-      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-one; drop table" },
+      headers: {
+        Origin: "https://app.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-one; drop table",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-headers")).toBeNull();
@@ -102,7 +110,8 @@ describe("CORS", () => {
 describe("request line", () => {
   const prefix = "GET ";
   const suffix = " HTTP/1.1";
-  const target = (bytes: number) => `/api/v1/plugins?q=a&x=${"y".repeat(bytes - prefix.length - suffix.length - "/api/v1/plugins?q=a&x=".length)}`;
+  const target = (bytes: number) =>
+    `/api/v1/plugins?q=a&x=${"y".repeat(bytes - prefix.length - suffix.length - "/api/v1/plugins?q=a&x=".length)}`;
 
   test(`a request line of exactly ${MAX_REQUEST_LINE_BYTES} bytes is served`, async () => {
     const response = await fetch(server.url + target(MAX_REQUEST_LINE_BYTES));
@@ -112,7 +121,11 @@ describe("request line", () => {
   test("one byte more is 414 with the error shape", async () => {
     const response = await fetch(server.url + target(MAX_REQUEST_LINE_BYTES + 1));
     expect(response.status).toBe(414);
-    expect(await json(response)).toEqual({ code: 414, message: "The request line is longer than 8192 bytes.", data: null });
+    expect(await json(response)).toEqual({
+      code: 414,
+      message: "The request line is longer than 8192 bytes.",
+      data: null,
+    });
     expectSecurityHeaders(response);
   });
 
@@ -143,6 +156,10 @@ describe("security headers", () => {
   test("a malformed percent-encoding in the path is a 400, not a lookup of a mangled id", async () => {
     const response = await call(t.app, "/api/v1/plugins/%ZZ/repo");
     expect(response.status).toBe(400);
-    expect(await json(response)).toEqual({ code: 400, message: "The request path is not valid percent-encoding.", data: null });
+    expect(await json(response)).toEqual({
+      code: 400,
+      message: "The request path is not valid percent-encoding.",
+      data: null,
+    });
   });
 });

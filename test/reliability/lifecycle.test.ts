@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Shutdown } from "../../src/lifecycle";
 import { publishMarked, tempDir } from "./support/catalog";
-import { ensureStopped, startService, type Service } from "./support/process";
+import { ensureStopped, type Service, startService } from "./support/process";
 
 let service: Service | undefined;
 let cleanup: (() => void) | undefined;
@@ -39,7 +39,13 @@ async function requestInFlight(url: string, path: string): Promise<{ finish: () 
   const socket = await Bun.connect({
     hostname,
     port: Number(port),
-    socket: { data: (_s, chunk) => void (text += chunk.toString()), close: () => done(text), error: () => done(text) },
+    socket: {
+      data: (_s, chunk) => {
+        text += chunk.toString();
+      },
+      close: () => done(text),
+      error: () => done(text),
+    },
   });
   socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n`);
   return { finish: () => void socket.write("\r\n"), response };
@@ -70,9 +76,17 @@ describe("stopping during a scheduled refresh", () => {
   test("the schedule stops, the refresh is cut, the snapshot is untouched, no temporary file or lock remains, exit 0", async () => {
     let asked = 0;
     // A hosting platform that accepts requests and never answers: the refresh hangs mid-fetch.
-    const platform = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (asked++, new Promise<Response>(() => {})) });
+    const platform = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => (asked++, new Promise<Response>(() => {})),
+    });
     try {
-      const s = await start({ REFRESH_CRON: "* * * * * *", GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: "ghp_refreshTokenNeverLogged" });
+      const s = await start({
+        REFRESH_CRON: "* * * * * *",
+        GITHUB_API_URL: `http://127.0.0.1:${platform.port}`,
+        GITHUB_TOKEN: "ghp_refreshTokenNeverLogged",
+      });
       const before = readFileSync(path);
       await s.waitFor("refresh.started", 5000);
       while (asked === 0) await Bun.sleep(20);
@@ -103,7 +117,16 @@ describe("logs", () => {
     // The second request to the list endpoint within the window is rate limited.
     expect(requests.map((r) => r.status)).toEqual([200, 429, 404, 200, 200, 405]);
     for (const r of requests) {
-      expect(Object.keys(r).sort()).toEqual(["cache", "durationMs", "event", "ip", "method", "route", "status", "time"]);
+      expect(Object.keys(r).sort()).toEqual([
+        "cache",
+        "durationMs",
+        "event",
+        "ip",
+        "method",
+        "route",
+        "status",
+        "time",
+      ]);
       expect(r.ip).toBe("127.0.0.1");
     }
     expect(s.output()).not.toContain(token);
@@ -117,10 +140,15 @@ describe("the token", () => {
     const platform = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: (request) => Response.json({ message: `Bad credentials: ${request.headers.get("authorization")}` }, { status: 401 }),
+      fetch: (request) =>
+        Response.json({ message: `Bad credentials: ${request.headers.get("authorization")}` }, { status: 401 }),
     });
     try {
-      const s = await start({ REFRESH_CRON: "* * * * * *", GITHUB_API_URL: `http://127.0.0.1:${platform.port}`, GITHUB_TOKEN: token });
+      const s = await start({
+        REFRESH_CRON: "* * * * * *",
+        GITHUB_API_URL: `http://127.0.0.1:${platform.port}`,
+        GITHUB_TOKEN: token,
+      });
       const failed = await s.waitFor("refresh.failed", 5000);
       expect(String(failed.error)).toContain("[redacted]");
       s.proc.kill("SIGTERM");
@@ -162,9 +190,11 @@ describe("Shutdown", () => {
   test("a failing step is logged, the rest still run, and the exit code is 1", async () => {
     const h = harness();
     const order: string[] = [];
-    h.shutdown.add("a", () => {
-      throw new Error("disk gone");
-    }).add("b", () => order.push("b"));
+    h.shutdown
+      .add("a", () => {
+        throw new Error("disk gone");
+      })
+      .add("b", () => order.push("b"));
     await h.shutdown.stop("SIGTERM");
     expect(order).toEqual(["b"]);
     expect(h.code()).toBe(1);

@@ -3,8 +3,8 @@
  * key it holds exactly, and a malformed X-Forwarded-For falls back to the socket address.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import fc from "fast-check";
 import { isIP } from "node:net";
+import fc from "fast-check";
 import { clientAddress } from "../../src/http/client-address";
 import { RateLimiter } from "../../src/http/ratelimit";
 import { appWithSnapshot, serve, type TestApp } from "./support/catalog";
@@ -34,7 +34,8 @@ describe("RateLimiter under a flood", () => {
   test("exact for the keys it holds: the newest maxKeys clients are refused to the millisecond", () => {
     const limiter = new RateLimiter(2000, 1000);
     for (let i = 0; i < 50_000; i++) limiter.hit(ipv4(i), 100_000);
-    for (let i = 49_000; i < 50_000; i++) expect(limiter.hit(ipv4(i), 101_500)).toEqual({ allowed: false, resetMs: 500 });
+    for (let i = 49_000; i < 50_000; i++)
+      expect(limiter.hit(ipv4(i), 101_500)).toEqual({ allowed: false, resetMs: 500 });
     expect(limiter.hit(ipv4(49_999), 101_999).allowed).toBe(false);
     expect(limiter.hit(ipv4(49_999), 102_000).allowed).toBe(true);
     // The oldest were forgotten to keep the bound: admitted again.
@@ -100,7 +101,25 @@ describe("RateLimiter under a flood", () => {
 });
 
 describe("client address", () => {
-  const MALFORMED = ["", " ", ",", "unknown", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1.2.3.4:8080", "[::1]", "[::1]:80", ":", "1:2", "::::", "fe80::1%eth0", "<script>", "1.2.3.4 5.6.7.8", "x".repeat(5000)];
+  const MALFORMED = [
+    "",
+    " ",
+    ",",
+    "unknown",
+    "1.2.3",
+    "1.2.3.4.5",
+    "256.1.1.1",
+    "1.2.3.4:8080",
+    "[::1]",
+    "[::1]:80",
+    ":",
+    "1:2",
+    "::::",
+    "fe80::1%eth0",
+    "<script>",
+    "1.2.3.4 5.6.7.8",
+    "x".repeat(5000),
+  ];
 
   test("a malformed entry where the trusted proxy's should be falls back to the socket address", () => {
     for (const header of MALFORMED) expect(clientAddress(header, "192.0.2.1", 1)).toBe("192.0.2.1");
@@ -111,7 +130,12 @@ describe("client address", () => {
   test("any header: the result is the socket address or the canonical entry the outermost trusted proxy wrote", () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.string({ unit: "binary" }), fc.ipV4(), fc.ipV6(), fc.array(fc.oneof(fc.ipV4(), fc.string())).map((a) => a.join(","))),
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.ipV4(),
+          fc.ipV6(),
+          fc.array(fc.oneof(fc.ipV4(), fc.string())).map((a) => a.join(",")),
+        ),
         fc.integer({ min: 1, max: 3 }),
         (header, hops) => {
           const ip = clientAddress(header, "192.0.2.1", hops);
@@ -139,7 +163,8 @@ describe("the limit over HTTP with TRUST_PROXY", () => {
   test("thousands of forwarded clients: the newest are still limited, the oldest forgotten", async () => {
     t = appWithSnapshot({ TRUST_PROXY: "2", RATE_LIMIT_WINDOW_MS: "60000", RATE_LIMIT_MAX_KEYS: "500" });
     const server = serve(t);
-    const get = (ip: string) => fetch(`${server.url}/market/manifest.json`, { headers: { "X-Forwarded-For": `${ip}, 10.0.0.1` } });
+    const get = (ip: string) =>
+      fetch(`${server.url}/market/manifest.json`, { headers: { "X-Forwarded-For": `${ip}, 10.0.0.1` } });
     const clients = Array.from({ length: 3000 }, (_, i) => ipv4(0x0a000000 + i));
     for (let i = 0; i < clients.length; i += 100) {
       const statuses = await Promise.all(clients.slice(i, i + 100).map(async (ip) => (await get(ip)).status));
@@ -157,7 +182,8 @@ describe("the limit over HTTP with TRUST_PROXY", () => {
     const server = serve(t);
     const get = (xff: string) => fetch(`${server.url}/market/v1/plugins`, { headers: { "X-Forwarded-For": xff } });
     expect((await get("not-an-address")).status).toBe(200);
-    for (const xff of ["1.2.3.4:8080", "[::1]:443", "999.1.1.1", "203.0.113.1, ", "127.0.0.1.1"]) expect((await get(xff)).status).toBe(429);
+    for (const xff of ["1.2.3.4:8080", "[::1]:443", "999.1.1.1", "203.0.113.1, ", "127.0.0.1.1"])
+      expect((await get(xff)).status).toBe(429);
     expect((await fetch(`${server.url}/market/v1/plugins`)).status).toBe(429);
     expect((await get("203.0.113.1")).status).toBe(200);
     await server.stop();

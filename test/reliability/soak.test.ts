@@ -7,7 +7,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { markerOf, publishMarked, tempDir } from "./support/catalog";
-import { ensureStopped, startService, type Service } from "./support/process";
+import { ensureStopped, type Service, startService } from "./support/process";
 
 const SOAK_MS = 12_000;
 const CONNECTIONS = 64;
@@ -47,7 +47,9 @@ async function problems(path: string, response: Response, seen: Set<string>): Pr
   const body = JSON.parse(text);
   if (path.startsWith("/market/manifest.json")) {
     seen.add(body.snapshotAt);
-    return body.stats.total === countFor(body.snapshotAt) ? [] : [`${path}: total ${body.stats.total} for ${body.snapshotAt}`];
+    return body.stats.total === countFor(body.snapshotAt)
+      ? []
+      : [`${path}: total ${body.stats.total} for ${body.snapshotAt}`];
   }
   const data = body.data ?? body;
   seen.add(data.generatedAt);
@@ -65,7 +67,11 @@ const PATHS = [
   () => `/api/v1/plugins?page=${1 + Math.floor(Math.random() * 3)}&pageSize=${1 + Math.floor(Math.random() * 12)}`,
   () => `/api/v1/plugins?q=tool&sort=${["default", "stars", "heat", "name"][Math.floor(Math.random() * 4)]}`,
   () => `/api/v1/plugins?category=mcp&curated=1`,
-  () => `/api/v1/plugins/owner${1 + Math.floor(Math.random() * 19)}/repo-${1 + Math.floor(Math.random() * 19)}`.replace(/owner(\d+)\/repo-\d+/, "owner$1/repo-$1"),
+  () =>
+    `/api/v1/plugins/owner${1 + Math.floor(Math.random() * 19)}/repo-${1 + Math.floor(Math.random() * 19)}`.replace(
+      /owner(\d+)\/repo-\d+/,
+      "owner$1/repo-$1",
+    ),
   () => `/market/v1/plugins?pageSize=${5 + Math.floor(Math.random() * 30)}`,
   () => "/market/manifest.json",
   () => "/plugins/feed.xml",
@@ -112,7 +118,9 @@ test(
     const started = performance.now();
     await Promise.all([swapper, ...Array.from({ length: CONNECTIONS }, worker)]);
     const seconds = (performance.now() - started) / 1000;
-    console.log(`soak: ${requests} requests in ${seconds.toFixed(1)} s (${Math.round(requests / seconds)}/s), ${swaps} swaps, ${seen.size} snapshots served, ${failures.length} failures`);
+    console.log(
+      `soak: ${requests} requests in ${seconds.toFixed(1)} s (${Math.round(requests / seconds)}/s), ${swaps} swaps, ${seen.size} snapshots served, ${failures.length} failures`,
+    );
 
     expect(failures.slice(0, 5)).toEqual([]);
     expect(failures).toHaveLength(0);

@@ -18,7 +18,7 @@ import {
 import { join } from "node:path";
 import { loadDefaultData } from "../../src/catalog/editorial";
 import { publishMarked, tempDir } from "./support/catalog";
-import { ensureStopped, startService, type Service } from "./support/process";
+import { ensureStopped, type Service, startService } from "./support/process";
 
 const DEFAULT_AT = loadDefaultData().snapshotAt;
 let service: Service | undefined;
@@ -60,7 +60,10 @@ describe("start-up with a missing or damaged database", () => {
   const damages: Array<[string, (path: string) => void]> = [
     ["truncated to half", (path) => truncateSync(path, Math.floor(readFileSync(path).length / 2))],
     ["truncated to its header", (path) => truncateSync(path, 100)],
-    ["overwritten with garbage", (path) => writeFileSync(path, Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919) % 251)))],
+    [
+      "overwritten with garbage",
+      (path) => writeFileSync(path, Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919) % 251))),
+    ],
     ["empty", (path) => writeFileSync(path, "")],
     ["a text file", (path) => writeFileSync(path, "this is not a database\n")],
   ];
@@ -90,7 +93,9 @@ describe("start-up with a missing or damaged database", () => {
     expect(await stop(service)).toBe(0);
     truncateSync(path, 4096);
     service = await startService({ DATABASE_PATH: path });
-    expect(service.events.map((e) => e.event)).toEqual(expect.arrayContaining(["snapshot.corrupt", "snapshot.restored_last_good"]));
+    expect(service.events.map((e) => e.event)).toEqual(
+      expect.arrayContaining(["snapshot.corrupt", "snapshot.restored_last_good"]),
+    );
     expect(service.events.map((e) => e.event)).not.toContain("snapshot.created_default");
     expect(await readyz(service)).toMatchObject({ status: 200, body: { snapshotAt } });
     const plugin = (await (await fetch(`${service.url}/api/v1/plugins/owner1/repo-1`)).json()) as any;
@@ -170,7 +175,9 @@ describe("start-up with a missing or damaged database", () => {
     writeFileSync(leftover, "half a snapshot");
     service = await startService({ DATABASE_PATH: path });
     expect(existsSync(leftover)).toBe(false);
-    expect(service.events.find((e) => e.event === "snapshot.leftovers_removed")?.files).toEqual([`catalog.sqlite.tmp-${dead}-abc123`]);
+    expect(service.events.find((e) => e.event === "snapshot.leftovers_removed")?.files).toEqual([
+      `catalog.sqlite.tmp-${dead}-abc123`,
+    ]);
     expect(readdirSync(dir).sort()).toEqual(["catalog.sqlite", "catalog.sqlite-last-good"]);
     expect(await stop(service)).toBe(0);
   });

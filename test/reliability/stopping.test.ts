@@ -120,7 +120,10 @@ describe("a taken port", () => {
   test("a second instance on the port of a running one exits 1 naming the port; the first keeps serving", async () => {
     const first = await start();
     const port = new URL(first.url).port;
-    const { service: second, listening } = spawnService({ DATABASE_PATH: join(tempDir().dir, "other.sqlite"), PORT: port });
+    const { service: second, listening } = spawnService({
+      DATABASE_PATH: join(tempDir().dir, "other.sqlite"),
+      PORT: port,
+    });
     listening.catch(() => {});
     services.push({ ...second, url: "" });
     expect(await Promise.race([second.exited, Bun.sleep(15_000).then(() => "still running")])).toBe(1);

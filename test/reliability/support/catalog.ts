@@ -9,7 +9,7 @@ import { createApp, type Log } from "../../../src/app";
 import { publishSnapshot } from "../../../src/catalog/publish";
 import { CatalogStore } from "../../../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../../../src/catalog/types";
-import { loadConfig, type Config } from "../../../src/config";
+import { type Config, loadConfig } from "../../../src/config";
 
 export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "other"];
 
@@ -81,7 +81,10 @@ export interface TestApp {
  * The real app over a real snapshot file in a temporary directory; config from `env`.
  * With `snapshotAt` null the file does not exist (yet).
  */
-export function appWithSnapshot(env: Record<string, string> = {}, snapshotAt: string | null = "2026-01-02T03:04:05.678Z"): TestApp {
+export function appWithSnapshot(
+  env: Record<string, string> = {},
+  snapshotAt: string | null = "2026-01-02T03:04:05.678Z",
+): TestApp {
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   if (snapshotAt !== null) publishMarked(path, snapshotAt);

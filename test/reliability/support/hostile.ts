@@ -19,11 +19,53 @@ export function encodeBytes(value: string): string {
 
 /** Strings that have broken parsers, queries and routers elsewhere. */
 const NASTY = [
-  "", " ", "0", "-1", "-0", "1.5", "1e3", "1e309", "NaN", "Infinity", "0x10", "00001", " 2", "2 ", "+3",
-  "9007199254740991", "9007199254740993", "99999999999999999999999999", "true", "false", "null", "undefined",
-  "' OR 1=1 --", "\"", "*", "-", ":", "()", "name:mcp", "NEAR(a b)", "a AND b", "NOT", "\"unterminated",
-  "%", "%%", "%zz", "../../etc/passwd", "\u0000", "\uFFFF", "\uD800", "🦀", "é", "\u202Eevil", "<script>",
-  "a".repeat(200), "a".repeat(201), "ü".repeat(201),
+  "",
+  " ",
+  "0",
+  "-1",
+  "-0",
+  "1.5",
+  "1e3",
+  "1e309",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "00001",
+  " 2",
+  "2 ",
+  "+3",
+  "9007199254740991",
+  "9007199254740993",
+  "99999999999999999999999999",
+  "true",
+  "false",
+  "null",
+  "undefined",
+  "' OR 1=1 --",
+  '"',
+  "*",
+  "-",
+  ":",
+  "()",
+  "name:mcp",
+  "NEAR(a b)",
+  "a AND b",
+  "NOT",
+  '"unterminated',
+  "%",
+  "%%",
+  "%zz",
+  "../../etc/passwd",
+  "\u0000",
+  "\uFFFF",
+  "\uD800",
+  "🦀",
+  "é",
+  "\u202Eevil",
+  "<script>",
+  "a".repeat(200),
+  "a".repeat(201),
+  "ü".repeat(201),
 ];
 
 /** Any value a client could send: unicode text, huge numbers, known troublemakers. */
@@ -37,7 +79,9 @@ export const value = fc.oneof(
 );
 
 /** How a value goes on the wire: percent-encoded, or raw (which can yield malformed escapes). */
-const wire = fc.tuple(value, fc.boolean()).map(([v, raw]) => (raw ? v.replace(/[#\s?&=/]/g, encodeURIComponent) : encodeBytes(v)));
+const wire = fc
+  .tuple(value, fc.boolean())
+  .map(([v, raw]) => (raw ? v.replace(/[#\s?&=/]/g, encodeURIComponent) : encodeBytes(v)));
 
 /** One or more `name=value` pairs: repeated, array-style (`name[]`, `name[0]`) or plain. */
 export function paramOf(names: readonly string[]) {
@@ -57,7 +101,18 @@ export function queryOf(names: readonly string[]) {
 export const segment = wire.map((s) => s.replace(/\//g, "%2F"));
 
 /** Text that must never reach a client: stack frames, SQL, file paths, runtime internals. */
-const LEAKS = [/\bat .+:\d+:\d+/, /\.ts\b/, /sqlite/i, /\bSELECT\b/, /\bFROM plugins/, /node_modules/, /\/tmp\//, /\/work\//, /Error:/, /TypeError|RangeError|SyntaxError/];
+const LEAKS = [
+  /\bat .+:\d+:\d+/,
+  /\.ts\b/,
+  /sqlite/i,
+  /\bSELECT\b/,
+  /\bFROM plugins/,
+  /node_modules/,
+  /\/tmp\//,
+  /\/work\//,
+  /Error:/,
+  /TypeError|RangeError|SyntaxError/,
+];
 
 /** What the checks read of a response (in-process and fetched responses alike). */
 export interface Answer {
@@ -84,7 +139,9 @@ export async function expectSafe(response: Answer, path: string, method = "GET")
   // In process a HEAD answer may keep its body; the server drops it (checked over HTTP elsewhere).
   if (response.status >= 400 && !(method === "HEAD" && text === "")) {
     const body = JSON.parse(text) as Record<string, unknown>;
-    const expected = new URL(`http://localhost${path}`).pathname.startsWith("/api/") ? ["code", "data", "message"] : ["code", "message"];
+    const expected = new URL(`http://localhost${path}`).pathname.startsWith("/api/")
+      ? ["code", "data", "message"]
+      : ["code", "message"];
     expect(Object.keys(body).sort(), context).toEqual(expected);
     expect(body.code, context).toBe(response.status);
     expect(typeof body.message, context).toBe("string");

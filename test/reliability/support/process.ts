@@ -20,7 +20,14 @@ export interface Service {
 
 /** Environment of a child: only what it needs, never this process's token. */
 export function childEnv(env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", REFRESH_CRON: "off", ...env };
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/tmp",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    REFRESH_CRON: "off",
+    ...env,
+  };
 }
 
 async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string) => void): Promise<void> {

@@ -1,0 +1,95 @@
+/** Search as a person types it, over HTTP on the embedded default snapshot (db/plugins.json). */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+
+let server: TestServer;
+let small: TestServer;
+
+beforeAll(() => {
+  server = startServer(defaultSnapshotInput());
+  small = startServer(
+    snapshotInput([
+      plugin("acme/cpp-tools", { stars: 5, description: "Refactoring for C++ projects" }),
+      plugin("acme/csharp-kit", { stars: 4, description: "A C# and .NET helper" }),
+      plugin("acme/c-lang", { stars: 900, description: "Tools for plain C and clang" }),
+      plugin("acme/node-helper", { stars: 3, description: "Runs Node.js scripts" }),
+    ]),
+  );
+});
+afterAll(async () => {
+  await server.stop();
+  await small.stop();
+});
+
+async function search(target: TestServer, q: string) {
+  const res = await target.get(`/api/v1/plugins?pageSize=10&q=${encodeURIComponent(q)}`);
+  const body = (await res.json()) as { data: { items: Array<{ id: string; categories: string[] }>; total: number } };
+  return { ids: body.data.items.map((p) => p.id), items: body.data.items, total: body.data.total, res };
+}
+
+describe("search finds what people type", () => {
+  test("an owner finds the owner's plugins first", async () => {
+    const { ids } = await search(server, "anthropics");
+    expect(ids.slice(0, 3).every((id) => id.startsWith("anthropics/"))).toBe(true);
+    expect(ids).toContain("anthropics/skills");
+  });
+
+  test("a full name typed as owner/repo is the first result", async () => {
+    expect((await search(server, "obra/superpowers")).ids[0]).toBe("obra/superpowers");
+    expect((await search(server, "modelcontextprotocol")).ids[0]).toBe("modelcontextprotocol/servers");
+  });
+
+  test("a Chinese query finds the plugins whose Chinese description says it", async () => {
+    const { ids } = await search(server, "浏览器自动化");
+    expect(ids).toEqual(expect.arrayContaining(["lackeyjb/playwright-skill", "vercel-labs/agent-browser"]));
+  });
+
+  test("popular plugins that match in their description rank near the top", async () => {
+    expect((await search(server, "memory")).ids.slice(0, 3)).toContain("thedotmack/claude-mem");
+    expect((await search(server, "aws")).ids[0]).toBe("awslabs/mcp");
+  });
+
+  test("a misspelt word is corrected from the index's own words, and the client is told", async () => {
+    const { ids, res } = await search(server, "postgress");
+    expect(res.headers.get("x-search-corrected")).toBe("postgres");
+    expect(ids[0]).toBe("crystaldba/postgres-mcp");
+    expect((await search(server, "postgres")).res.headers.get("x-search-corrected")).toBeNull();
+  });
+
+  test("synonyms find the same plugins", async () => {
+    const k8s = (await search(server, "k8s")).ids.slice(0, 5);
+    expect(k8s).toEqual((await search(server, "kubernetes")).ids.slice(0, 5));
+    expect(k8s).toContain("containers/kubernetes-mcp-server");
+  });
+
+  test("a category's name counts: claude code hooks puts a plugin of the hooks category first", async () => {
+    const { items } = await search(server, "claude code hooks");
+    expect(items[0]!.categories).toContain("hooks");
+  });
+
+  test("names written with symbols are searched as written", async () => {
+    expect((await search(small, "c++")).ids).toEqual(["acme/cpp-tools"]);
+    expect((await search(small, "C#")).ids).toEqual(["acme/csharp-kit"]);
+    expect((await search(small, ".net")).ids).toEqual(["acme/csharp-kit"]);
+    expect((await search(small, "node.js")).ids).toEqual(["acme/node-helper"]);
+  });
+});
+
+describe("the judged relevance set", () => {
+  test("finds an expected plugin within depth for at least 90% of the queries", async () => {
+    const path = join(import.meta.dir, "..", "fixtures", "relevance.json");
+    const { queries } = JSON.parse(readFileSync(path, "utf8")) as {
+      queries: Array<{ q: string; expect: string[]; depth: number }>;
+    };
+    expect(queries.length).toBeGreaterThanOrEqual(40);
+    let found = 0;
+    for (const judged of queries) {
+      const { ids } = await search(server, judged.q);
+      if (ids.slice(0, judged.depth).some((id) => judged.expect.includes(id))) found++;
+    }
+    expect(found / queries.length).toBeGreaterThanOrEqual(0.9);
+  });
+});

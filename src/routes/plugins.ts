@@ -61,7 +61,10 @@ export const pluginDocs = {
   list: {
     tag: "API",
     summary: "Search, filter, sort and page the catalog",
-    description: "Full-form plugins in the /api/v1 envelope. Unknown parameters are ignored; an empty value is absent.",
+    description:
+      "Full-form plugins in the /api/v1 envelope. Unknown parameters are ignored; an empty value is absent. " +
+      "When `q` matches nothing and a nearby spelling does, the response answers that spelling and names it " +
+      "in the `X-Search-Corrected` header (URI-encoded).",
     query: (snapshot) => listQuerySchema(snapshot.categoryIds),
     body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
     cached: "snapshot",

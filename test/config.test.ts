@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dir, "..");
 /** Variable names the README's configuration table lists. */
 function documented(): string[] {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  return [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!);
+  return [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` +\|/gm)].map((m) => m[1]!);
 }
 
 /** Variable names src/config.ts reads from the environment. */

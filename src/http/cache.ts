@@ -1,10 +1,12 @@
 /**
  * Responses rendered once per snapshot: body, ETag and headers are computed on the first request
  * and served from memory until the next swap. The cache is bounded in bytes, least recently used
- * first out; a body of 1 KB or more also gets its gzip form, made on the first request accepting it.
+ * first out, and gives a dropped body's memory back to the pool it came from (bodies.ts); a body of
+ * 1 KB or more also gets its gzip form, made on the first request accepting it.
  */
 import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
+import { bodies } from "./bodies";
 import { baseEtag, gzipped, MIN_GZIP_BYTES, type Rendered } from "./render";
 
 export { type Rendered, render } from "./render";
@@ -79,31 +81,30 @@ export function respond(
  */
 const ENTRY_OVERHEAD_BYTES = 4096;
 
-/** What an entry is charged: its body (twice once it has a Blob), its key and the objects beside them. */
+/** What an entry is charged: its body's buffer, its Blob, its key and the objects beside them. */
 function sizeOf(key: string, rendered: Rendered): number {
-  return rendered.body.byteLength * (rendered.blob ? 2 : 1) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+  const blob = rendered.blob ? rendered.body.byteLength : 0;
+  return rendered.body.buffer.byteLength + blob + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
 /** Key of a body's gzip representation: its plain key after a prefix no route's keys start with. */
 const GZIP_KEY_PREFIX = "gzip|";
 
-/**
- * A full collection per budget's worth of bodies stored: evicted bodies and each rendering's
- * garbage otherwise grow the process far past the budget before the runtime frees them.
- */
-const COLLECT_AFTER_SHARE = 1;
-
 /** The responses of one snapshot, bounded in bytes, least recently used dropped first. */
 export class ResponseCache {
   private readonly entries: LRUCache<string, Rendered> | null;
-  private storedSinceCollection = 0;
 
   constructor(readonly maxBytes: number) {
+    bodies.maxFreeBytes = Math.max(bodies.maxFreeBytes, maxBytes);
     this.entries =
       maxBytes > 0
         ? new LRUCache({
             maxSize: maxBytes,
             sizeCalculation: (rendered, key) => sizeOf(key, rendered),
+            // Set again with its Blob, an entry stays; dropped, its body is read no more.
+            dispose: (rendered, _key, reason) => {
+              if (reason !== "set") bodies.give(rendered.body);
+            },
           })
         : null;
   }
@@ -134,7 +135,10 @@ export class ResponseCache {
     const compressed = this.entries?.get(gzipKey);
     if (compressed !== undefined) return { rendered: this.withBlob(gzipKey, compressed), hit };
     const made = gzipped(plain);
-    if (this.entries?.has(key)) this.keep(gzipKey, made);
+    if (this.entries?.has(key)) {
+      made.body = bodies.copy(made.body);
+      this.keep(gzipKey, made);
+    }
     return { rendered: made, hit: false };
   }
 
@@ -151,13 +155,7 @@ export class ResponseCache {
   }
 
   private keep(key: string, rendered: Rendered): void {
-    const size = sizeOf(key, rendered);
-    if (this.entries === null || size > this.maxBytes) return;
-    this.entries.set(key, rendered);
-    this.storedSinceCollection += size;
-    if (this.storedSinceCollection < this.maxBytes * COLLECT_AFTER_SHARE) return;
-    this.storedSinceCollection = 0;
-    Bun.gc(true);
+    if (this.entries !== null && sizeOf(key, rendered) <= this.maxBytes) this.entries.set(key, rendered);
   }
 }
 

@@ -8,9 +8,34 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
+/** A dotted IPv4 address as proxies write it (no leading zeros) as its 32-bit number, else null. */
+export function ipv4Number(text: string): number | null {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 /* . */) {
+      if (digits === 0 || ++dots > 3) return null;
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57 && !(digits === 1 && octet === 0)) {
+      octet = octet * 10 + c - 48;
+      if (octet > 255) return null;
+      digits++;
+    } else {
+      return null;
+    }
+  }
+  return dots === 3 && digits > 0 ? value * 256 + octet : null;
+}
+
 /** The address in its one canonical spelling (IPv4-mapped IPv6 as IPv4, IPv6 compressed), or null. */
 export function canonicalAddress(text: string): string | null {
   const trimmed = text.trim();
+  if (ipv4Number(trimmed) !== null) return trimmed;
   // Bare addresses only, as a proxy writes them: no port, brackets, zone or shorthand IPv4 such as 127.1.
   const version = isIP(trimmed);
   // A dotted IPv4 address that isIP accepts is already canonical (it refuses leading zeros).

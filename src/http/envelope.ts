@@ -1,15 +1,22 @@
 /** The JSON bodies of the contract, assembled from plugin JSON that the snapshot stores pre-serialized. */
 import type { Page } from "../catalog/snapshot";
 
-/** `{code: 0, message: "ok", data}` (contract 2.1); `data` is already serialized. */
-export function okEnvelope(data: string): string {
-  return `{"code":0,"message":"ok","data":${data}}`;
+/** `{code: 0, message: "ok", data}` (contract 2.1) in parts; `data` is already serialized. */
+export function okEnvelope(data: string | readonly string[]): string[] {
+  const head = '{"code":0,"message":"ok","data":';
+  return typeof data === "string" ? [head, data, "}"] : [head, ...data, "}"];
 }
 
-/** The paging object of contract 2.5: items, total, page, pageSize, generatedAt. */
-export function pageJson(page: Page<string>, pageNumber: number, pageSize: number, generatedAt: string): string {
+/** The paging object of contract 2.5 (items, total, page, pageSize, generatedAt) in parts. */
+export function pageJson(page: Page<string>, pageNumber: number, pageSize: number, generatedAt: string): string[] {
   const paging = `"total":${page.total},"page":${pageNumber},"pageSize":${pageSize}`;
-  return `{"items":[${page.items.join(",")}],${paging},"generatedAt":${JSON.stringify(generatedAt)}}`;
+  const parts = ['{"items":['];
+  for (const [i, item] of page.items.entries()) {
+    if (i > 0) parts.push(",");
+    parts.push(item);
+  }
+  parts.push(`],${paging},"generatedAt":${JSON.stringify(generatedAt)}}`);
+  return parts;
 }
 
 /** The raw query string of a request URL ("" when there is none). */

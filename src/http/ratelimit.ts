@@ -4,7 +4,7 @@
  * recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import type { Config } from "../config";
-import { clientAddress, clientKey } from "./client-address";
+import { clientAddress, clientKey, ipv4Number } from "./client-address";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
 import type { RequestNote } from "./requestlog";
@@ -145,10 +145,22 @@ export function rateLimit(
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
   const refuse = refusals(config.rateLimitWindowMs);
   const socketOf = (request: Request) => server()?.requestIP(request)?.address ?? null;
-  const keyOf = (route: string, request: Request): string => {
-    const socket = socketOf.bind(null, request);
-    const address = clientAddress(request.headers.get("x-forwarded-for"), socket, config.trustProxy);
-    return `${route} ${clientKey(address)}`;
+  const addressOf = (request: Request): string =>
+    clientAddress(request.headers.get("x-forwarded-for"), socketOf.bind(null, request), config.trustProxy);
+  const keyOf = (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
+  // In process an IPv4 client's key is its route's number and its address, exact and unhashed;
+  // any other key is hashed and negated, so the two kinds never meet.
+  const routeNumbers = new Map<string, number>();
+  const localKeyOf = (route: string, request: Request): number => {
+    const address = addressOf(request);
+    const v4 = ipv4Number(address);
+    if (v4 === null) return -keyHash(`${route} ${clientKey(address)}`) - 1;
+    let number = routeNumbers.get(route);
+    if (number === undefined) {
+      number = routeNumbers.size;
+      routeNumbers.set(route, number);
+    }
+    return number * 2 ** 32 + v4;
   };
   const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
     if (verdict.allowed) {
@@ -170,7 +182,7 @@ export function rateLimit(
   }
   // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
   return ({ route, request, note }) => {
-    const refusal = settle(limiter.hit(keyOf(route, request), note.arrivedAt), route, note);
+    const refusal = settle(limiter.hit(localKeyOf(route, request), note.arrivedAt), route, note);
     if (refusal === undefined) return undefined;
     return refusal;
   };

@@ -139,6 +139,22 @@ describe("client address", () => {
   });
 });
 
+describe("rate limit keys", () => {
+  test("an IPv4 client has a window per endpoint, apart from every other client's", async () => {
+    const server = startServer(input, { rateLimitWindowMs: 60_000, trustProxy: 1 });
+    try {
+      const get = (path: string, address: string) => server.get(path, { "X-Forwarded-For": address });
+      for (const path of ENDPOINTS) expect((await get(path, "198.51.100.7")).status).toBe(200);
+      for (const path of ENDPOINTS) expect((await get(path, "198.51.100.7")).status).toBe(429);
+      for (const other of ["198.51.100.8", "198.51.101.7", "2001:db8::c633:6407", "::ffff:198.51.100.6"]) {
+        expect((await get(ENDPOINTS[0]!, other)).status).toBe(200);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("rate limit headers on every answer of a limited endpoint", () => {
   let server: TestServer;
   let client = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { canonicalAddress, clientAddress, clientKey } from "../../src/http/client-address";
+import { canonicalAddress, clientAddress, clientKey, ipv4Number } from "../../src/http/client-address";
 
 describe("client address", () => {
   test("one spelling per address: IPv6 compressed and lower case, IPv4-mapped as IPv4", () => {
@@ -32,5 +32,30 @@ describe("client address", () => {
     expect(clientAddress("203.0.113.5", socket, 0)).toBe("192.0.2.9");
     expect(clientAddress("203.0.113.5, not an ip", socket, 1)).toBe("192.0.2.9");
     expect(asked).toBe(2);
+  });
+});
+
+describe("ipv4Number", () => {
+  test("a dotted IPv4 address as a proxy writes it is its 32-bit number", () => {
+    expect(ipv4Number("0.0.0.0")).toBe(0);
+    expect(ipv4Number("192.0.2.9")).toBe(0xc0000209);
+    expect(ipv4Number("255.255.255.255")).toBe(2 ** 32 - 1);
+  });
+
+  test("anything else is not one", () => {
+    for (const bad of [
+      "",
+      "1.2.3",
+      "1.2.3.4.5",
+      "1.2.3.256",
+      "01.2.3.4",
+      "1..3.4",
+      "1.2.3.",
+      " 1.2.3.4",
+      "::1",
+      "1.2.3.4:80",
+    ]) {
+      expect(ipv4Number(bad)).toBeNull();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The catalog routes compile to synchronous handlers: Elysia makes a route asynchronous when a
- * handler's or hook's source looks like it may return a promise (see src/routes/snapshot.ts),
+ * handler's or hook's source looks like it may return a promise (see src/routes/answer.ts),
  * which costs a promise and an await on every request. A route that turned asynchronous answers
  * `app.fetch` with a Promise instead of a Response.
  */

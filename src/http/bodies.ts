@@ -21,8 +21,8 @@ export class BodyPool {
   maxFreeBytes = 0;
 
   /** A view of `length` bytes at the start of a pooled buffer (a buffer of its own when large). */
-  take(length: number): Uint8Array {
-    if (length > MAX_POOLED_BYTES) return new Uint8Array(length);
+  take(length: number): Buffer {
+    if (length > MAX_POOLED_BYTES) return Buffer.allocUnsafe(length);
     const size = sizeClass(length);
     let buffer = this.free.get(size)?.pop();
     if (buffer === undefined) {
@@ -31,11 +31,11 @@ export class BodyPool {
     } else {
       this.freeBytes -= size;
     }
-    return new Uint8Array(buffer, 0, length);
+    return Buffer.from(buffer, 0, length);
   }
 
   /** `body` copied into a pooled buffer. */
-  copy(body: Uint8Array): Uint8Array {
+  copy(body: Uint8Array): Buffer {
     const copied = this.take(body.byteLength);
     copied.set(body);
     return copied;

@@ -14,8 +14,6 @@ export interface Rendered {
   limited?: { limit: Readonly<Record<string, string>>; headers: Headers };
 }
 
-const encoder = new TextEncoder();
-
 /** Smaller bodies gain too little from gzip to be worth a second representation. */
 export const MIN_GZIP_BYTES = 1024;
 
@@ -40,7 +38,7 @@ export function render(
   for (const part of parts) length += Buffer.byteLength(part, "utf8");
   const bytes = bodies.take(length);
   let written = 0;
-  for (const part of parts) written += encoder.encodeInto(part, bytes.subarray(written)).written;
+  for (const part of parts) written += bytes.write(part, written);
   const etag = `"${Bun.hash(bytes).toString(36)}-${bytes.byteLength.toString(36)}"`;
   const headers = new Headers({
     ...SECURITY_HEADERS,

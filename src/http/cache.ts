@@ -60,18 +60,20 @@ export function respond(
   limit: Readonly<Record<string, string>> | null,
 ): Response | null {
   if (rendered.status === 200 && matchesEtag(request.headers.get("if-none-match"), rendered.etag)) {
-    for (const [name, value] of rendered.headers) if (name !== "content-encoding") set.headers[name] = value;
+    for (const [name, value] of Object.entries(rendered.headers)) {
+      if (name !== "Content-Encoding") set.headers[name] = value;
+    }
     if (limit !== null) Object.assign(set.headers, limit);
     set.status = 304;
     return null;
   }
   const body = rendered.blob ?? rendered.body;
-  if (limit === null) return new Response(body, { status: rendered.status, headers: rendered.headers });
-  if (rendered.limited?.limit !== limit) {
-    const headers = new Headers(rendered.headers);
-    for (const [name, value] of Object.entries(limit)) headers.set(name, value);
-    rendered.limited = { limit, headers };
+  if (limit === null) {
+    rendered.prepared ??= new Headers(rendered.headers);
+    return new Response(body, { status: rendered.status, headers: rendered.prepared });
   }
+  if (rendered.limited?.limit !== limit)
+    rendered.limited = { limit, headers: new Headers({ ...rendered.headers, ...limit }) };
   return new Response(body, { status: rendered.status, headers: rendered.limited.headers });
 }
 

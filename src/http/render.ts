@@ -6,8 +6,10 @@ export interface Rendered {
   status: number;
   body: Uint8Array;
   etag: string;
-  /** Every header of a 200, security headers included, built once: a ready Headers makes a Response faster. */
-  headers: Headers;
+  /** Every header of a 200, security headers included; routes may add to them before the rendering is served. */
+  headers: Record<string, string>;
+  /** The same as a Headers object, built when first served: a ready Headers makes a Response faster. */
+  prepared?: Headers;
   /** The body again as a Blob, made when the cache serves it a second time: sent without a copy. */
   blob?: Blob;
   /** The same with a rate limit's headers, built on the first limited request. */
@@ -40,13 +42,13 @@ export function render(
   let written = 0;
   for (const part of parts) written += bytes.write(part, written);
   const etag = `"${Bun.hash(bytes).toString(36)}-${bytes.byteLength.toString(36)}"`;
-  const headers = new Headers({
+  const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     "Content-Type": contentType,
     "Cache-Control": cacheControl,
     ETag: etag,
-  });
-  if (bytes.byteLength >= MIN_GZIP_BYTES) headers.set("Vary", "Accept-Encoding");
+  };
+  if (bytes.byteLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
   return { status, body: bytes, etag, headers };
 }
 
@@ -57,9 +59,7 @@ export function render(
 export function gzipped(rendered: Rendered): Rendered {
   const body = Bun.gzipSync(rendered.body as Uint8Array<ArrayBuffer>, { level: 6 });
   const etag = `${rendered.etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}`;
-  const headers = new Headers(rendered.headers);
-  headers.set("ETag", etag);
-  headers.set("Content-Encoding", "gzip");
+  const headers = { ...rendered.headers, ETag: etag, "Content-Encoding": "gzip" };
   return { status: rendered.status, body, etag, headers };
 }
 

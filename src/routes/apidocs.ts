@@ -118,7 +118,7 @@ function documentOf(snapshot: Snapshot, { described, info }: { described: Descri
 
 function staticPage(body: string, type: string, cacheControl: string, csp?: string): Rendered {
   const rendered = render(body, type, cacheControl);
-  if (csp) rendered.headers.set("Content-Security-Policy", csp);
+  if (csp) rendered.headers["Content-Security-Policy"] = csp;
   return rendered;
 }
 

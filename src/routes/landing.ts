@@ -99,7 +99,7 @@ or key is needed.</p>
 </html>
 `;
   const rendered = render(page, "text/html; charset=utf-8", PAGE_CACHE_CONTROL);
-  rendered.headers.set("Content-Security-Policy", HTML_CSP);
+  rendered.headers["Content-Security-Policy"] = HTML_CSP;
   return rendered;
 }
 

@@ -29,7 +29,7 @@ function listPage(snapshot: Snapshot, query: string): Rendered {
     JSON_CACHE_CONTROL,
   );
   // The list keeps its fields, so a corrected spelling is told in a header.
-  if (page.corrected !== undefined) rendered.headers.set("X-Search-Corrected", encodeURIComponent(page.corrected));
+  if (page.corrected !== undefined) rendered.headers["X-Search-Corrected"] = encodeURIComponent(page.corrected);
   return rendered;
 }
 
@@ -39,7 +39,7 @@ function movedPage(id: string, current: string): Rendered {
   const location = `/api/v1/plugins/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
   const body = JSON.stringify({ code: 301, message: `Plugin ${id} is now ${current}.`, data: null });
   const rendered = render(body, JSON_TYPE, JSON_CACHE_CONTROL, 301);
-  rendered.headers.set("Location", location);
+  rendered.headers.Location = location;
   return rendered;
 }
 

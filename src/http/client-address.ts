@@ -54,13 +54,25 @@ export function clientAddress(
   socketIp: string | null | (() => string | null),
   hops: number,
 ): string {
-  if (hops > 0 && forwardedFor) {
-    const entries = forwardedFor.split(",");
-    const appended = canonicalAddress(entries[Math.max(0, entries.length - hops)]!);
-    if (appended !== null) return appended;
-  }
+  const appended = forwardedAddress(forwardedFor, hops);
+  if (appended !== null) return appended;
   const socket = typeof socketIp === "function" ? socketIp() : socketIp;
   return (socket === null ? null : canonicalAddress(socket)) ?? socket ?? "unknown";
+}
+
+/**
+ * The X-Forwarded-For entry `hops` places from the right (the left-most when fewer were appended)
+ * in its canonical spelling; null when no proxy is trusted or the entry is no address.
+ */
+export function forwardedAddress(forwardedFor: string | null, hops: number): string | null {
+  if (hops <= 0 || !forwardedFor) return null;
+  let end = forwardedFor.length;
+  let start = forwardedFor.lastIndexOf(",") + 1;
+  for (let hop = 1; hop < hops && start > 0; hop++) {
+    end = start - 1;
+    start = end === 0 ? 0 : forwardedFor.lastIndexOf(",", end - 1) + 1;
+  }
+  return canonicalAddress(forwardedFor.slice(start, end));
 }
 
 /** The rate limiter's key of a canonical address: an IPv4 address itself, an IPv6 address's /64. */

@@ -4,7 +4,7 @@
  * recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import type { Config } from "../config";
-import { clientAddress, clientKey, ipv4Number } from "./client-address";
+import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
 import { NumberTable } from "./numbertable";
@@ -157,7 +157,8 @@ export function rateLimit(
   const refuse = refusals(config.rateLimitWindowMs);
   const socketOf = (request: Request) => server()?.requestIP(request)?.address ?? null;
   const addressOf = (request: Request): string =>
-    clientAddress(request.headers.get("x-forwarded-for"), socketOf.bind(null, request), config.trustProxy);
+    forwardedAddress(request.headers.get("x-forwarded-for"), config.trustProxy) ??
+    clientAddress(null, socketOf(request), 0);
   const keyOf = (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
   // In process an IPv4 client's key is its route's number and its address; any other is hashed.
   const routeNumbers = new Map<string, number>();

@@ -35,12 +35,10 @@ export function ipv4Number(text: string): number | null {
 /** The address in its one canonical spelling (IPv4-mapped IPv6 as IPv4, IPv6 compressed), or null. */
 export function canonicalAddress(text: string): string | null {
   const trimmed = text.trim();
+  // A dotted IPv4 address is already canonical: ipv4Number takes exactly those isIP calls version 4.
   if (ipv4Number(trimmed) !== null) return trimmed;
   // Bare addresses only, as a proxy writes them: no port, brackets, zone or shorthand IPv4 such as 127.1.
-  const version = isIP(trimmed);
-  // A dotted IPv4 address that isIP accepts is already canonical (it refuses leading zeros).
-  if (version === 4) return trimmed;
-  if (version === 0 || trimmed.includes("%")) return null;
+  if (isIP(trimmed) !== 6 || trimmed.includes("%")) return null;
   return ipaddr.process(trimmed).toString();
 }
 

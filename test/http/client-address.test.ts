@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { isIP } from "node:net";
 import { canonicalAddress, clientAddress, clientKey, ipv4Number } from "../../src/http/client-address";
 
 describe("client address", () => {
@@ -40,6 +41,17 @@ describe("ipv4Number", () => {
     expect(ipv4Number("0.0.0.0")).toBe(0);
     expect(ipv4Number("192.0.2.9")).toBe(0xc0000209);
     expect(ipv4Number("255.255.255.255")).toBe(2 ** 32 - 1);
+  });
+
+  test("takes exactly the dotted addresses isIP calls IPv4, so canonicalAddress needs no second check", () => {
+    const octets = ["0", "00", "01", "1", "9", "10", "99", "100", "199", "249", "250", "255", "256", "1000", ""];
+    for (const a of octets)
+      for (const b of octets)
+        for (const c of ["0", "01", "255", "256"])
+          for (const d of ["0", "7", "07", "255", "256", ""]) {
+            const text = `${a}.${b}.${c}.${d}`;
+            expect(ipv4Number(text) !== null).toBe(isIP(text) === 4);
+          }
   });
 
   test("anything else is not one", () => {

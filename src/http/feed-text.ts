@@ -10,8 +10,14 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 /**
  * `text` without the characters XML 1.0 cannot carry: C0 controls but tab, newline and carriage
  * return, U+FFFE and U+FFFF are dropped; a lone surrogate becomes U+FFFD, as UTF-8 would have it.
+ * Line ends are written as XML parsers read them (2.11): CR LF and a lone CR become LF.
  */
 export function xmlChars(text: string): string {
+  const kept = xmlAllowed(text);
+  return kept.includes("\r") ? kept.replace(/\r\n?/g, "\n") : kept;
+}
+
+function xmlAllowed(text: string): string {
   const whole = text.toWellFormed();
   let kept = "";
   let from = 0;

@@ -22,6 +22,7 @@ const FIXTURES: Record<string, string> = {
   script: `<script>alert(document.cookie)</script><img src=x onerror=alert(1)> & "quoted" 'single'`,
   bidi: "safe \u202Egnp.exe\u202C \u2066isolate\u2069 \u200F rtl",
   entities: "&amp; &lt;item&gt; &#x3C; &#0; ]]&gt;",
+  lineEnds: "one\r\ntwo\rthree\nfour",
 };
 
 const plugins = Object.entries(FIXTURES).map(([name, description], i) =>
@@ -84,6 +85,10 @@ describe("feed of a hostile snapshot", () => {
       }
     }
   });
+});
+
+test("line ends are written as readers parse them: CR LF and a lone CR as LF", () => {
+  expect(xmlChars("one\r\ntwo\rthree\nfour")).toBe("one\ntwo\nthree\nfour");
 });
 
 describe("feed of random text", () => {

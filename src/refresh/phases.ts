@@ -17,6 +17,7 @@ import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
 import { readJsonFile, sidePath, writeJsonFile } from "./files";
 import type { GitHub, Log } from "./github";
+import { ManifestReader } from "./manifests";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
@@ -110,7 +111,8 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   };
   progress.update(0, todo.length);
   if (gh.authenticated) {
-    const options = { gate: run.gate, files: run.rules.evidence.files };
+    const manifests = new ManifestReader(run.gate.counts, run.rules.evidence);
+    const options = { gate: run.gate, files: run.rules.evidence.files, manifests };
     await fetchGraph(gh, todo, options, (batch) => {
       for (const [id, outcome] of batch) record(id, outcome);
     });

@@ -7,7 +7,16 @@ import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { type DetailFragments, hasKinds } from "./details";
 import { type FtsRow, openForBuild, writeIndex } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
-import { ACTIVE_MEMBERS, detailMemberKey, indexText, memberKey, POPULARITY, SCHEMA_VERSION, tagToken } from "./schema";
+import {
+  ACTIVE_MEMBERS,
+  detailMemberKey,
+  indexText,
+  memberKey,
+  ORIGINALS,
+  POPULARITY,
+  SCHEMA_VERSION,
+  tagToken,
+} from "./schema";
 import { popularity } from "./search";
 import { type Synonyms, searchText, synonymsOf } from "./searchtext";
 import { isoMillis } from "./time";
@@ -160,6 +169,9 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
   // A fork or look-alike scores just below its original, whatever its own numbers.
   for (const e of byStars) if (e.original) scores[e.rowid] = Math.min(scores[e.rowid]!, score(e.original) * 0.999);
   insert.run(POPULARITY, new Uint8Array(scores.buffer));
+  const originals = new Int32Array(byStars.length + 1);
+  for (const e of byStars) if (e.original) originals[e.rowid] = e.original.rowid;
+  insert.run(ORIGINALS, new Uint8Array(originals.buffer));
 }
 
 /** Statistics of a set of records, as the manifest reports them. */

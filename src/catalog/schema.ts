@@ -92,6 +92,9 @@ export function indexText(text: string): string {
 /** The key of the per-rowid popularity blob in `orders`. */
 export const POPULARITY = "popularity";
 
+/** The key of the per-rowid Int32 blob of originals: the rowid a fork or look-alike imitates, 0 for none. */
+export const ORIGINALS = "originals";
+
 /** The key of the feed's order: most recently first seen, then created_at desc, then id. */
 export const NEWEST_ORDER = "newest";
 

@@ -8,7 +8,7 @@ import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
 import { ListOrders, type Sort } from "./orders";
 import { pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
-import { detailMemberKey, POPULARITY, SCHEMA_VERSION } from "./schema";
+import { detailMemberKey, ORIGINALS, POPULARITY, SCHEMA_VERSION } from "./schema";
 import { editDistance, type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
@@ -164,7 +164,12 @@ export class Snapshot {
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
     const popularity = this.orderBlob.get(POPULARITY)?.ids;
-    this.ranker = new Ranker(db, popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0));
+    const originals = this.orderBlob.get(ORIGINALS)?.ids;
+    this.ranker = new Ranker(
+      db,
+      popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0),
+      originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0),
+    );
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
   }
 

@@ -277,11 +277,15 @@ export class ManifestReader {
       }
     }
 
-    for (const dep of this.dependencies(node, id)) {
+    const declared = this.dependencies(node, id);
+    for (const dep of declared.dependencies) {
       const rule = this.rules.dependencies.find((r) => r.file === dep.file && r.name === dep.name);
       if (rule) {
         evidence.push(`${dep.file}: ${dep.name}`);
         works.add("mcp");
+        // The package that depends on an MCP SDK is the server: its own name is the server's.
+        const own = declared.names.get(dep.file);
+        if (own) mcpServers.push(own);
       }
     }
 
@@ -639,15 +643,26 @@ export class ManifestReader {
   }
 
   /** Dependencies named by the package files, as `{file, name}` (PyPI names normalised as pip compares them). */
-  private dependencies(node: Json, id: string): Array<{ file: string; name: string }> {
+  private dependencies(
+    node: Json,
+    id: string,
+  ): { dependencies: Array<{ file: string; name: string }>; names: Map<string, string> } {
     const out: Array<{ file: string; name: string }> = [];
+    const names = new Map<string, string>();
+    /** A package's own name as a server name: the part after any scope or path, if it is one. */
+    const own = (file: string, value: unknown) => {
+      const name = typeof value === "string" ? value.slice(value.lastIndexOf("/") + 1) : "";
+      if (ENTRY_NAME.test(name) && !name.includes(" ")) names.set(file, name);
+    };
     const pep503 = (n: string) => n.toLowerCase().replace(/[-_.]+/g, "-");
     const pkg = this.json(node, "package", id);
+    if (pkg) own("package.json", pkg.name);
     if (pkg && isObject(pkg.dependencies))
       for (const name of Object.keys(pkg.dependencies).slice(0, MAX_ENTRIES)) out.push({ file: "package.json", name });
     const pyproject = this.toml(node, "pyproject", id);
     if (pyproject) {
       const project = isObject(pyproject.project) ? pyproject.project : {};
+      own("pyproject.toml", project.name);
       const listed = Array.isArray(project.dependencies) ? project.dependencies : [];
       for (const spec of listed.slice(0, MAX_ENTRIES)) {
         const name = typeof spec === "string" ? /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1] : undefined;
@@ -667,15 +682,17 @@ export class ManifestReader {
     }
     const gomod = this.text(node, "gomod", id);
     if (gomod !== null) {
+      own("go.mod", /^module\s+(\S+)/m.exec(gomod)?.[1]);
       for (const line of gomod.split(/\r?\n/).slice(0, MAX_ENTRIES * 2)) {
         const name = /^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]{2,}\/[A-Za-z0-9._/-]+)\s+v\d/.exec(line)?.[1];
         if (name) out.push({ file: "go.mod", name: name.replace(/\/v\d+$/, "") });
       }
     }
     const cargo = this.toml(node, "cargo", id);
+    if (cargo && isObject(cargo.package)) own("Cargo.toml", cargo.package.name);
     if (cargo && isObject(cargo.dependencies))
       for (const name of Object.keys(cargo.dependencies).slice(0, MAX_ENTRIES)) out.push({ file: "Cargo.toml", name });
-    return out;
+    return { dependencies: out, names };
   }
 
   private toml(node: Json, key: FileKey, id: string): Json | null {

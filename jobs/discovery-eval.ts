@@ -9,7 +9,7 @@
  * The fake's search budgets renew every 2 seconds instead of every minute (30 times faster), so the
  * runs take seconds; "on the platform" times scale the waits back up.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DB_DIR } from "../src/catalog/editorial";
@@ -200,6 +200,9 @@ await alone("after: with SDK dependencies, skill folders and .claude/ as evidenc
 });
 
 console.log(`\nplugins after the later run: ${incremental.total} (full run ${full.total})`);
+console.log(
+  `snapshot file: ${(statSync(databasePath).size / 1e6).toFixed(1)} MB; peak RSS of the eval process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+);
 console.log(`total eval time: ${((Date.now() - start) / 1000).toFixed(1)}s`);
 github.stop();
 rmSync(dir, { recursive: true, force: true });

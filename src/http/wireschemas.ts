@@ -74,8 +74,9 @@ export const DetailParts = {
   deprecated: t.Boolean({ description: 'server.json says `"status": "deprecated"`; with `include=flags`.' }),
   lookalike_of: t.Union([t.String(), t.Null()], {
     description:
-      "A catalog plugin of another owner with at least 10× the stars whose name is within edit distance 2 " +
-      "(names of 6 characters or more) or is this name without a random `-x7k2q` suffix; with `include=flags`.",
+      "A catalog plugin of another owner with at least 10× the stars whose name is this name without a random " +
+      "`-x7k2q` suffix, the same name, or within edit distance 2 inside one of the project's own words; " +
+      "with `include=flags`.",
   }),
   latest_release: t.Union([DetailsSchema.properties.latest_release.anyOf[0]!, t.Null()], {
     description: "The latest release's tag and publication time; with `include=flags`.",

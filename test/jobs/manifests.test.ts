@@ -239,6 +239,9 @@ describe("what the manifests say is evidence", () => {
     const works = async (id: string) =>
       (await get(`${server.url}/api/v1/plugins/${id}?include=works_with`)).body.data.plugin.works_with;
     expect(await works("sdk/ts")).toEqual(["mcp"]);
+    // The package that depends on the SDK is the server: its own name is the server's.
+    const ts = (await get(`${server.url}/api/v1/plugins/sdk/ts?include=contents`)).body.data.plugin;
+    expect(ts.contents.mcp_servers).toEqual(["ts"]);
     expect(await works("sdk/go")).toEqual(["mcp"]);
     expect(await works("sdk/skills")).toEqual(["agent-skills"]);
     expect(await works("sdk/claude")).toEqual(["claude-code"]);

@@ -130,4 +130,6 @@ export interface Editorial {
   categories: Category[];
   curated: CuratedEntry[];
   overrides: Record<string, Override>;
+  /** Fields of the editors' files that held invisible characters, stripped when read (`file: id.field`). */
+  cleaned?: string[];
 }

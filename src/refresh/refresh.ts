@@ -102,6 +102,7 @@ function prepare(options: RefreshOptions): Run {
   const editorial = loadEditorial(dataDir);
   const rules = loadDiscoveryRules(dataDir);
   const gate = new UpstreamGate(previousFacts(previous));
+  for (const field of editorial.cleaned ?? []) gate.counts.clean("editors' files: invisible characters", field);
   return {
     databasePath,
     dataDir,

@@ -15,6 +15,7 @@ const ZWJ = "\u200D";
 const SELECTOR = /^[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]$/u;
 const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
 /** What may come just before a joiner inside an emoji sequence. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: U+FE0F is meant alone here, as one of the choices
 const EMOJI_BEFORE = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]$/u;
 /** Letters and marks of the scripts whose writing uses ZWJ/ZWNJ to choose a letter's form. */
 const JOINING_SCRIPT = new RegExp(

@@ -51,6 +51,15 @@ export function loadEditorial(dir = DB_DIR): Editorial {
   for (const c of curated) {
     if (!c.description_zh?.trim()) throw new Error(`curated.json: ${c.id} lacks description_zh`);
   }
+  const pinned: Array<[string, { repo_id?: unknown }]> = [
+    ...curated.map((c): [string, CuratedEntry] => [`curated.json: ${c.id}`, c]),
+    ...Object.entries(overrides).map(([id, o]): [string, Override] => [`overrides.json: ${id}`, o]),
+  ];
+  for (const [where, entry] of pinned) {
+    const pin = entry.repo_id;
+    if (pin !== undefined && !(Number.isSafeInteger(pin) && (pin as number) > 0))
+      throw new Error(`${where}: repo_id must be the platform's numeric repository id`);
+  }
   return { categories, curated, overrides, cleaned };
 }
 

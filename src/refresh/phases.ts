@@ -7,17 +7,18 @@ import { carryHistory } from "../catalog/history";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
-import type { PluginRecord } from "../catalog/types";
+import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { checkBuiltSnapshot } from "../catalog/validity";
 import type { Checkpoint } from "./checkpoint";
 import { addFound, type Discovery, type DiscoveryState, discover } from "./discover";
 import { countRules, type DiscoverySummary, evidenceOf } from "./evidence";
 import { fromView } from "./facts";
 import { fetchGraph } from "./fetch-graphql";
-import { fetchRest } from "./fetch-rest";
+import { fetchById, fetchRest } from "./fetch-rest";
 import { readJsonFile, sidePath, writeJsonFile } from "./files";
 import type { GitHub, Log } from "./github";
-import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
+import { editorialByIdentity, type PinMismatch } from "./identity";
+import { type ChangeSummary, fetchedRepoId, isReplacement, mergeOutcomes, type Replacement, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
 import { type DiscoveryRules, ruleKey } from "./rules";
@@ -48,6 +49,10 @@ export interface Candidate {
   records: PluginRecord[];
   summary: ChangeSummary;
   discovery: DiscoverySummary;
+  /** The repository id of each editors' entry, kept in the snapshot for the next run. */
+  editorialIds: Record<string, number>;
+  /** Editors' entries pinned to a repository id their name no longer answers with. */
+  pinMismatches: PinMismatch[];
 }
 
 /** The published facts of a plugin, the gate's fallback for a field that fails. */
@@ -93,8 +98,27 @@ export async function fetchPhase(run: Run, discovery: Discovery): Promise<string
     round = followManifests(run, discovery, round, asked);
     asked.push(...round);
   }
+  await followReplaced(run, asked);
   checkpoint.save();
   return asked;
+}
+
+/**
+ * Published names that answered with another repository (renamed away, the name taken by someone
+ * else): the published repository is fetched by its id, so the plugin follows it to its new name.
+ */
+async function followReplaced(run: Run, asked: string[]): Promise<void> {
+  for (const key of [...asked]) {
+    const before = run.previous.plugins.get(key);
+    const outcome = run.checkpoint.outcomes.get(key);
+    if (!before || !isReplacement(before, outcome)) continue;
+    const genuine = await fetchById(run.gh, run.gate, before.repoId!);
+    const followed = genuine.kind === "fetched" ? genuine.facts.full_name : null;
+    run.log("refresh.replaced", { id: before.view.id, from: before.repoId, to: fetchedRepoId(outcome), followed });
+    if (followed === null || run.checkpoint.outcomes.has(followed.toLowerCase())) continue;
+    run.checkpoint.record(followed.toLowerCase(), genuine);
+    asked.push(followed.toLowerCase());
+  }
 }
 
 async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promise<void> {
@@ -181,9 +205,12 @@ function admitted(
   run: Run,
   discovery: Discovery,
   asked: string[],
-): { outcomes: Array<[string, Outcome]>; rejected: Set<string> } {
+): { outcomes: Array<[string, Outcome]>; rejected: Set<string>; replaced: Replacement[] } {
   const outcomes: Array<[string, Outcome]> = [];
   const rejected = new Set<string>();
+  const replacements: Replacement[] = [];
+  const publishedIds = new Set<number>();
+  for (const p of run.previous.plugins.values()) if (p.repoId !== null) publishedIds.add(p.repoId);
   for (const k of asked) {
     const found = discovery.found.get(k);
     const searched: Outcome | undefined = found?.facts
@@ -191,9 +218,16 @@ function admitted(
       : undefined;
     const outcome = run.checkpoint.outcomes.get(k) ?? searched;
     if (!outcome) continue;
-    const isNew = !run.previous.plugins.has(k);
+    // A plugin is its repository: a published name now answering with another one is a newcomer.
+    const before = run.previous.plugins.get(k);
+    const replaced = isReplacement(before, outcome);
+    const repoId = fetchedRepoId(outcome);
+    if (replaced) replacements.push({ id: before!.view.id, from: before!.repoId!, to: repoId! });
+    const isNew = (!before || replaced) && (repoId === null || !publishedIds.has(repoId));
     if (isNew && outcome.kind === "fetched") {
-      const evidence = evidenceOf(found, outcome.facts, outcome.files, run.rules, run.editorial.overrides);
+      // The editors' word was about the repository that had the name, not this one.
+      const overrides = replaced ? {} : run.editorial.overrides;
+      const evidence = evidenceOf(found, outcome.facts, outcome.files, run.rules, overrides);
       if (!evidence) {
         rejected.add(k);
         continue;
@@ -201,7 +235,7 @@ function admitted(
     }
     outcomes.push([k, outcome]);
   }
-  return { outcomes, rejected };
+  return { outcomes, rejected, replaced: replacements };
 }
 
 /** The next catalog's records, validated; throws Refused when they must not be published. */
@@ -210,7 +244,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const snapshotAt = isoMillis(run.now());
   const broken = run.gate.brokenEverywhere();
   if (broken) throw new Refused(broken);
-  const { outcomes, rejected } = admitted(run, discovery, asked);
+  const { outcomes, rejected, replaced } = admitted(run, discovery, asked);
   const counts = countRules(discovery, (k) => run.previous.plugins.has(k), rejected, ruleOrder(run.rules));
   if (rejected.size) run.log("refresh.no_evidence", { count: rejected.size });
   const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
@@ -222,9 +256,19 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   }
   if (invalid.length) run.log("refresh.invalid_facts", { repositories: invalid });
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };
-  const records = toRecords(valid, run.editorial, context);
+  const repoIdOf = (f: RepoFacts) => f.database_id ?? context(f.full_name).repoId ?? null;
+  const identity = editorialByIdentity(run.editorial, valid, repoIdOf, run.previous);
+  for (const mismatch of identity.mismatches) run.log("refresh.pin_mismatch", { ...mismatch });
+  const records = toRecords(valid, identity.editorial, context);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
-  return { snapshotAt, records, summary: summarize(run.previous, records, merged), discovery: counts };
+  return {
+    snapshotAt,
+    records,
+    summary: summarize(run.previous, records, merged, replaced),
+    discovery: counts,
+    editorialIds: identity.ids,
+    pinMismatches: identity.mismatches,
+  };
 }
 
 /** Builds, verifies and swaps in the new snapshot, then records the discovery state it was built from. */
@@ -234,7 +278,9 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
-  const input = { snapshotAt, plugins: records, categoryIds, categories, history, synonyms: loadSynonyms(run.dataDir) };
+  const synonyms = loadSynonyms(run.dataDir);
+  const editorialIds = candidate.editorialIds;
+  const input = { snapshotAt, plugins: records, categoryIds, categories, history, synonyms, editorialIds };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();

@@ -9,6 +9,7 @@ import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
+import type { PinMismatch } from "./identity";
 import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
@@ -49,6 +50,8 @@ export interface RunReport {
   /** Renames the run followed (`from` → `to`) are in `summary.renamed`. */
   summary?: ChangeSummary;
   discovery?: DiscoverySummary;
+  /** Editors' entries pinned to a repository id their name no longer answers with: not applied. */
+  pinMismatches?: PinMismatch[];
   snapshotAt?: string;
   total?: number;
 }
@@ -153,8 +156,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const asked = await fetchPhase(run, discovery);
     const candidate = candidatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
-    const { snapshotAt, records, summary, discovery: rules } = candidate;
-    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules });
+    const { snapshotAt, records, summary, discovery: rules, pinMismatches } = candidate;
+    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches });
     report.phases = run.progress.timings();
     run.log("refresh.published", {
       snapshotAt: candidate.snapshotAt,

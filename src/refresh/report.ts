@@ -58,6 +58,11 @@ export function formatResult(result: RefreshResult): string[] {
     `  added ${s.added.length}${names(s.added)}`,
     `  removed ${s.removed.length}${names(s.removed.map((r) => `${r.id} (${r.reason})`))}`,
     `  renamed ${s.renamed.length}${names(s.renamed.map((r) => `${r.from} → ${r.to}`))}`,
+    `  replaced ${s.replaced.length}${names(s.replaced.map((r) => `${r.id} (repository ${r.from} → ${r.to})`))}`,
+    ...(report.pinMismatches ?? []).map(
+      (m) =>
+        `  pinned id not matched, entry not applied: ${m.entry} pins ${m.pinned}, the name answers with ${m.found}`,
+    ),
     `  changed ${s.changed}, unchanged ${s.unchanged}`,
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),

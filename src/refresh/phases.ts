@@ -9,6 +9,14 @@ import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
 import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { checkBuiltSnapshot } from "../catalog/validity";
+import {
+  FOLLOWED_MAX_CANDIDATES,
+  FOLLOWED_MAX_TOTAL,
+  REJECTION,
+  type Rejection,
+  type SourceCaps,
+  VOUCH_CAP,
+} from "./caps";
 import type { Checkpoint } from "./checkpoint";
 import { addFound, type Discovery, type DiscoveryState, discover } from "./discover";
 import { countRules, type DiscoverySummary, evidenceOf } from "./evidence";
@@ -40,6 +48,10 @@ export interface Run {
   progress: Progress;
   checkpoint: Checkpoint;
   gate: UpstreamGate;
+  /** Each source's caps, counted across discovery and the manifests followed while fetching. */
+  caps: SourceCaps;
+  /** Newcomers are held back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
+  maxGrowth: number;
   log: Log;
   now: () => Date;
 }
@@ -53,6 +65,8 @@ export interface Candidate {
   editorialIds: Record<string, number>;
   /** Editors' entries pinned to a repository id their name no longer answers with. */
   pinMismatches: PinMismatch[];
+  /** Newcomers held back for review: they would have grown the catalog by more than REFRESH_MAX_GROWTH. */
+  held: string[];
 }
 
 /** The published facts of a plugin, the gate's fallback for a field that fails. */
@@ -77,6 +91,7 @@ export async function discoverPhase(run: Run): Promise<Discovery> {
     now: run.now(),
     log: run.log,
     gate: run.gate,
+    caps: run.caps,
     onStep: (done, total) => run.progress.update(done, total),
   });
   run.checkpoint.save();
@@ -161,15 +176,26 @@ function followManifests(run: Run, discovery: Discovery, keys: string[], asked: 
     const outcome = run.checkpoint.outcomes.get(key);
     if (named.has(key)) continue;
     if (outcome?.kind !== "fetched") continue;
-    for (const id of outcome.lists ?? []) {
-      if (id.toLowerCase() === outcome.facts.full_name.toLowerCase()) continue;
+    const source = outcome.facts.full_name;
+    const rule = ruleKey.followedFrom(source);
+    const ids = (outcome.lists ?? []).filter((id) => id.toLowerCase() !== source.toLowerCase());
+    let kept = 0;
+    for (const id of ids) {
+      const admitted =
+        run.caps.admit(rule, id, FOLLOWED_MAX_CANDIDATES) && run.caps.admit(ruleKey.followed, id, FOLLOWED_MAX_TOTAL);
+      if (!admitted) continue;
+      kept++;
       // A marketplace nobody named vouches only for its own owner's repositories; others need evidence of their own.
-      const sameOwner = ownerOf(id) === ownerOf(outcome.facts.full_name);
-      addFound(discovery.found, id, ruleKey.followed, sameOwner);
+      const sameOwner = ownerOf(id) === ownerOf(source);
+      addFound(discovery.found, id, ruleKey.followed, sameOwner, null, rule);
       if (!seen.has(id.toLowerCase())) {
         seen.add(id.toLowerCase());
         next.push(id.toLowerCase());
       }
+    }
+    if (kept < ids.length) {
+      run.caps.truncated({ rule, cap: "candidates", size: ids.length, kept });
+      run.log("refresh.source_truncated", { rule, cap: "candidates", candidates: ids.length, kept });
     }
   }
   return next;
@@ -200,15 +226,33 @@ function ruleOrder(rules: DiscoveryRules): string[] {
   ];
 }
 
-/** Each asked id's outcome; a newcomer without evidence is left out (and returned as rejected). */
-function admitted(
-  run: Run,
-  discovery: Discovery,
-  asked: string[],
-): { outcomes: Array<[string, Outcome]>; rejected: Set<string>; replaced: Replacement[] } {
+/** How many new evidence-less repositories the source behind a `listed` key may vouch for this run. */
+function vouchCaps(rules: DiscoveryRules): (listedKey: string) => number {
+  const named = new Map<string, number>();
+  for (const r of rules.lists) if (r.vouches !== undefined) named.set(ruleKey.list(r.repository, r.path), r.vouches);
+  for (const r of rules.marketplaces)
+    if (r.vouches !== undefined) named.set(ruleKey.marketplace(r.repository), r.vouches);
+  // The editors' own list of repositories is their word, not a source's.
+  return (key) => (key === ruleKey.repositories ? Number.POSITIVE_INFINITY : (named.get(key) ?? VOUCH_CAP));
+}
+
+interface Admission {
+  outcomes: Array<[string, Outcome]>;
+  /** Why each newcomer left out was left out, by lowercased id. */
+  reasons: Map<string, Rejection>;
+  replaced: Replacement[];
+}
+
+/** Each asked id's outcome; a newcomer without evidence, or whose sources' vouches are spent, is left out. */
+function admitted(run: Run, discovery: Discovery, asked: string[]): Admission {
   const outcomes: Array<[string, Outcome]> = [];
-  const rejected = new Set<string>();
+  const reasons = new Map<string, Rejection>();
+  for (const [key, rule] of Object.entries(discovery.overCap ?? {}))
+    if (rule) reasons.set(key, REJECTION.overSourceCap);
+  for (const [key] of run.caps.dropped) if (!discovery.found.has(key)) reasons.set(key, REJECTION.overSourceCap);
   const replacements: Replacement[] = [];
+  const capOf = vouchCaps(run.rules);
+  const vouched = new Map<string, number>();
   const publishedIds = new Set<number>();
   for (const p of run.previous.plugins.values()) if (p.repoId !== null) publishedIds.add(p.repoId);
   for (const k of asked) {
@@ -229,13 +273,43 @@ function admitted(
       const overrides = replaced ? {} : run.editorial.overrides;
       const evidence = evidenceOf(found, outcome.facts, outcome.files, run.rules, overrides);
       if (!evidence) {
-        rejected.add(k);
+        reasons.set(k, REJECTION.noEvidence);
         continue;
+      }
+      if (evidence === "listed") {
+        const voucher = found!.listed.find((key) => (vouched.get(key) ?? 0) < capOf(key));
+        if (voucher === undefined) {
+          reasons.set(k, REJECTION.overVouchCap);
+          continue;
+        }
+        vouched.set(voucher, (vouched.get(voucher) ?? 0) + 1);
       }
     }
     outcomes.push([k, outcome]);
   }
-  return { outcomes, rejected, replaced: replacements };
+  for (const [source, n] of vouched)
+    if (n >= capOf(source)) run.log("refresh.vouches_spent", { rule: source, vouched: n });
+  return { outcomes, reasons, replaced: replacements };
+}
+
+/**
+ * The newcomers to hold back for review: all of them when they would grow the catalog by more than
+ * `maxGrowth`, none otherwise. A catalog never refreshed (no repository ids: the embedded default)
+ * or empty is exempt, so a first full run passes.
+ */
+function heldGrowth(run: Run, added: string[]): string[] {
+  const before = run.previous.plugins.size;
+  const refreshed = [...run.previous.plugins.values()].some((p) => p.repoId !== null);
+  if (before === 0 || !refreshed || added.length <= before * run.maxGrowth) return [];
+  run.log("refresh.growth_held", { previous: before, newcomers: added.length, maxGrowth: run.maxGrowth });
+  return added;
+}
+
+/** `{ no_evidence: 3, over_vouch_cap: 280 }`: how many newcomers each reason left out. */
+function countBy(reasons: ReadonlyMap<string, Rejection>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const reason of reasons.values()) counts[reason] = (counts[reason] ?? 0) + 1;
+  return counts;
 }
 
 /** The next catalog's records, validated; throws Refused when they must not be published. */
@@ -244,9 +318,10 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const snapshotAt = isoMillis(run.now());
   const broken = run.gate.brokenEverywhere();
   if (broken) throw new Refused(broken);
-  const { outcomes, rejected, replaced } = admitted(run, discovery, asked);
-  const counts = countRules(discovery, (k) => run.previous.plugins.has(k), rejected, ruleOrder(run.rules));
-  if (rejected.size) run.log("refresh.no_evidence", { count: rejected.size });
+  const { outcomes, reasons, replaced } = admitted(run, discovery, asked);
+  const truncated = [...(discovery.truncated ?? []), ...run.caps.truncations];
+  const counts = countRules(discovery, (k) => run.previous.plugins.has(k), reasons, ruleOrder(run.rules), truncated);
+  if (reasons.size) run.log("refresh.left_out", countBy(reasons));
   const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
@@ -259,15 +334,23 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const repoIdOf = (f: RepoFacts) => f.database_id ?? context(f.full_name).repoId ?? null;
   const identity = editorialByIdentity(run.editorial, valid, repoIdOf, run.previous);
   for (const mismatch of identity.mismatches) run.log("refresh.pin_mismatch", { ...mismatch });
-  const records = toRecords(valid, identity.editorial, context);
+  let records = toRecords(valid, identity.editorial, context);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
+  let summary = summarize(run.previous, records, merged, replaced);
+  const held = heldGrowth(run, summary.added);
+  if (held.length > 0) {
+    const out = new Set(held.map((id) => id.toLowerCase()));
+    records = records.filter((r) => !out.has(r.id.toLowerCase()));
+    summary = summarize(run.previous, records, merged, replaced);
+  }
   return {
     snapshotAt,
     records,
-    summary: summarize(run.previous, records, merged, replaced),
+    summary,
     discovery: counts,
     editorialIds: identity.ids,
     pinMismatches: identity.mismatches,
+    held,
   };
 }
 
@@ -282,6 +365,8 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const editorialIds = candidate.editorialIds;
   const input = { snapshotAt, plugins: records, categoryIds, categories, history, synonyms, editorialIds };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
-  writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
+  // Held newcomers must be found again: without the state the next run searches in full.
+  if (candidate.held.length === 0)
+    writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
 }

@@ -5,6 +5,7 @@
  */
 import { DB_DIR, loadEditorial } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
+import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
@@ -19,6 +20,9 @@ import { type GateCounts, UpstreamGate } from "./upstream";
 import type { Usage } from "./usage";
 import { Refused } from "./validate";
 
+/** A run may at most double the catalog before its newcomers are held for review. */
+export const DEFAULT_MAX_GROWTH = 1;
+
 /** Rate-limit waits up to five minutes are sat out by default; the hourly reset is not. */
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
 
@@ -28,6 +32,10 @@ export interface RefreshOptions {
   token?: string;
   /** Refuse to publish when the plugin count falls by more than this share (REFRESH_MAX_DROP). */
   maxDrop: number;
+  /** Hold newcomers back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
+  maxGrowth?: number;
+  /** Each source's caps on new candidates, calls and bytes; DEFAULT_SOURCE_LIMITS where not given. */
+  sourceLimits?: Partial<SourceLimits>;
   /** Where discovery.json and the editors' data live; db/ by default. */
   dataDir?: string;
   /** Rate-limit waits up to this long are sat out; a longer one ends the run to finish later. */
@@ -52,6 +60,8 @@ export interface RunReport {
   discovery?: DiscoverySummary;
   /** Editors' entries pinned to a repository id their name no longer answers with: not applied. */
   pinMismatches?: PinMismatch[];
+  /** Newcomers held back for review (REFRESH_MAX_GROWTH): published plugins were refreshed without them. */
+  held?: string[];
   snapshotAt?: string;
   total?: number;
 }
@@ -110,6 +120,8 @@ function prepare(options: RefreshOptions): Run {
     databasePath,
     dataDir,
     maxDrop: options.maxDrop,
+    maxGrowth: options.maxGrowth ?? DEFAULT_MAX_GROWTH,
+    caps: new SourceCaps({ ...DEFAULT_SOURCE_LIMITS, ...options.sourceLimits }, (key) => previous.plugins.has(key)),
     editorial,
     rules,
     previous,
@@ -156,8 +168,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const asked = await fetchPhase(run, discovery);
     const candidate = candidatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
-    const { snapshotAt, records, summary, discovery: rules, pinMismatches } = candidate;
-    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches });
+    const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;
+    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches, held });
     report.phases = run.progress.timings();
     run.log("refresh.published", {
       snapshotAt: candidate.snapshotAt,

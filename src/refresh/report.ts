@@ -29,6 +29,12 @@ export function discoveryLines(discovery: DiscoverySummary): string[] {
   for (const r of discovery.rules) lines.push(`    ${r.rule}: ${r.found} / ${r.new} / ${r.rejected}`);
   lines.push(`  rejected without evidence ${discovery.rejected.length}${names(discovery.rejected)}`);
   for (const c of discovery.capped) lines.push(`  capped at 1,000 of ${c.count} (cannot split further): ${c.query}`);
+  for (const t of discovery.truncated ?? []) {
+    lines.push(`  truncated at its ${t.cap} cap: ${t.rule}: kept ${t.kept} of ${t.size} ${t.cap}`);
+  }
+  const reasons = new Map<string, number>();
+  for (const reason of Object.values(discovery.reasons ?? {})) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  for (const [reason, n] of reasons) if (reason !== "no_evidence") lines.push(`  left out ${reason} ${n}`);
   return lines;
 }
 
@@ -64,6 +70,9 @@ export function formatResult(result: RefreshResult): string[] {
         `  pinned id not matched, entry not applied: ${m.entry} pins ${m.pinned}, the name answers with ${m.found}`,
     ),
     `  changed ${s.changed}, unchanged ${s.unchanged}`,
+    ...(report.held?.length
+      ? [`  held for review ${report.held.length} newcomers (more than REFRESH_MAX_GROWTH)${names(report.held)}`]
+      : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),

@@ -226,7 +226,7 @@ export class FakeGitHub {
         headers(),
       );
     const size = Buffer.byteLength(content);
-    if (accept.includes("application/vnd.github.raw")) {
+    if (/application\/vnd\.github(?:\.v3)?\.raw/.test(accept)) {
       return new Response(content, { headers: { "Content-Type": "text/plain; charset=utf-8", ...headers() } });
     }
     const large = size > CONTENTS_MAX_BYTES;

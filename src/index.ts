@@ -41,10 +41,12 @@ store.onSwap(() => {
 store.current();
 const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
 redact(config.redisUrl);
+redact(config.redisSnapshotKey);
+const sharing = { key: config.redisSnapshotKey };
 if (redis) {
   // The shared snapshot is in place before the server listens, so /readyz never shows the default.
   await redis.connect();
-  await new SnapshotFollower(redis, store, log).start();
+  await new SnapshotFollower(redis, store, log, sharing).start();
 }
 const stopping = new Stopping();
 const app = createApp({
@@ -63,7 +65,7 @@ const app = createApp({
       dataDir: config.refreshDataDir,
       sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
     },
-    published: redis ? () => shareSnapshot(redis, databasePath, log) : undefined,
+    published: redis ? () => shareSnapshot(redis, databasePath, log, sharing) : undefined,
   }),
 );
 try {

@@ -39,7 +39,7 @@ export interface SourceLimits {
 }
 
 export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
-  maxCandidates: 3000,
+  maxCandidates: 10_000,
   maxCalls: 200,
   listMaxBytes: 5 * 1024 * 1024,
 };

@@ -72,6 +72,23 @@ export type RefreshResult =
   | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
   | { status: "locked"; reason: string };
 
+/** The refresh's limits as the configuration sets them; defaults where it sets none. */
+export function limitsFrom(config: {
+  refreshMaxGrowth?: number;
+  refreshSourceMaxCandidates?: number;
+  refreshSourceMaxCalls?: number;
+  refreshListMaxBytes?: number;
+}): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
+  return {
+    maxGrowth: config.refreshMaxGrowth ?? DEFAULT_MAX_GROWTH,
+    sourceLimits: {
+      maxCandidates: config.refreshSourceMaxCandidates ?? DEFAULT_SOURCE_LIMITS.maxCandidates,
+      maxCalls: config.refreshSourceMaxCalls ?? DEFAULT_SOURCE_LIMITS.maxCalls,
+      listMaxBytes: config.refreshListMaxBytes ?? DEFAULT_SOURCE_LIMITS.listMaxBytes,
+    },
+  };
+}
+
 /** Runs one refresh unless another one holds the lock. Unexpected failures throw. */
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
   let lock: Lock;

@@ -15,6 +15,8 @@ export const REJECTION = {
   overSourceCap: "over_source_cap",
   /** Its sources had already vouched for as many evidence-less repositories as they may in one run. */
   overVouchCap: "over_vouch_cap",
+  /** The run's newcomers would have grown the catalog past REFRESH_MAX_GROWTH: all of them wait for review. */
+  heldForReview: "held_for_review",
 } as const;
 export type Rejection = (typeof REJECTION)[keyof typeof REJECTION];
 

@@ -340,6 +340,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const held = heldGrowth(run, summary.added);
   if (held.length > 0) {
     const out = new Set(held.map((id) => id.toLowerCase()));
+    for (const key of out) counts.reasons[key] = REJECTION.heldForReview;
     records = records.filter((r) => !out.has(r.id.toLowerCase()));
     summary = summarize(run.previous, records, merged, replaced);
   }

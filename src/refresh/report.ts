@@ -34,7 +34,9 @@ export function discoveryLines(discovery: DiscoverySummary): string[] {
   }
   const reasons = new Map<string, number>();
   for (const reason of Object.values(discovery.reasons ?? {})) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-  for (const [reason, n] of reasons) if (reason !== "no_evidence") lines.push(`  left out ${reason} ${n}`);
+  for (const [reason, n] of reasons) {
+    if (reason !== "no_evidence" && reason !== "held_for_review") lines.push(`  left out ${reason} ${n}`);
+  }
   return lines;
 }
 

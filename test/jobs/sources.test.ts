@@ -92,6 +92,7 @@ describe("what a source may vouch for", () => {
     expect(report.held).toHaveLength(25);
     expect(report.summary!.added).toEqual([]);
     expect(report.summary!.changed).toBe(1);
+    expect(Object.values(report.discovery!.reasons)).toEqual(Array(25).fill(REJECTION.heldForReview));
     expect(events.find((e) => e.event === "refresh.growth_held")).toMatchObject({
       previous: 10,
       newcomers: 25,

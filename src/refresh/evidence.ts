@@ -6,7 +6,7 @@
  * place; evidence is asked of newcomers only.
  */
 import type { Override, RepoFacts } from "../catalog/types";
-import type { Rejection, Truncation } from "./caps";
+import { REJECTION, type Rejection, type Truncation } from "./caps";
 import type { Discovery, Found } from "./discover";
 import type { CappedSlice } from "./githubsearch";
 import type { DiscoveryRules } from "./rules";
@@ -59,7 +59,7 @@ export function countRules(
   order: string[],
   truncated: Truncation[],
 ): DiscoverySummary {
-  const rejected = new Set([...reasons].filter(([, reason]) => reason === "no_evidence").map(([key]) => key));
+  const rejected = new Set([...reasons].filter(([, reason]) => reason === REJECTION.noEvidence).map(([key]) => key));
   const counts = new Map<string, RuleCount>(order.map((rule) => [rule, { rule, found: 0, new: 0, rejected: 0 }]));
   for (const [key, found] of discovery.found) {
     for (const rule of found.rules) {

@@ -9,24 +9,20 @@ import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
 import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { checkBuiltSnapshot } from "../catalog/validity";
-import {
-  FOLLOWED_MAX_CANDIDATES,
-  FOLLOWED_MAX_TOTAL,
-  REJECTION,
-  type Rejection,
-  type SourceCaps,
-  VOUCH_CAP,
-} from "./caps";
+import { admitted, countBy, heldGrowth } from "./admission";
+import { REJECTION, type SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
-import { addFound, type Discovery, type DiscoveryState, discover } from "./discover";
-import { countRules, type DiscoverySummary, evidenceOf } from "./evidence";
+import type { Discovery, DiscoveryState } from "./discover";
+import { discover } from "./discover";
+import { countRules, type DiscoverySummary } from "./evidence";
 import { fromView } from "./facts";
 import { fetchGraph } from "./fetch-graphql";
-import { fetchById, fetchRest } from "./fetch-rest";
+import { fetchRest } from "./fetch-rest";
 import { readJsonFile, sidePath, writeJsonFile } from "./files";
+import { followManifests, followReplaced } from "./follow";
 import type { GitHub, Log } from "./github";
 import { editorialByIdentity, type PinMismatch } from "./identity";
-import { type ChangeSummary, fetchedRepoId, isReplacement, mergeOutcomes, type Replacement, summarize } from "./merge";
+import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
 import { type DiscoveryRules, ruleKey } from "./rules";
@@ -118,24 +114,6 @@ export async function fetchPhase(run: Run, discovery: Discovery): Promise<string
   return asked;
 }
 
-/**
- * Published names that answered with another repository (renamed away, the name taken by someone
- * else): the published repository is fetched by its id, so the plugin follows it to its new name.
- */
-async function followReplaced(run: Run, asked: string[]): Promise<void> {
-  for (const key of [...asked]) {
-    const before = run.previous.plugins.get(key);
-    const outcome = run.checkpoint.outcomes.get(key);
-    if (!before || !isReplacement(before, outcome)) continue;
-    const genuine = await fetchById(run.gh, run.gate, before.repoId!);
-    const followed = genuine.kind === "fetched" ? genuine.facts.full_name : null;
-    run.log("refresh.replaced", { id: before.view.id, from: before.repoId, to: fetchedRepoId(outcome), followed });
-    if (followed === null || run.checkpoint.outcomes.has(followed.toLowerCase())) continue;
-    run.checkpoint.record(followed.toLowerCase(), genuine);
-    asked.push(followed.toLowerCase());
-  }
-}
-
 async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promise<void> {
   const { previous, checkpoint, progress, gh } = run;
   // Without a token a search item's facts serve as its fetch; with one the fetch also looks for evidence.
@@ -164,43 +142,6 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   }
 }
 
-const ownerOf = (id: string) => id.slice(0, id.indexOf("/")).toLowerCase();
-
-/** The repositories that manifests fetched in this round list and nobody asked for yet: the next round. */
-function followManifests(run: Run, discovery: Discovery, keys: string[], asked: string[]): string[] {
-  const seen = new Set(asked);
-  const next: string[] = [];
-  // A named marketplace's manifest was read in discovery already.
-  const named = new Set(run.rules.marketplaces.map((m) => m.repository.toLowerCase()));
-  for (const key of keys) {
-    const outcome = run.checkpoint.outcomes.get(key);
-    if (named.has(key)) continue;
-    if (outcome?.kind !== "fetched") continue;
-    const source = outcome.facts.full_name;
-    const rule = ruleKey.followedFrom(source);
-    const ids = (outcome.lists ?? []).filter((id) => id.toLowerCase() !== source.toLowerCase());
-    let kept = 0;
-    for (const id of ids) {
-      const admitted =
-        run.caps.admit(rule, id, FOLLOWED_MAX_CANDIDATES) && run.caps.admit(ruleKey.followed, id, FOLLOWED_MAX_TOTAL);
-      if (!admitted) continue;
-      kept++;
-      // A marketplace nobody named vouches only for its own owner's repositories; others need evidence of their own.
-      const sameOwner = ownerOf(id) === ownerOf(source);
-      addFound(discovery.found, id, ruleKey.followed, sameOwner, null, rule);
-      if (!seen.has(id.toLowerCase())) {
-        seen.add(id.toLowerCase());
-        next.push(id.toLowerCase());
-      }
-    }
-    if (kept < ids.length) {
-      run.caps.truncated({ rule, cap: "candidates", size: ids.length, kept });
-      run.log("refresh.source_truncated", { rule, cap: "candidates", candidates: ids.length, kept });
-    }
-  }
-  return next;
-}
-
 /** The source lists' labels by lowercased id (old names too): hints that survive a refresh. */
 function loadHints(dir: string): Map<string, string | null> {
   const hints = new Map<string, string | null>();
@@ -224,92 +165,6 @@ function ruleOrder(rules: DiscoveryRules): string[] {
     ...rules.code.map((r) => ruleKey.code(r.query)),
     ...(rules.repositories.length ? [ruleKey.repositories] : []),
   ];
-}
-
-/** How many new evidence-less repositories the source behind a `listed` key may vouch for this run. */
-function vouchCaps(rules: DiscoveryRules): (listedKey: string) => number {
-  const named = new Map<string, number>();
-  for (const r of rules.lists) if (r.vouches !== undefined) named.set(ruleKey.list(r.repository, r.path), r.vouches);
-  for (const r of rules.marketplaces)
-    if (r.vouches !== undefined) named.set(ruleKey.marketplace(r.repository), r.vouches);
-  // The editors' own list of repositories is their word, not a source's.
-  return (key) => (key === ruleKey.repositories ? Number.POSITIVE_INFINITY : (named.get(key) ?? VOUCH_CAP));
-}
-
-interface Admission {
-  outcomes: Array<[string, Outcome]>;
-  /** Why each newcomer left out was left out, by lowercased id. */
-  reasons: Map<string, Rejection>;
-  replaced: Replacement[];
-}
-
-/** Each asked id's outcome; a newcomer without evidence, or whose sources' vouches are spent, is left out. */
-function admitted(run: Run, discovery: Discovery, asked: string[]): Admission {
-  const outcomes: Array<[string, Outcome]> = [];
-  const reasons = new Map<string, Rejection>();
-  for (const [key, rule] of Object.entries(discovery.overCap ?? {}))
-    if (rule) reasons.set(key, REJECTION.overSourceCap);
-  for (const [key] of run.caps.dropped) if (!discovery.found.has(key)) reasons.set(key, REJECTION.overSourceCap);
-  const replacements: Replacement[] = [];
-  const capOf = vouchCaps(run.rules);
-  const vouched = new Map<string, number>();
-  const publishedIds = new Set<number>();
-  for (const p of run.previous.plugins.values()) if (p.repoId !== null) publishedIds.add(p.repoId);
-  for (const k of asked) {
-    const found = discovery.found.get(k);
-    const searched: Outcome | undefined = found?.facts
-      ? { kind: "fetched", facts: found.facts, etag: null }
-      : undefined;
-    const outcome = run.checkpoint.outcomes.get(k) ?? searched;
-    if (!outcome) continue;
-    // A plugin is its repository: a published name now answering with another one is a newcomer.
-    const before = run.previous.plugins.get(k);
-    const replaced = isReplacement(before, outcome);
-    const repoId = fetchedRepoId(outcome);
-    if (replaced) replacements.push({ id: before!.view.id, from: before!.repoId!, to: repoId! });
-    const isNew = (!before || replaced) && (repoId === null || !publishedIds.has(repoId));
-    if (isNew && outcome.kind === "fetched") {
-      // The editors' word was about the repository that had the name, not this one.
-      const overrides = replaced ? {} : run.editorial.overrides;
-      const evidence = evidenceOf(found, outcome.facts, outcome.files, run.rules, overrides);
-      if (!evidence) {
-        reasons.set(k, REJECTION.noEvidence);
-        continue;
-      }
-      if (evidence === "listed") {
-        const voucher = found!.listed.find((key) => (vouched.get(key) ?? 0) < capOf(key));
-        if (voucher === undefined) {
-          reasons.set(k, REJECTION.overVouchCap);
-          continue;
-        }
-        vouched.set(voucher, (vouched.get(voucher) ?? 0) + 1);
-      }
-    }
-    outcomes.push([k, outcome]);
-  }
-  for (const [source, n] of vouched)
-    if (n >= capOf(source)) run.log("refresh.vouches_spent", { rule: source, vouched: n });
-  return { outcomes, reasons, replaced: replacements };
-}
-
-/**
- * The newcomers to hold back for review: all of them when they would grow the catalog by more than
- * `maxGrowth`, none otherwise. A catalog never refreshed (no repository ids: the embedded default)
- * or empty is exempt, so a first full run passes.
- */
-function heldGrowth(run: Run, added: string[]): string[] {
-  const before = run.previous.plugins.size;
-  const refreshed = [...run.previous.plugins.values()].some((p) => p.repoId !== null);
-  if (before === 0 || !refreshed || added.length <= before * run.maxGrowth) return [];
-  run.log("refresh.growth_held", { previous: before, newcomers: added.length, maxGrowth: run.maxGrowth });
-  return added;
-}
-
-/** `{ no_evidence: 3, over_vouch_cap: 280 }`: how many newcomers each reason left out. */
-function countBy(reasons: ReadonlyMap<string, Rejection>): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const reason of reasons.values()) counts[reason] = (counts[reason] ?? 0) + 1;
-  return counts;
 }
 
 /** The next catalog's records, validated; throws Refused when they must not be published. */

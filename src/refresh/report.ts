@@ -2,6 +2,7 @@
  * The end-of-run summary a person reads: what changed, what each discovery rule found, what the
  * gate cleaned, what it cost, how long each phase took.
  */
+import { REJECTION } from "./caps";
 import type { DiscoverySummary } from "./evidence";
 import type { RefreshResult, RunReport } from "./refresh";
 import { GateCounts } from "./upstream";
@@ -35,7 +36,7 @@ export function discoveryLines(discovery: DiscoverySummary): string[] {
   const reasons = new Map<string, number>();
   for (const reason of Object.values(discovery.reasons ?? {})) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   for (const [reason, n] of reasons) {
-    if (reason !== "no_evidence" && reason !== "held_for_review") lines.push(`  left out ${reason} ${n}`);
+    if (reason !== REJECTION.noEvidence && reason !== REJECTION.heldForReview) lines.push(`  left out ${reason} ${n}`);
   }
   return lines;
 }

@@ -4,7 +4,8 @@
  * day of overlap covers the search index's lag), and every `fullEveryDays` it runs over everything
  * again, code searches included. Curated lists and named marketplaces are read on every run (one
  * call each). What a search finds is a candidate; what a list or marketplace names is listed, which
- * is evidence on its own (see evidence.ts).
+ * is evidence within the source's vouches (see evidence.ts, caps.ts). Every source adds, spends and
+ * reads within its caps (caps.ts).
  */
 import type { RepoFacts } from "../catalog/types";
 import type { SourceCaps, Truncation } from "./caps";

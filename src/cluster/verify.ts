@@ -79,9 +79,11 @@ export function verifyHere(path: string): Verdict {
   }
 }
 
-/** Checks the file at `path` in a child process, killed after `timeoutMs`. */
+/** Checks the file at `path` in a child process, killed after `timeoutMs` or when this process exits. */
 export async function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOUT_MS): Promise<Verdict> {
   const child = Bun.spawn([process.execPath, import.meta.path, path], { stdout: "pipe", stderr: "ignore" });
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -96,6 +98,7 @@ export async function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOU
     return { ok: false, problem: timedOut ? `the check took longer than ${timeoutMs} ms` : "the check failed" };
   } finally {
     clearTimeout(timer);
+    process.off("exit", orphaned);
   }
 }
 

@@ -114,8 +114,10 @@ export class SnapshotFollower {
   private running: Promise<void> | null = null;
   private again = false;
 
-  /** The last snapshot time refused, so a bad one is logged once, not on every announcement. */
+  /** The last snapshot refused for what it holds: not fetched again. */
   private refused: string | null = null;
+  /** The last snapshot time a refusal was logged for, so one is logged once, not on every announcement. */
+  private logged: string | null = null;
 
   constructor(
     private readonly link: RedisLink,
@@ -152,8 +154,9 @@ export class SnapshotFollower {
     if (!this.link.up) return;
     const snapshotAt = await this.link.run((c) => c.get(CURRENT_KEY));
     if (snapshotAt === null || snapshotAt === this.refused) return;
+    // Not remembered as refused: with this instance's clock behind, the same time becomes acceptable.
     const late = timeProblem(snapshotAt, (this.options.now ?? Date.now)());
-    if (late !== null) return this.refuse(snapshotAt, late);
+    if (late !== null) return this.refuse(snapshotAt, late, false);
     if (!newer(snapshotAt, this.store.current()?.snapshotAt)) return;
     const bytes = await this.link.run((c) => c.getBuffer(fileKey(snapshotAt)), FILE_DEADLINE_MS);
     if (bytes === null) return;
@@ -182,8 +185,9 @@ export class SnapshotFollower {
   }
 
   /** Logs a shared snapshot that is not taken; the local one keeps serving and stays the last good one. */
-  private refuse(snapshotAt: string, reason: string): void {
-    if (this.refused !== snapshotAt) this.log("snapshot.refused", { snapshotAt: snapshotAt.slice(0, 100), reason });
-    this.refused = snapshotAt;
+  private refuse(snapshotAt: string, reason: string, forGood = true): void {
+    if (this.logged !== snapshotAt) this.log("snapshot.refused", { snapshotAt: snapshotAt.slice(0, 100), reason });
+    this.logged = snapshotAt;
+    if (forGood) this.refused = snapshotAt;
   }
 }

@@ -125,6 +125,7 @@ export function createApp({
     ["/", landing.page, open, landingDoc],
     ["/openapi.json", docs.openapi, open, apiDocsDocs.openapi],
     ["/docs", docs.docs, open, apiDocsDocs.docs],
+    ["/docs/api.md", docs.prose, open, apiDocsDocs.prose],
     ["/docs/assets/:file", docs.asset, open, apiDocsDocs.asset],
     ["/metrics", metricsHandler(metrics, config.metricsToken), open, metricsDoc],
   ] as const;
@@ -142,6 +143,8 @@ export function createApp({
     .onError(({ error, code, request, route, note }) => {
       const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
       if (stopping.active) response.headers.set("connection", "close");
+      // The runtime dates every answer but those to HEAD.
+      if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
       logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics);
       return response;
     })

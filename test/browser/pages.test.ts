@@ -29,7 +29,7 @@ let browser: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/system-packages.sh)`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   server = startServer(defaultSnapshotInput(), { baseUrl: "http://127.0.0.1" });
   profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));

@@ -29,7 +29,10 @@ let browser: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/system-packages.sh)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/system-packages.sh)`,
+    );
   mkdirSync(SCREENSHOTS, { recursive: true });
   server = startServer(defaultSnapshotInput(), { baseUrl: "http://127.0.0.1" });
   profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
@@ -117,9 +120,12 @@ describe("in Chromium", () => {
       await page.goto(`${elsewhere.url}/docs`, { waitUntil: "networkidle" });
       await page.click('.opblock-summary-path[data-path="/api/v1/categories"]');
       await page.click(".opblock.is-open .execute");
-      const status = await page.waitForSelector(".opblock.is-open .live-responses-table tr.response .response-col_status", {
-        timeout: 20_000,
-      });
+      const status = await page.waitForSelector(
+        ".opblock.is-open .live-responses-table tr.response .response-col_status",
+        {
+          timeout: 20_000,
+        },
+      );
       expect((await status.textContent())?.trim()).toStartWith("200");
       await page.screenshot({ path: join(SCREENSHOTS, "docs-try-it-out.png"), fullPage: true });
       expect(asked).toContain(`${elsewhere.url}/api/v1/categories`);

@@ -9,9 +9,10 @@ import { CatalogStore } from "../../src/catalog/store";
 import { RedisLink, sharedMode } from "../../src/cluster/redis";
 import { Metrics } from "../../src/metrics";
 import { RefreshJob, refreshRun } from "../../src/refresh/cron";
-import { RedisServer } from "../cluster/redis-server";
+import { freePort, RedisServer } from "../cluster/redis-server";
 import { startServer, type TestServer } from "../helpers";
 import { Env } from "../jobs/support";
+import { spawnService } from "../reliability/support/process";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -186,4 +187,55 @@ describe("GET /metrics", () => {
     for (let i = 0; i < 100 && link.up; i++) await Bun.sleep(20);
     expect(mode(await scrape(server))).toEqual(["degraded"]);
   });
+});
+
+describe("GET /metrics of the service as started", () => {
+  /** The service over the fake platform, refreshing every second, with `extra` in its environment. */
+  async function service(extra: Record<string, string>) {
+    const env = new Env();
+    cleanups.push(() => env.stop());
+    env.github.add({ full_name: "acme/one", stars: 3 });
+    env.publishFake();
+    const { service, listening } = spawnService({
+      DATABASE_PATH: env.databasePath,
+      REFRESH_DATA_DIR: env.dataDir,
+      GITHUB_API_URL: env.github.url,
+      GITHUB_TOKEN: "test-token",
+      // Every second: the first tick comes while the test waits.
+      REFRESH_CRON: "* * * * * *",
+      METRICS_TOKEN: "scrape-me",
+      ...extra,
+    });
+    cleanups.push(() => service.proc.kill("SIGKILL"));
+    const url = await listening;
+    const scrapeIt = async () => {
+      const response = await fetch(`${url}/metrics`, { headers: { Authorization: "Bearer scrape-me" } });
+      const text = await response.text();
+      promtool(text);
+      return samples(text);
+    };
+    return { url, service, scrapeIt };
+  }
+
+  test("asks for METRICS_TOKEN, counts a scheduled refresh that published, shows no shared state", async () => {
+    const { url, service: running, scrapeIt } = await service({});
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    await running.waitFor("refresh.published", 30_000);
+    const got = await scrapeIt();
+    expect(got.get('catalog_refresh_runs_total{outcome="published"}')).toBeGreaterThanOrEqual(1);
+    expect(got.get("catalog_refresh_last_success_timestamp_seconds")).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(got.get('catalog_github_calls_total{kind="graphql"}')).toBeGreaterThanOrEqual(1);
+    expect(got.get('catalog_shared_state{mode="off"}')).toBe(1);
+    expect(got.get("catalog_snapshot_plugins")).toBe(1);
+    expect(got.get("process_resident_memory_bytes")).toBeGreaterThan(0);
+  }, 60_000);
+
+  test("with Redis unreachable: shared state degraded, and the ticks that could not refresh counted as locked", async () => {
+    const { service: running, scrapeIt } = await service({ REDIS_URL: `redis://127.0.0.1:${freePort()}` });
+    await running.waitFor("refresh.locked", 30_000);
+    const got = await scrapeIt();
+    expect(got.get('catalog_shared_state{mode="degraded"}')).toBe(1);
+    expect(got.get('catalog_refresh_runs_total{outcome="locked"}')).toBeGreaterThanOrEqual(1);
+    expect(got.get('catalog_refresh_runs_total{outcome="published"}')).toBe(0);
+  }, 60_000);
 });

@@ -43,6 +43,8 @@ export interface Config {
   readonly redisSnapshotKey: string | undefined;
   /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
   readonly refreshDataDir: string | undefined;
+  /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -152,6 +154,14 @@ function redisUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** A bearer token: visible ASCII without spaces, as the Authorization header carries it. */
+function metricsToken(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError(name, "expected visible ASCII characters without spaces");
+  return raw;
+}
+
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -186,5 +196,6 @@ export function loadConfig(env: Env = Bun.env): Config {
     redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
     redisSnapshotKey: secretKey(env, "REDIS_SNAPSHOT_KEY"),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
+    metricsToken: metricsToken(env, "METRICS_TOKEN"),
   });
 }

@@ -289,16 +289,17 @@ export class ManifestReader {
       }
     }
 
-    const commands = [...this.markdownNames(node, "commands", id), ...this.markdownNames(node, "claudeCommands", id)];
-    const agents = [...this.markdownNames(node, "agents", id), ...this.markdownNames(node, "claudeAgents", id)];
+    const claude = {
+      ".claude/commands": this.markdownNames(node, "claudeCommands", id),
+      ".claude/agents": this.markdownNames(node, "claudeAgents", id),
+    };
+    const commands = [...this.markdownNames(node, "commands", id), ...claude[".claude/commands"]];
+    const agents = [...this.markdownNames(node, "agents", id), ...claude[".claude/agents"]];
     for (const folder of this.rules.folders) {
-      if (folder.path === ".claude/commands" && this.markdownNames(node, "claudeCommands", id).length > 0)
-        evidence.push(`${folder.path}/`);
-      if (folder.path === ".claude/agents" && this.markdownNames(node, "claudeAgents", id).length > 0)
-        evidence.push(`${folder.path}/`);
+      const names = (claude as Record<string, string[]>)[folder.path];
+      if (names && names.length > 0) evidence.push(`${folder.path}/`);
     }
-    if (this.markdownNames(node, "claudeCommands", id).length + this.markdownNames(node, "claudeAgents", id).length > 0)
-      works.add("claude-code");
+    if (claude[".claude/commands"].length + claude[".claude/agents"].length > 0) works.add("claude-code");
     if (!hooks.length) {
       const dir = this.entries(node, "hooksDir", "blob");
       if (dir && dir.names.includes("hooks.json")) this.refuse(MANIFEST_FILES.hooks, "no events", id);
@@ -513,7 +514,7 @@ export class ManifestReader {
     const file = MANIFEST_FILES.server;
     const type = str(pkg.registryType);
     const transport = isObject(pkg.transport) ? pkg.transport.type : "stdio";
-    if (transport !== "stdio") return [this.refuse(file, "package transport not stdio", id)].filter((x) => x !== null);
+    if (transport !== "stdio") return this.none(file, "package transport not stdio", id);
     const hasArgs = (key: string) => Array.isArray(pkg[key]) && (pkg[key] as unknown[]).length > 0;
     if (hasArgs("runtimeArguments") || hasArgs("packageArguments")) {
       this.refuse(file, "package needs arguments", id);

@@ -11,6 +11,11 @@ export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */
   phrases: readonly string[];
   all: string;
+  /**
+   * The same rows with each word one prefix phrase, as bm25 should weigh them: a word listed as
+   * the OR of its terms would count a rare completion (`dockerized` for `docker`) as a rare word.
+   */
+  scored: string;
 }
 
 /** The characters unicode61 keeps inside tokens; everything else separates them. */
@@ -60,10 +65,14 @@ export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[
  */
 export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
   const unique = new Set<string>();
-  for (const tokens of queryWords(q, synonyms)) unique.add(phrase(tokens, lookup));
+  const plain = new Set<string>();
+  for (const tokens of queryWords(q, synonyms)) {
+    unique.add(phrase(tokens, lookup));
+    plain.add(prefixPhrase(tokens.join(" ")));
+  }
   if (unique.size === 0) return null;
   const phrases = [...unique].sort();
-  return { phrases, all: phrases.join(" AND ") };
+  return { phrases, all: phrases.join(" AND "), scored: [...plain].sort().join(" AND ") };
 }
 
 export interface SearchFilters {
@@ -105,16 +114,30 @@ export function popularity(stars: number, forks: number, pushedAt: string, snaps
 /** How much the text relevance weighs against popularity: the best text match of a search scores this. */
 export const RELEVANCE_WEIGHT = 4;
 
-/** An exact owner, name or full-name match outranks any other result. */
+/** An exact name or full-name match outranks any other result. */
 export const EXACT_BONUS = 100;
 
 /**
- * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
- * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match.
+ * What an exact owner match adds: about what three times the stars add to popularity, so among an
+ * owner's repositories popularity and text decide, and a far more popular plugin with the word in
+ * its name still outranks an obscure repository of that owner.
  */
-export function score(relevance: number, bestRelevance: number, popular: number, exact: boolean): number {
+export const OWNER_BONUS = 0.5;
+
+/** How a result matches `q` as a whole: its name or full name is `q`, or its owner is. */
+export interface Exactness {
+  exact: boolean;
+  owned: boolean;
+}
+
+/**
+ * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
+ * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match,
+ * + OWNER_BONUS for a repository of the owner named.
+ */
+export function score(relevance: number, bestRelevance: number, popular: number, match: Exactness): number {
   const text = bestRelevance > 0 ? (RELEVANCE_WEIGHT * relevance) / bestRelevance : 0;
-  return text + popular + (exact ? EXACT_BONUS : 0);
+  return text + popular + (match.exact ? EXACT_BONUS : 0) + (match.owned ? OWNER_BONUS : 0);
 }
 
 /** Levenshtein distance, or `max + 1` once it is certainly larger than `max`. */

@@ -6,7 +6,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
 import { ListOrders, type Sort } from "./orders";
-import { pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
+import { type ExactRows, pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
 import { POPULARITY, SCHEMA_VERSION } from "./schema";
 import { editDistance, type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
@@ -202,15 +202,19 @@ export class Snapshot {
     return changed ? words.join(" ") : null;
   }
 
-  /** Rowids of plugins whose owner, name or full name is exactly `q` (case aside). */
-  private exactMatches(q: string): Set<number> {
+  /**
+   * Rowids of plugins whose name or full name is exactly `q` (case aside), and of those whose
+   * owner is. A `q` that is both a repository's name and an owner is taken both ways: the owner's
+   * repositories are exact matches too, and popularity orders them with the one so named.
+   */
+  private exactMatches(q: string): ExactRows {
     const text = q.trim();
-    const rows = /\s/.test(text)
-      ? []
-      : text.includes("/")
-        ? this.exactId.all(text)
-        : [...this.exactName.all(text), ...this.exactOwner.all(`${text}/`, `${text}0`)];
-    return new Set(rows.map((row) => row.rowid));
+    if (/\s/.test(text)) return { exact: new Set(), owned: new Set() };
+    if (text.includes("/")) return { exact: new Set(this.exactId.all(text).map((row) => row.rowid)), owned: new Set() };
+    const owned = new Set(this.exactOwner.all(`${text}/`, `${text}0`).map((row) => row.rowid));
+    const exact = new Set(this.exactName.all(text).map((row) => row.rowid));
+    if (exact.size > 0) for (const rowid of owned) exact.add(rowid);
+    return { exact, owned };
   }
 
   /** The index terms starting with `prefix` (ASCII letters and digits), or null past the bound. */
@@ -235,6 +239,7 @@ export class Snapshot {
       const count = () => this.fts.count(matches);
       const ranking = this.ranker.ranking(
         matches,
+        searchMatch({ ...match, all: match.scored }, query),
         count,
         inName,
         () => this.exactMatches(exact),

@@ -4,9 +4,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultSnapshotInput } from "../../src/catalog/publish";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { realCatalogInput } from "../real-catalog";
 
 let server: TestServer;
 let small: TestServer;
+/** The catalog at a real size, with repositories of owners whose names are common words. */
+let large: TestServer;
 
 beforeAll(() => {
   server = startServer(defaultSnapshotInput());
@@ -16,12 +19,43 @@ beforeAll(() => {
       plugin("acme/csharp-kit", { stars: 4, description: "A C# and .NET helper" }),
       plugin("acme/c-lang", { stars: 900, description: "Tools for plain C and clang" }),
       plugin("acme/node-helper", { stars: 3, description: "Runs Node.js scripts" }),
+      plugin("stripe/stripe-agent-kit", { stars: 100, description: "Stripe payments for agents" }),
+      plugin("acme/stripe-mcp", { stars: 250, description: "MCP server for Stripe payments" }),
+      plugin("beta/stripe-server", { stars: 3000, description: "Stripe payments server" }),
     ]),
   );
+  // Repositories of the owners `aws` and `spotify`, shaped as the issue met them: narrow tools
+  // with few stars beside far more popular plugins that have the word in their name.
+  const input = realCatalogInput();
+  const recent = { pushed_at: "2026-08-15T00:00:00Z" };
+  input.plugins.push(
+    plugin("aws/agent-toolkit-for-aws", {
+      ...recent,
+      stars: 300,
+      forks: 30,
+      topics: ["aws", "mcp"],
+      description: "Agent toolkit for AWS: skills and an MCP server to build data lakes on AWS",
+    }),
+    plugin("spotify/ads-mcp", { ...recent, stars: 40, forks: 5, description: "MCP server for Spotify ad campaigns" }),
+    plugin("spotify/confidence-mcp", {
+      ...recent,
+      stars: 30,
+      forks: 3,
+      description: "Spotify feature flags for agents",
+    }),
+    plugin("spotify/episodes-skill", {
+      ...recent,
+      stars: 25,
+      forks: 2,
+      description: "Work with Spotify audio episodes",
+    }),
+  );
+  large = startServer(input);
 });
 afterAll(async () => {
   await server.stop();
   await small.stop();
+  await large.stop();
 });
 
 async function search(target: TestServer, q: string) {
@@ -75,6 +109,39 @@ describe("search finds what people type", () => {
     expect((await search(small, "C#")).ids).toEqual(["acme/csharp-kit"]);
     expect((await search(small, ".net")).ids).toEqual(["acme/csharp-kit"]);
     expect((await search(small, "node.js")).ids).toEqual(["acme/node-helper"]);
+  });
+});
+
+describe("an owner match is strong evidence, not a trump card", () => {
+  test("is worth a few times the stars: more than a slightly more popular match, less than a far more popular one", async () => {
+    expect((await search(small, "stripe")).ids).toEqual([
+      "beta/stripe-server",
+      "stripe/stripe-agent-kit",
+      "acme/stripe-mcp",
+    ]);
+  });
+
+  test("lifts the owner's repositories without outranking a far more popular match", async () => {
+    const aws = (await search(large, "aws")).ids;
+    expect(aws[0]).toBe("awslabs/mcp");
+    expect(aws.slice(0, 3)).toContain("aws/agent-toolkit-for-aws");
+    const spotify = (await search(large, "spotify")).ids;
+    expect(spotify.slice(0, 2).sort()).toEqual(["marcelmarais/spotify-mcp-server", "varunneal/spotify-mcp"]);
+    // Among the owner's own repositories popularity decides.
+    expect(spotify.slice(2, 5)).toEqual(["spotify/ads-mcp", "spotify/confidence-mcp", "spotify/episodes-skill"]);
+  });
+
+  test("still puts an owner's repository above plugins that only mention the word", async () => {
+    // docker/hub-mcp (157 stars) against plugins with `docker` in their text and up to 7x the stars.
+    expect((await search(large, "docker")).ids[0]).toBe("docker/hub-mcp");
+  });
+
+  test("an exact name stays first, and a q that is also an owner is taken both ways", async () => {
+    expect((await search(large, "context7")).ids[0]).toBe("upstash/context7");
+    // perplexityai/modelcontextprotocol is named so; the owner's far more popular repository leads.
+    const ids = (await search(large, "modelcontextprotocol")).ids;
+    expect(ids[0]).toBe("modelcontextprotocol/servers");
+    expect(ids.slice(0, 3)).toContain("perplexityai/modelcontextprotocol");
   });
 });
 

@@ -132,7 +132,8 @@ describe("an owner match is strong evidence, not a trump card", () => {
   });
 
   test("still puts an owner's repository above plugins that only mention the word", async () => {
-    // docker/hub-mcp (157 stars) against plugins with `docker` in their text and up to 7x the stars.
+    // docker/hub-mcp (157 stars) against plugins with `docker` in their text and up to 7x the stars;
+    // one says `dockerized`, a rare completion of the word that bm25 must not weigh as a rare word.
     expect((await search(large, "docker")).ids[0]).toBe("docker/hub-mcp");
   });
 

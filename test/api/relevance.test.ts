@@ -93,6 +93,14 @@ describe("search finds what people type", () => {
     expect((await search(server, "postgres")).res.headers.get("x-search-corrected")).toBeNull();
   });
 
+  test("a word three edits from any other is corrected by trigrams, and the client is told", async () => {
+    const { ids, res } = await search(server, "playwrite");
+    expect(res.headers.get("x-search-corrected")).toBe("playwright");
+    expect(ids[0]).toBe("microsoft/playwright-mcp");
+    // A transposition is one edit: `obsidain` is `obsidian`, not the rarer `obsidan` one deletion away.
+    expect((await search(large, "obsidain")).res.headers.get("x-search-corrected")).toBe("obsidian");
+  });
+
   test("synonyms find the same plugins", async () => {
     const k8s = (await search(server, "k8s")).ids.slice(0, 5);
     expect(k8s).toEqual((await search(server, "kubernetes")).ids.slice(0, 5));
@@ -159,5 +167,30 @@ describe("the judged relevance set", () => {
       if (ids.slice(0, judged.depth).some((id) => judged.expect.includes(id))) found++;
     }
     expect(found / queries.length).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("the judged relevance set at the catalog's real size", () => {
+  test("at least 40 queries; 95% find an expected plugin within depth, MRR at least 0.9", async () => {
+    const path = join(import.meta.dir, "..", "fixtures", "relevance-real.json");
+    const { queries } = JSON.parse(readFileSync(path, "utf8")) as {
+      queries: Array<{ q: string; kind: string; expect: string[]; depth: number }>;
+    };
+    expect(queries.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(queries.map((judged) => judged.kind))).toEqual(
+      new Set(["service", "task", "owner", "full name", "name", "typo", "synonym"]),
+    );
+    expect((await large.json("/api/v1/plugins?pageSize=1")).data.total).toBeGreaterThan(1900);
+    let reciprocal = 0;
+    const missed: string[] = [];
+    for (const judged of queries) {
+      const { ids } = await search(large, judged.q);
+      const first = ids.findIndex((id) => judged.expect.includes(id));
+      if (first === -1 || first >= judged.depth) missed.push(judged.q);
+      if (first !== -1) reciprocal += 1 / (first + 1);
+    }
+    // Named on failure, so a miss says which queries it was.
+    expect({ missed, share: missed.length / queries.length <= 0.05 }).toEqual({ missed, share: true });
+    expect(reciprocal / queries.length).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -12,8 +12,9 @@ export interface MatchQuery {
   phrases: readonly string[];
   all: string;
   /**
-   * The same rows with each word one prefix phrase, as bm25 should weigh them: a word listed as
-   * the OR of its terms would count a rare completion (`dockerized` for `docker`) as a rare word.
+   * The same rows with each word one phrase, as bm25 should weigh them: a word listed as the OR of
+   * several terms is scored as its prefix, which would count a rare completion (`dockerized` for
+   * `docker`) as a rare word of its own.
    */
   scored: string;
 }
@@ -67,8 +68,10 @@ export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms 
   const unique = new Set<string>();
   const plain = new Set<string>();
   for (const tokens of queryWords(q, synonyms)) {
-    unique.add(phrase(tokens, lookup));
-    plain.add(prefixPhrase(tokens.join(" ")));
+    const listed = phrase(tokens, lookup);
+    unique.add(listed);
+    // One listed term is already one phrase, and cheaper to score than a prefix.
+    plain.add(listed.includes(" OR ") ? prefixPhrase(tokens.join(" ")) : listed);
   }
   if (unique.size === 0) return null;
   const phrases = [...unique].sort();

@@ -22,8 +22,10 @@ export function openForBuild(path: string): Database {
  */
 function writeTerms(db: Database): void {
   db.exec(`CREATE VIRTUAL TABLE temp.plugins_vocab USING fts5vocab(main, plugins_fts, 'row');`);
-  db.exec(`INSERT INTO terms (term) SELECT term FROM temp.plugins_vocab;`);
+  // One pass over the vocabulary table: it reads every doclist to count documents.
   const terms = db.query<{ term: string; doc: number }, []>(`SELECT term, doc FROM temp.plugins_vocab`).all();
+  const term = db.prepare(`INSERT INTO terms (term) VALUES (?)`);
+  for (const row of terms) term.run(row.term);
   const words = vocabularyOf(terms);
   const insert = db.prepare(`INSERT INTO orders (key, ids) VALUES (?, ?)`);
   insert.run(VOCABULARY, new TextEncoder().encode(words.join("\n")));

@@ -12,8 +12,8 @@ export interface MatchQuery {
   phrases: readonly string[];
   all: string;
   /**
-   * The same rows with each word one phrase, as bm25 should weigh them: a word listed as the OR of
-   * several terms is scored as its prefix, which would count a rare completion (`dockerized` for
+   * The same rows as bm25 should weigh them: a single word listed as the OR of several terms is
+   * scored as its prefix, as one phrase; the OR would count a rare completion (`dockerized` for
    * `docker`) as a rare word of its own.
    */
   scored: string;
@@ -65,17 +65,17 @@ export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
 export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
-  const unique = new Set<string>();
-  const plain = new Set<string>();
-  for (const tokens of queryWords(q, synonyms)) {
-    const listed = phrase(tokens, lookup);
-    unique.add(listed);
-    // One listed term is already one phrase, and cheaper to score than a prefix.
-    plain.add(listed.includes(" OR ") ? prefixPhrase(tokens.join(" ")) : listed);
-  }
+  const unique = new Map<string, string>();
+  for (const tokens of queryWords(q, synonyms)) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
   if (unique.size === 0) return null;
-  const phrases = [...unique].sort();
-  return { phrases, all: phrases.join(" AND "), scored: [...plain].sort().join(" AND ") };
+  const phrases = [...unique.keys()].sort();
+  const all = phrases.join(" AND ");
+  // A single word listed as several terms is scored as its prefix: its rows are the search's own
+  // (at most BM25_MAX_MATCHES when bm25 runs). Beside another word a prefix would merge all its
+  // rows up front, however few the search keeps, so several words are scored as listed.
+  const [only] = phrases;
+  const scored = phrases.length === 1 && only!.includes(" OR ") ? unique.get(only!)! : all;
+  return { phrases, all, scored };
 }
 
 export interface SearchFilters {

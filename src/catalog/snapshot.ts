@@ -95,6 +95,9 @@ export class Snapshot {
   private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
   private readonly ranker: Ranker;
   private readonly synonyms: Synonyms;
+  /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
+  private readonly popularity: Float64Array;
+  private readonly suggestRow: Statement<{ json: string }, [number]>;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -119,7 +122,11 @@ export class Snapshot {
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
     const popularity = this.orderBlob.get(POPULARITY)?.ids;
-    this.ranker = new Ranker(db, popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0));
+    this.popularity = popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0);
+    this.ranker = new Ranker(db, this.popularity);
+    this.suggestRow = db.prepare(
+      `SELECT json_object('id', id, 'name', name, 'description', description, 'stars', stars) AS json FROM plugins WHERE rowid = ?`,
+    );
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
   }
 
@@ -277,9 +284,23 @@ export class Snapshot {
     return { items: rows.map((r) => r.short_json), total: this.stats.total };
   }
 
-  /** The newest plugins: most recently first seen, then created_at desc. */
-  newest(limit: number): NewestRow[] {
-    return Array.from(this.orders.newest().subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
+  /** The newest plugins: most recently first seen, then created_at desc; within `category` when given. */
+  newest(limit: number, category: string | null = null): NewestRow[] {
+    const order = category === null ? this.orders.newest() : this.orders.sorted("newest", category, false);
+    return Array.from(order.subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
+  }
+
+  /** Every plugin's rowid, id and name with the search's popularity: what a typeahead index is built from. */
+  suggestKeys(): Array<{ rowid: number; id: string; name: string; popularity: number }> {
+    return this.db
+      .query<{ rowid: number; id: string; name: string }, []>(`SELECT rowid, id, name FROM plugins ORDER BY rowid`)
+      .all()
+      .map((row) => ({ ...row, popularity: this.popularity[row.rowid] ?? 0 }));
+  }
+
+  /** A typeahead item: `{id, name, description, stars}` as JSON. */
+  suggestItem(rowid: number): string {
+    return this.suggestRow.get(rowid)!.json;
   }
 
   /** Every plugin in catalog form, by stars desc (rowid order). */

@@ -12,7 +12,7 @@ import { rawQuery } from "../http/envelope";
 import { badRequest, notFound } from "../http/errors";
 import { feedText, xmlChars } from "../http/feed-text";
 import type { RouteDoc } from "../http/openapi";
-import { stringEnum, TextSchema } from "../http/wireschemas";
+import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 export const FEED_LENGTH = 50;
@@ -125,7 +125,10 @@ function feedDocOf(format: FeedFormat, summary: string, lead: string): RouteDoc<
     query: (snapshot) =>
       t.Object({
         category: t.Optional(
-          stringEnum([...snapshot.categoryIds], { description: "Only this category's newest plugins." }),
+          t.String({
+            examples: [...snapshot.categoryIds],
+            description: `Only this category's newest plugins: one of ${[...snapshot.categoryIds].join(", ")}; another id is a 404.`,
+          }),
         ),
       }),
     body: TextSchema,

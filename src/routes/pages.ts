@@ -183,6 +183,9 @@ function notFoundPage(title: string, message: string, q: string | null = null): 
 function listing(snapshot: Snapshot, [p, inCategory]: readonly [BrowseParams, boolean]): Rendered {
   const info: CategoryInfo | null =
     p.category === null ? null : (snapshot.categories.find((c) => c.id === p.category) ?? null);
+  if (p.category !== null && info === null && !inCategory) {
+    return renderPage(badRequestPage(badRequest("category", `one of ${[...snapshot.categoryIds].join(", ")}`)), 400);
+  }
   if (p.category !== null && info === null) {
     const known = snapshot.categories.map((c) => `<a href="${esc(categoryPath(c.id))}">${esc(c.name)}</a>`);
     return notFoundPage(
@@ -394,11 +397,15 @@ function pluginPage(snapshot: Snapshot, id: string): Rendered {
   return pluginView(snapshot, record);
 }
 
+function badRequestPage(error: HttpError): string {
+  const main = `<h1>This address asks for something the catalog cannot show</h1><p>${esc(error.message)}</p><p><a href="/browse">Browse all plugins</a>.</p>`;
+  return page({ title: "Bad request — Plugin Catalog", main });
+}
+
 /** A malformed parameter on a page: the error told as a page, never cached. */
 function badPage(error: HttpError, note: CatalogContext["note"]): Response {
-  const main = `<h1>This address asks for something the catalog cannot show</h1><p>${esc(error.message)}</p><p><a href="/browse">Browse all plugins</a>.</p>`;
   const headers = secured({ "Content-Type": HTML_TYPE, "Cache-Control": "no-store", ...note.limit });
-  const rendered = renderPage(page({ title: "Bad request — Plugin Catalog", main }), error.status);
+  const rendered = renderPage(badRequestPage(error), error.status);
   return new Response(rendered.body as Uint8Array<ArrayBuffer>, {
     status: error.status,
     headers: { ...headers, "Content-Security-Policy": rendered.headers["Content-Security-Policy"]! },
@@ -407,7 +414,7 @@ function badPage(error: HttpError, note: CatalogContext["note"]): Response {
 
 const HTML_STATUS = (description: string): MoreStatus => ({ description, type: "text/html" });
 const PAGE_MORE = {
-  400: HTML_STATUS("A malformed parameter: a page that names it."),
+  400: HTML_STATUS("A malformed parameter or an unknown category: a page that names it."),
 };
 
 const browseQuerySchema = (snapshot: Snapshot, withCategory: boolean) =>
@@ -433,7 +440,7 @@ export const pageDocs = {
     body: TextSchema,
     type: "text/html",
     cached: "snapshot",
-    more: { ...PAGE_MORE, 404: HTML_STATUS("No such category.") },
+    more: PAGE_MORE,
   },
   category: {
     tag: "Pages",

@@ -113,7 +113,15 @@ describe("GET /openapi.json", () => {
       );
       expect(Object.keys(doc.paths[template]!.get.responses)).toContain("304");
     }
-    for (const template of ["/", "/docs", "/openapi.json", "/docs/assets/{file}", "/assets/{file}", "/healthz", "/readyz"]) {
+    for (const template of [
+      "/",
+      "/docs",
+      "/openapi.json",
+      "/docs/assets/{file}",
+      "/assets/{file}",
+      "/healthz",
+      "/readyz",
+    ]) {
       expect(doc.paths[template]!.get.responses["429"]).toBeUndefined();
     }
   });
@@ -131,7 +139,11 @@ describe("the documented parameters are the served ones", () => {
       for (const p of get.parameters ?? []) {
         if (p.in !== "query" || !Array.isArray(p.schema.enum)) continue;
         for (const value of p.schema.enum as string[]) {
-          expect([p.name, value, (await body(`${pathOf(template)}?${p.name}=${value}`)).status]).toEqual([p.name, value, 200]);
+          expect([p.name, value, (await body(`${pathOf(template)}?${p.name}=${value}`)).status]).toEqual([
+            p.name,
+            value,
+            200,
+          ]);
           checked++;
         }
         const refused = await body(`${pathOf(template)}?${p.name}=not-a-listed-value`);
@@ -157,10 +169,13 @@ describe("the documented parameters are the served ones", () => {
           "x-cap": cap,
         } = p.schema as { default?: unknown; minimum?: number; "x-cap"?: number };
         if (fallback !== undefined) {
-          expect((await body(`${pathOf(template)}?${p.name}=${fallback}`)).text).toBe((await body(pathOf(template))).text);
+          expect((await body(`${pathOf(template)}?${p.name}=${fallback}`)).text).toBe(
+            (await body(pathOf(template))).text,
+          );
           checked++;
         }
-        if (minimum !== undefined) expect((await body(`${pathOf(template)}?${p.name}=${minimum - 1}`)).status).toBe(400);
+        if (minimum !== undefined)
+          expect((await body(`${pathOf(template)}?${p.name}=${minimum - 1}`)).status).toBe(400);
         if (cap !== undefined) {
           const capped = JSON.parse((await body(`${pathOf(template)}?${p.name}=${cap + 1}`)).text);
           expect((capped.data ?? capped)[p.name]).toBe(cap);

@@ -39,7 +39,12 @@ describe("GET /api/v1/suggest", () => {
       "claudefans/toolbox",
       "acme/claude-helper",
     ]);
-    expect(items[0]).toEqual({ id: "anthropics/claude-code", name: "claude-code", description: "The agent.", stars: 50_000 });
+    expect(items[0]).toEqual({
+      id: "anthropics/claude-code",
+      name: "claude-code",
+      description: "The agent.",
+      stars: 50_000,
+    });
   });
 
   test("an owner prefix and a full-name prefix find that owner's plugins", async () => {

@@ -85,6 +85,13 @@ async function atomEntries(xml: string): Promise<{ rss: Entry[]; fxp: Entry[]; f
   return { rss, fxp, feed: doc.feed };
 }
 
+interface JsonFeed {
+  version: string;
+  home_page_url: string;
+  feed_url: string;
+  items: Array<{ id: string; url: string; title: string; content_html: string; tags?: string[] }>;
+}
+
 let server: TestServer;
 let hostileServer: TestServer;
 beforeAll(() => {
@@ -140,7 +147,7 @@ describe("GET /plugins/feed.json", () => {
     const response = await server.get("/plugins/feed.json");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/feed+json; charset=utf-8");
-    const feed = (await response.json()) as Record<string, any>;
+    const feed = (await response.json()) as JsonFeed;
     if (!validateJsonFeed(feed)) throw new Error(JSON.stringify(validateJsonFeed.errors));
     expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
     expect(feed.home_page_url).toBe(`${BASE}/`);
@@ -155,7 +162,7 @@ describe("GET /plugins/feed.json", () => {
       date_published: new Date(source.first_seen_at).toISOString(),
     });
     expect(decodeHTML(first.content_html)).toBe(source.description);
-    expect(feed.items.find((i: { title: string }) => i.title === "owner/p57").tags).toEqual(["mcp", "cli"]);
+    expect(feed.items.find((i) => i.title === "owner/p57")!.tags).toEqual(["mcp", "cli"]);
   });
 
   test("is cached per snapshot: the same bytes, an ETag, and 304 for a current copy", async () => {
@@ -192,9 +199,9 @@ describe("?category= on all three feeds", () => {
   });
 
   test("JSON Feed: only the category's newest, valid against the schema", async () => {
-    const feed = (await server.json("/plugins/feed.json?category=mcp")) as Record<string, any>;
+    const feed = (await server.json("/plugins/feed.json?category=mcp")) as JsonFeed;
     if (!validateJsonFeed(feed)) throw new Error(JSON.stringify(validateJsonFeed.errors));
-    expect(feed.items.map((i: { title: string }) => i.title)).toEqual(mcp.map((p) => p.full_name));
+    expect(feed.items.map((i) => i.title)).toEqual(mcp.map((p) => p.full_name));
     expect(feed.home_page_url).toBe(`${BASE}/categories/mcp`);
   });
 

@@ -67,7 +67,7 @@ describe("GET / (the home page)", () => {
       ["application/rss+xml", "/plugins/feed.xml"],
       ["application/atom+xml", "/plugins/feed.atom"],
       ["application/feed+json", "/plugins/feed.json"],
-    ]) {
+    ] as const) {
       expect(text).toMatch(new RegExp(`<link rel="alternate" type="${type.replace("+", "\\+")}"[^>]*href="${href}">`));
     }
   });

@@ -70,7 +70,7 @@ describe("GET /api/v1/suggest", () => {
 
   test("is in the API's envelope with the snapshot's time, cached with an ETag; a current copy gets 304", async () => {
     const response = await server.get("/api/v1/suggest?q=claude");
-    const body = await response.json();
+    const body = (await response.json()) as { code: number; message: string; data: { generatedAt: string } };
     expect(body.code).toBe(0);
     expect(body.message).toBe("ok");
     expect(body.data.generatedAt).toBe("2026-08-22T00:00:00.000Z");
@@ -113,7 +113,7 @@ describe("the suggest rate-limit group", () => {
     expect(remaining).toContain(0);
     const refusal = refused[0]!;
     expect(Number(refusal.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect((await refusal.json()).message).toContain(`${SUGGEST_RULE.burst} at once`);
+    expect(((await refusal.json()) as { message: string }).message).toContain(`${SUGGEST_RULE.burst} at once`);
   });
 
   test("is its own group: the list endpoint's one-per-window limit is untouched by typing", async () => {

@@ -153,7 +153,7 @@ describe("GET /plugins/feed.json", () => {
     expect(feed.home_page_url).toBe(`${BASE}/`);
     expect(feed.feed_url).toBe(`${BASE}/plugins/feed.json`);
     expect(feed.items).toHaveLength(50);
-    const first = feed.items[0];
+    const first = feed.items[0]!;
     const source = newestFirst[0]!;
     expect(first).toMatchObject({
       id: source.url,

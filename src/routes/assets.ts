@@ -29,7 +29,8 @@ input[type=search],select{font:inherit;padding:.45rem .6rem;border:1px solid #6e
 button{font:inherit;padding:.45rem .9rem;border:1px solid #0b57d0;border-radius:6px;background:#0b57d0;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#0b57d0}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin:1rem 0}
-.filters .field{display:flex;flex-direction:column}
+.filters .field{display:flex;flex-direction:column;flex:1 1 9rem;min-width:0}
+.filters select{width:100%}
 .check{display:flex;gap:.4rem;align-items:center;font-weight:400}
 main{padding-top:1rem;padding-bottom:2rem}
 h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0}
@@ -138,7 +139,11 @@ const SITE_JS = `"use strict";
     said.setAttribute("role", "status");
     button.addEventListener("click", function () {
       navigator.clipboard.writeText(pre.textContent).then(
-        function () { button.textContent = "Copied"; said.textContent = "Copied to the clipboard."; },
+        function () {
+          button.textContent = "Copied";
+          button.setAttribute("aria-label", "Copied " + label);
+          said.textContent = "Copied to the clipboard.";
+        },
         function () { said.textContent = "Copying failed; select the text instead."; }
       );
     });

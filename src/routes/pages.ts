@@ -23,7 +23,7 @@ import { categoryPath, esc, HTML_TYPE, number, page, pluginPath, renderPage, web
 export const PAGE_SIZE = 20;
 
 const SORT_LABELS: Record<Sort, string> = {
-  default: "Best match (popular first without a search)",
+  default: "Best match",
   name: "Name",
   stars: "Stars",
   forks: "Forks",

@@ -26,7 +26,7 @@ form.search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end;flex:1 1 
 form.search .field{display:flex;flex-direction:column;flex:1 1 12rem;min-width:0}
 label{font-size:.9rem;font-weight:600}
 input[type=search],select{font:inherit;padding:.45rem .6rem;border:1px solid #6e7781;border-radius:6px;background:#fff;color:#1b1b1b;min-width:0;max-width:100%}
-button{font:inherit;padding:.45rem .9rem;border:1px solid #0b57d0;border-radius:6px;background:#0b57d0;color:#fff;cursor:pointer}
+button{font:inherit;padding:.45rem .9rem;border:1px solid #0b57d0;border-radius:6px;background:#0b57d0;color:#fff;cursor:pointer;white-space:nowrap;word-break:normal;overflow-wrap:normal;flex:none}
 button.secondary{background:#fff;color:#0b57d0}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin:1rem 0}
 .filters .field{display:flex;flex-direction:column;flex:1 1 9rem;min-width:0}
@@ -36,7 +36,7 @@ main{padding-top:1rem;padding-bottom:2rem}
 h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 ul.plugins{list-style:none;padding:0;margin:0}
-ul.plugins li{padding:.75rem 0;border-bottom:1px solid #d8dee4}
+ul.plugins>li{padding:.75rem 0;border-bottom:1px solid #d8dee4}
 ul.plugins h3{font-size:1.05rem;margin:0}
 ul.plugins p{margin:.2rem 0;color:#3d444d}
 .meta{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.9rem;color:#4b535c;margin:.2rem 0;padding:0;list-style:none}
@@ -52,7 +52,7 @@ dl.stats div{display:flex;flex-direction:column-reverse}dl.stats dd{margin:0;fon
 .install{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .75rem;margin:.75rem 0}
 .install h3{font-size:1rem;margin:.25rem 0}
 .command{display:flex;gap:.5rem;align-items:flex-start}
-pre{background:#f6f8fa;border-radius:6px;padding:.6rem .75rem;margin:.25rem 0;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-all;flex:1 1 auto;min-width:0}
+pre{background:#f6f8fa;border-radius:6px;padding:.6rem .75rem;margin:.25rem 0;white-space:pre-wrap;overflow-wrap:anywhere;word-break:normal;flex:1 1 auto;min-width:0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem}
 .flag{display:inline-block;padding:.1rem .5rem;border-radius:4px;background:#ffebe9;color:#82071e;font-size:.85rem;margin:.1rem .25rem .1rem 0}
 .suggestions{position:absolute;top:100%;left:0;right:0;z-index:10;background:#fff;border:1px solid #6e7781;border-radius:6px;margin:.25rem 0 0;padding:.25rem 0;list-style:none;box-shadow:0 4px 12px rgba(0,0,0,.15)}

@@ -477,17 +477,23 @@ export const pageDocs = {
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
-// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
+/** A page's parameters, or the page telling what is malformed in them. */
+function paramsOrBad(query: string, category: string | null, note: CatalogContext["note"]): BrowseParams | Response {
+  try {
+    return parseBrowse(query, category);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 400) return badPage(error, note);
+    throw error;
+  }
+}
+
+// The 304 (null) and a bad request's page are returned apart, which keeps the handlers
+// synchronous: see answer.ts.
 export function pageHandlers(answer: Answer) {
   return {
     browse: ({ request, set, note }: CatalogContext) => {
-      let p: BrowseParams;
-      try {
-        p = parseBrowse(rawQuery(request.url));
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 400) return badPage(error, note);
-        throw error;
-      }
+      const p = paramsOrBad(rawQuery(request.url), null, note);
+      if (p instanceof Response) return p;
       const response = answer({ request, set, note }, `page:browse${browseQuery(p, true)}`, listing, [
         p,
         false,
@@ -496,13 +502,8 @@ export function pageHandlers(answer: Answer) {
       return response;
     },
     category: ({ request, set, note, params }: CatalogContext & { params: { id: string } }) => {
-      let p: BrowseParams;
-      try {
-        p = parseBrowse(rawQuery(request.url), params.id);
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 400) return badPage(error, note);
-        throw error;
-      }
+      const p = paramsOrBad(rawQuery(request.url), params.id, note);
+      if (p instanceof Response) return p;
       const key = `page:category:${params.id}${browseQuery(p, false)}`;
       const response = answer({ request, set, note }, key, listing, [p, true] as const);
       if (response === null) return null;

@@ -107,15 +107,12 @@ async function open(viewport = SCREEN): Promise<{ page: Page; problems: string[]
 async function accessibility(page: Page): Promise<string[]> {
   // Evaluated through the browser's protocol, which the page's policy does not govern.
   await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<Record<string, unknown>> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.map((v) => ({
-      id: v.id as string,
-      impact: v.impact as string,
-      nodes: (v.nodes as Array<{ target: string[] }>).map((n) => n.target.join(" ")),
-    }));
-  });
+  // Written as source: this file is compiled without the DOM's types.
+  const violations = (await page.evaluate(`axe.run().then((result) => result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => n.target.join(" ")),
+  })))`)) as Array<{ id: string; impact: string; nodes: string[] }>;
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(", ")}`);
@@ -123,7 +120,7 @@ async function accessibility(page: Page): Promise<string[]> {
 
 /** Whether the page scrolls sideways. */
 const scrollsSideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth");
 
 async function screenshots(page: Page, name: string): Promise<void> {
   for (const [label, viewport] of [
@@ -185,16 +182,20 @@ describe("in Chromium", () => {
     await page.goto(`${server.url}/categories/mcp`, { waitUntil: "networkidle" });
     expect(await page.textContent("h1")).toContain("MCP Servers");
     const feeds = await page.$$eval('link[rel="alternate"]', (links) => links.map((l) => l.getAttribute("href")));
-    expect(feeds).toEqual(expect.arrayContaining(["/plugins/feed.xml?category=mcp", "/plugins/feed.atom?category=mcp"]));
+    expect(feeds).toEqual(
+      expect.arrayContaining(["/plugins/feed.xml?category=mcp", "/plugins/feed.atom?category=mcp"]),
+    );
     await screenshots(page, "category");
     expect(await accessibility(page)).toEqual([]);
 
     await page.goto(`${server.url}/plugin/acme/mcp-toolkit`, { waitUntil: "networkidle" });
     const copy = page.getByRole("button", { name: "Copy the claude-code install command" });
     await copy.click();
-    await page.waitForFunction(() => document.body.textContent?.includes("Copied to the clipboard."));
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("claude plugin install acme/toolkit");
-    expect(await page.getByRole("button", { name: "Copied the claude-code install command" }).textContent()).toBe("Copied");
+    await page.waitForFunction('document.body.textContent.includes("Copied to the clipboard.")');
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe("claude plugin install acme/toolkit");
+    expect(await page.getByRole("button", { name: "Copied the claude-code install command" }).textContent()).toBe(
+      "Copied",
+    );
     await screenshots(page, "plugin");
     expect(await accessibility(page)).toEqual([]);
     await page.close();
@@ -213,7 +214,13 @@ describe("in Chromium", () => {
 
   test("a 1,000-character unbroken description never scrolls a 390 px phone sideways", async () => {
     const { page, problems } = await open(PHONE);
-    for (const path of ["/plugin/acme/unbroken", "/browse?q=unbroken", "/", "/browse?q=mcp", "/plugin/acme/mcp-toolkit"]) {
+    for (const path of [
+      "/plugin/acme/unbroken",
+      "/browse?q=unbroken",
+      "/",
+      "/browse?q=mcp",
+      "/plugin/acme/mcp-toolkit",
+    ]) {
       await page.goto(`${server.url}${path}`, { waitUntil: "networkidle" });
       expect([path, await scrollsSideways(page)]).toEqual([path, false]);
     }

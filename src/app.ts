@@ -113,8 +113,11 @@ export function createApp({
   const pages = pageHandlers(answer);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();
-  // The typeahead's index is built when a snapshot is opened, before the first suggestion asks.
-  store.onSwap((snapshot) => suggestIndex(snapshot));
+  // The typeahead's index is built once per snapshot, just after the request that opened it (or
+  // by the first suggestion, should one come first).
+  store.onSwap((snapshot) => {
+    setTimeout(() => suggestIndex(snapshot), 0).unref?.();
+  });
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
   // /openapi.json; OPTIONS gets the preflight and any other method 405.
   const routes = [

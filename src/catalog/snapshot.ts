@@ -290,12 +290,28 @@ export class Snapshot {
     return Array.from(order.subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
   }
 
-  /** Every plugin's rowid, id and name with the search's popularity: what a typeahead index is built from. */
-  suggestKeys(): Array<{ rowid: number; id: string; name: string; popularity: number }> {
-    return this.db
-      .query<{ rowid: number; id: string; name: string }, []>(`SELECT rowid, id, name FROM plugins ORDER BY rowid`)
-      .all()
-      .map((row) => ({ ...row, popularity: this.popularity[row.rowid] ?? 0 }));
+  /**
+   * What a typeahead index is built from: every plugin's full name and name, lower-cased and in
+   * order, each with its rowid; and the search's popularity by rowid. Both columns have a
+   * case-insensitive index, so SQLite reads them in order and they only need merging.
+   */
+  suggestKeys(): { keys: string[]; rowids: Int32Array; popularity: Float64Array } {
+    const read = (column: "id" | "name") =>
+      this.db
+        .query<[string, number], []>(`SELECT lower(${column}), rowid FROM plugins ORDER BY ${column} COLLATE NOCASE`)
+        .values() as Array<[string, number]>;
+    const ids = read("id");
+    const names = read("name");
+    const keys = new Array<string>(ids.length + names.length);
+    const rowids = new Int32Array(keys.length);
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const next = b >= names.length || (a < ids.length && ids[a]![0] <= names[b]![0]) ? ids[a++]! : names[b++]!;
+      keys[i] = next[0];
+      rowids[i] = next[1];
+    }
+    return { keys, rowids, popularity: this.popularity };
   }
 
   /** A typeahead item: `{id, name, description, stars}` as JSON. */

@@ -19,8 +19,29 @@ export interface SuggestKey {
   popularity: number;
 }
 
+/** Sorted keys (code unit order), each with its plugin's rowid, and the popularity by rowid. */
+export interface SuggestSource {
+  keys: string[];
+  rowids: Int32Array;
+  popularity: Float64Array;
+}
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The index's source from plugin records, sorted here (the snapshot has SQLite sort its own). */
+export function suggestSource(plugins: readonly SuggestKey[]): SuggestSource {
+  const maxRowid = plugins.reduce((max, p) => Math.max(max, p.rowid), 0);
+  const popularity = new Float64Array(maxRowid + 1);
+  const entries: Array<[string, number]> = [];
+  for (const p of plugins) {
+    popularity[p.rowid] = p.popularity;
+    entries.push([p.id.toLowerCase(), p.rowid], [p.name.toLowerCase(), p.rowid]);
+  }
+  entries.sort((a, b) => byKey(a[0], b[0]) || a[1] - b[1]);
+  return { keys: entries.map((e) => e[0]), rowids: Int32Array.from(entries, (e) => e[1]), popularity };
+}
+
 export class SuggestIndex {
-  /** Sorted keys, and the rowid each belongs to. */
   private readonly keys: string[];
   private readonly rowids: Int32Array;
   /** Place of each rowid in popularity order (0 is the most popular). */
@@ -28,22 +49,16 @@ export class SuggestIndex {
   /** The best rowids of every prefix whose range is longer than SCAN_LIMIT. */
   private readonly heavy = new Map<string, Int32Array>();
 
-  constructor(plugins: readonly SuggestKey[]) {
-    const maxRowid = plugins.reduce((max, p) => Math.max(max, p.rowid), 0);
-    this.place = new Int32Array(maxRowid + 1);
+  constructor({ keys, rowids, popularity }: SuggestSource) {
+    this.keys = keys;
+    this.rowids = rowids;
+    if (!isSorted(keys)) this.resort();
+    const maxRowid = rowids.reduce((max, r) => Math.max(max, r), 0);
     // Popularity descending, then rowid (stars order): one place per plugin, so ties are stable.
-    const byPopularity = plugins.slice().sort((a, b) => b.popularity - a.popularity || a.rowid - b.rowid);
-    for (const [i, p] of byPopularity.entries()) this.place[p.rowid] = i;
-    const entries: Array<[string, number]> = [];
-    for (const p of plugins) {
-      const name = p.name.toLowerCase();
-      const full = p.id.toLowerCase();
-      entries.push([full, p.rowid]);
-      if (name !== full) entries.push([name, p.rowid]);
-    }
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-    this.keys = entries.map((e) => e[0]);
-    this.rowids = Int32Array.from(entries, (e) => e[1]);
+    const order = new Int32Array(maxRowid + 1).map((_, i) => i);
+    order.sort((a, b) => (popularity[b] ?? 0) - (popularity[a] ?? 0) || a - b);
+    this.place = new Int32Array(maxRowid + 1);
+    for (const [i, rowid] of order.entries()) this.place[rowid] = i;
     this.rankHeavy(0, this.keys.length, 0);
   }
 
@@ -62,16 +77,33 @@ export class SuggestIndex {
     if (p === "") return [];
     const lo = this.lowerBound(p);
     const hi = this.prefixEnd(p, lo);
-    if (hi - lo <= SCAN_LIMIT) return this.best(lo, hi);
-    return Array.from(this.heavy.get(p) ?? this.best(lo, Math.min(hi, lo + SCAN_LIMIT)));
+    if (hi - lo <= SCAN_LIMIT) return this.best(lo, hi, []);
+    return Array.from(this.heavy.get(p) ?? this.best(lo, Math.min(hi, lo + SCAN_LIMIT), []));
   }
 
-  /** Splits the range [lo, hi), whose keys share their first `depth` characters, by the next one. */
-  private rankHeavy(lo: number, hi: number, depth: number): void {
+  /** Sorts keys the way lookups compare them, when the source's order differs (non-ASCII text). */
+  private resort(): void {
+    const order = Array.from(this.keys.keys()).sort(
+      (a, b) => byKey(this.keys[a]!, this.keys[b]!) || this.rowids[a]! - this.rowids[b]!,
+    );
+    const keys = order.map((i) => this.keys[i]!);
+    const rowids = Int32Array.from(order, (i) => this.rowids[i]!);
+    this.keys.splice(0, keys.length, ...keys);
+    this.rowids.set(rowids);
+  }
+
+  /**
+   * Ranks the range [lo, hi), whose keys share their first `depth` characters, and every longer
+   * prefix inside it whose range exceeds SCAN_LIMIT; returns the range's best. A heavy child's
+   * best is merged from its own children's, so each key is scanned once, where its range is light.
+   */
+  private rankHeavy(lo: number, hi: number, depth: number): number[] {
+    let chosen: number[] = [];
     let i = lo;
     while (i < hi) {
       const key = this.keys[i]!;
       if (key.length <= depth) {
+        chosen = this.best(i, i + 1, chosen);
         i++;
         continue;
       }
@@ -79,26 +111,32 @@ export class SuggestIndex {
       let j = i + 1;
       while (j < hi && this.keys[j]!.charCodeAt(depth) === c) j++;
       if (j - i > SCAN_LIMIT) {
-        this.heavy.set(key.slice(0, depth + 1), Int32Array.from(this.best(i, j)));
-        this.rankHeavy(i, j, depth + 1);
+        const top = this.rankHeavy(i, j, depth + 1);
+        this.heavy.set(key.slice(0, depth + 1), Int32Array.from(top));
+        for (const rowid of top) chosen = this.add(chosen, rowid);
+      } else {
+        chosen = this.best(i, j, chosen);
       }
       i = j;
     }
+    return chosen;
   }
 
-  /** The SUGGEST_LIMIT best distinct plugins of the range [lo, hi). */
-  private best(lo: number, hi: number): number[] {
-    const chosen: number[] = [];
-    for (let i = lo; i < hi; i++) {
-      const rowid = this.rowids[i]!;
-      const place = this.place[rowid]!;
-      if (chosen.length === SUGGEST_LIMIT && place >= this.place[chosen[SUGGEST_LIMIT - 1]!]!) continue;
-      if (chosen.includes(rowid)) continue;
-      let at = chosen.length;
-      while (at > 0 && this.place[chosen[at - 1]!]! > place) at--;
-      chosen.splice(at, 0, rowid);
-      if (chosen.length > SUGGEST_LIMIT) chosen.pop();
-    }
+  /** `chosen` with the best distinct plugins of the range [lo, hi) merged in, SUGGEST_LIMIT at most. */
+  private best(lo: number, hi: number, chosen: number[]): number[] {
+    for (let i = lo; i < hi; i++) chosen = this.add(chosen, this.rowids[i]!);
+    return chosen;
+  }
+
+  /** `chosen` (best first, distinct) with `rowid` in its place, SUGGEST_LIMIT at most. */
+  private add(chosen: number[], rowid: number): number[] {
+    const place = this.place[rowid]!;
+    if (chosen.length === SUGGEST_LIMIT && place >= this.place[chosen[SUGGEST_LIMIT - 1]!]!) return chosen;
+    if (chosen.includes(rowid)) return chosen;
+    let at = chosen.length;
+    while (at > 0 && this.place[chosen[at - 1]!]! > place) at--;
+    chosen.splice(at, 0, rowid);
+    if (chosen.length > SUGGEST_LIMIT) chosen.pop();
     return chosen;
   }
 
@@ -125,4 +163,9 @@ export class SuggestIndex {
     }
     return lo;
   }
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
 }

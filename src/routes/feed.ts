@@ -11,6 +11,7 @@ import { type Rendered, render } from "../http/cache";
 import { rawQuery } from "../http/envelope";
 import { badRequest, notFound } from "../http/errors";
 import { feedText, xmlChars } from "../http/feed-text";
+import { memoized } from "../http/memo";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
@@ -105,12 +106,13 @@ export function renderFeed(
   return render(body, `${FEED_FORMATS[format].type}; charset=utf-8`, FEED_CACHE_CONTROL);
 }
 
-/** The feed's category from a query string: null for the whole catalog; 400 given twice. */
-function feedCategory(query: string): string | null {
+/** The feed's category from a query string: "" for the whole catalog; 400 given twice. */
+const feedCategory = memoized((query: string): string => {
+  if (query === "") return "";
   const values = new URLSearchParams(query).getAll("category");
   if (values.length > 1) throw badRequest("category", "give it at most once");
-  return values[0] || null;
-}
+  return values[0] ?? "";
+});
 
 const ITEMS_RULE =
   "Newest = most recently first seen in the catalog. Items: title = full_name, link (and id) = the repository " +
@@ -155,7 +157,7 @@ export function feedHandlers(answer: Answer, baseUrl: string) {
   const handler = (format: FeedFormat) => {
     const make = feedPage(format);
     return ({ request, set, note }: CatalogContext) => {
-      const category = feedCategory(rawQuery(request.url));
+      const category = feedCategory(rawQuery(request.url)) || null;
       const key = category === null && format === "rss" ? "feed" : `feed:${format}:${category ?? ""}`;
       const response = answer({ request, set, note }, key, make, [baseUrl, category] as const);
       if (response === null) return null;

@@ -13,6 +13,7 @@ import type { Rendered } from "../http/cache";
 import { rawQuery } from "../http/envelope";
 import { badRequest, HttpError } from "../http/errors";
 import { secured } from "../http/headers";
+import { memoized } from "../http/memo";
 import type { MoreStatus, RouteDoc } from "../http/openapi";
 import { filtersSchema, parseFilters, parsePaging } from "../http/params";
 import { stringEnum, TextSchema } from "../http/wireschemas";
@@ -477,10 +478,26 @@ export const pageDocs = {
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
+/** A page's parameters and cache key, by query string (and category path). */
+const browseParams = memoized((query: string) => {
+  const p = parseBrowse(query);
+  return { p, key: `page:browse${browseQuery(p, true)}` };
+});
+const categoryParams = memoized((idAndQuery: string) => {
+  const at = idAndQuery.indexOf("?");
+  const id = decodeURIComponent(idAndQuery.slice(0, at));
+  const p = parseBrowse(idAndQuery.slice(at + 1), id);
+  return { p, key: `page:category:${id}${browseQuery(p, false)}` };
+});
+
 /** A page's parameters, or the page telling what is malformed in them. */
-function paramsOrBad(query: string, category: string | null, note: CatalogContext["note"]): BrowseParams | Response {
+function paramsOrBad(
+  query: string,
+  category: string | null,
+  note: CatalogContext["note"],
+): { p: BrowseParams; key: string } | Response {
   try {
-    return parseBrowse(query, category);
+    return category === null ? browseParams(query) : categoryParams(`${encodeURIComponent(category)}?${query}`);
   } catch (error) {
     if (error instanceof HttpError && error.status === 400) return badPage(error, note);
     throw error;
@@ -492,20 +509,16 @@ function paramsOrBad(query: string, category: string | null, note: CatalogContex
 export function pageHandlers(answer: Answer) {
   return {
     browse: ({ request, set, note }: CatalogContext) => {
-      const p = paramsOrBad(rawQuery(request.url), null, note);
-      if (p instanceof Response) return p;
-      const response = answer({ request, set, note }, `page:browse${browseQuery(p, true)}`, listing, [
-        p,
-        false,
-      ] as const);
+      const parsed = paramsOrBad(rawQuery(request.url), null, note);
+      if (parsed instanceof Response) return parsed;
+      const response = answer({ request, set, note }, parsed.key, listing, [parsed.p, false] as const);
       if (response === null) return null;
       return response;
     },
     category: ({ request, set, note, params }: CatalogContext & { params: { id: string } }) => {
-      const p = paramsOrBad(rawQuery(request.url), params.id, note);
-      if (p instanceof Response) return p;
-      const key = `page:category:${params.id}${browseQuery(p, false)}`;
-      const response = answer({ request, set, note }, key, listing, [p, true] as const);
+      const parsed = paramsOrBad(rawQuery(request.url), params.id, note);
+      if (parsed instanceof Response) return parsed;
+      const response = answer({ request, set, note }, parsed.key, listing, [parsed.p, true] as const);
       if (response === null) return null;
       return response;
     },

@@ -8,6 +8,7 @@ import { SUGGEST_LIMIT, SuggestIndex } from "../catalog/suggest";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, rawQuery } from "../http/envelope";
 import { badRequest } from "../http/errors";
+import { memoized } from "../http/memo";
 import type { RouteDoc } from "../http/openapi";
 import { MAX_QUERY_CHARS } from "../http/params";
 import { envelopeSchema, PluginSchema } from "../http/wireschemas";
@@ -29,13 +30,13 @@ export function suggestIndex(snapshot: Snapshot): SuggestIndex {
 }
 
 /** The canonical prefix of a query string: `q` trimmed and lower-cased; 400 when malformed. */
-export function suggestPrefix(query: string): string {
+export const suggestPrefix = memoized((query: string): string => {
   const values = new URLSearchParams(query).getAll("q");
   if (values.length > 1) throw badRequest("q", "give it at most once");
   const q = (values[0] ?? "").trim().toLowerCase();
   if ([...q].length > MAX_QUERY_CHARS) throw badRequest("q", `at most ${MAX_QUERY_CHARS} characters`);
   return q;
-}
+});
 
 function suggestPage(snapshot: Snapshot, prefix: string): Rendered {
   const items = suggestIndex(snapshot)

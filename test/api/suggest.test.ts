@@ -4,7 +4,7 @@
  * against a brute-force scan on a catalog whose prefixes exceed the per-request scan.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SCAN_LIMIT, SUGGEST_LIMIT, SuggestIndex, type SuggestKey } from "../../src/catalog/suggest";
+import { SCAN_LIMIT, SUGGEST_LIMIT, SuggestIndex, type SuggestKey, suggestSource } from "../../src/catalog/suggest";
 import { BurstLimiter } from "../../src/http/ratelimit";
 import { SUGGEST_RULE } from "../../src/routes/suggest";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
@@ -172,7 +172,7 @@ describe("SuggestIndex", () => {
 
   test("answers every prefix as a full scan would, ranking long ranges at build time", () => {
     const keys = catalog(3000);
-    const index = new SuggestIndex(keys);
+    const index = new SuggestIndex(suggestSource(keys));
     expect(index.rankedPrefixes).toBeGreaterThan(0);
     const prefixes = new Set<string>();
     // Every prefix of a sample of the keys: the short ones hold long ranges, the long ones short ranges.

@@ -129,7 +129,13 @@ export function createApp({
   // The typeahead's index is built once per snapshot, just after the request that opened it (or
   // by the first suggestion, should one come first).
   store.onSwap((snapshot) => {
-    setTimeout(() => suggestIndex(snapshot), 0).unref?.();
+    setTimeout(() => {
+      try {
+        suggestIndex(snapshot);
+      } catch {
+        // Replaced or damaged meanwhile: a suggestion builds it, or meets the damage, itself.
+      }
+    }, 0).unref?.();
   });
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
   // /openapi.json; OPTIONS gets the preflight and any other method 405.

@@ -256,6 +256,15 @@ describe("in Chromium", () => {
       await Promise.all([page.waitForURL(/\/plugin\/acme\/mcp-toolkit/), page.click("text=acme/mcp-toolkit")]);
       expect(await page.textContent("pre[data-copy] code")).toBe("claude plugin install acme/toolkit");
       expect(await page.locator("button", { hasText: "Copy" }).count()).toBe(0);
+      // Subscribing to a category: from the home page to the category, then its Atom feed.
+      await page.goto(`${server.url}/`);
+      await Promise.all([page.waitForURL(/\/categories\/hooks$/), page.click('a[href="/categories/hooks"]')]);
+      const [feed] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/plugins/feed.atom?category=hooks")),
+        page.click("main >> text=Atom"),
+      ]);
+      expect(feed.status()).toBe(200);
+      expect(feed.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
     } finally {
       await context.close();
     }

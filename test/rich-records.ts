@@ -11,10 +11,11 @@ export const INSTALL = [
     from: "https://github.com/acme/toolkit/blob/main/.claude-plugin/plugin.json",
   },
   {
-    harness: "cursor",
-    kind: "mcp",
+    harness: "mcp",
+    kind: "npm",
     config: { mcpServers: { toolkit: { command: "npx", args: ["-y", "@acme/toolkit"] } } },
-    from: "README.md",
+    env: [],
+    from: "server.json",
   },
 ];
 

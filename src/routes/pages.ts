@@ -319,6 +319,39 @@ function flagsHtml(flags: unknown): string {
   return html ? `<section aria-labelledby="flags"><h2 id="flags">Flags</h2>${html}</section>` : "";
 }
 
+const CONTENT_KINDS: Record<string, string> = {
+  skills: "Skills",
+  commands: "Commands",
+  agents: "Agents",
+  hooks: "Hooks",
+  mcp_servers: "MCP servers",
+  plugins: "Plugins",
+};
+
+/** What the plugin holds, list by list; a list cut short says how many more its manifests name. */
+function contentsHtml(contents: unknown): string {
+  if (contents === null || typeof contents !== "object" || Array.isArray(contents))
+    return sectionOf("contents", "Contents", contents);
+  const { counts, ...lists } = contents as Record<string, unknown>;
+  const parts = Object.entries(lists).map(([kind, list]) => {
+    if (!Array.isArray(list) || list.length === 0) return "";
+    const items = list.map((item) => {
+      if (item === null || typeof item !== "object") return `<li>${valueHtml(item)}</li>`;
+      const { name, description, source } = item as Record<string, unknown>;
+      const about = typeof description === "string" && description ? `: ${esc(description)}` : "";
+      const from = typeof source === "string" ? ` (${valueHtml(source)})` : "";
+      return `<li><strong>${esc(String(name ?? ""))}</strong>${from}${about}</li>`;
+    });
+    const total = (counts as Record<string, unknown> | undefined)?.[kind];
+    const more =
+      typeof total === "number" && total > list.length ? `<li>and ${number(total - list.length)} more</li>` : "";
+    const title = CONTENT_KINDS[kind] ?? label(kind);
+    return `<h3>${esc(title)}</h3><ul>${items.join("")}${more}</ul>`;
+  });
+  const html = parts.join("");
+  return html ? `<section aria-labelledby="contents"><h2 id="contents">Contents</h2>${html}</section>` : "";
+}
+
 function sectionOf(id: string, title: string, value: unknown): string {
   const html = valueHtml(value);
   return html ? `<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${html}</section>` : "";
@@ -362,7 +395,7 @@ ${p.description_zh ? `<p lang="zh">${esc(p.description_zh)}</p>` : ""}
 <section aria-labelledby="categories"><h2 id="categories">Categories</h2><ul class="tags">${categories}</ul></section>
 ${topics ? `<section aria-labelledby="topics"><h2 id="topics">Topics</h2><ul class="tags">${topics}</ul></section>` : ""}
 ${installHtml(p.install)}
-${sectionOf("contents", "Contents", p.contents)}
+${contentsHtml(p.contents)}
 ${sectionOf("works-with", "Works with", p.works_with)}
 ${flagsHtml(p.flags)}`;
   return renderPage(
@@ -385,9 +418,14 @@ function movedTo(location: string, text: string): Rendered {
   return rendered;
 }
 
+/** The parts of a plugin record the page shows beyond the full form, when the snapshot stores them. */
+const DETAIL_PARTS = ["contents", "install", "flags", "works_with"] as const;
+
 /** One plugin's page; a former id or another spelling of the id redirects, an unknown one is 404. */
 function pluginPage(snapshot: Snapshot, id: string): Rendered {
-  const json = snapshot.plugin(id);
+  // A snapshot that stores the parts adds those asked for (`include=`); one that does not ignores the list.
+  const withParts = snapshot as unknown as { plugin(id: string, include: readonly string[]): string | null };
+  const json = withParts.plugin(id, DETAIL_PARTS);
   if (json === null) {
     const current = snapshot.currentId(id);
     if (current !== null) return movedTo(pluginPath(current), `Plugin ${id} is now ${current}.`);

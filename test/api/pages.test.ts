@@ -50,9 +50,25 @@ beforeAll(() => {
   server = startServer(snapshotInput(plugins), { baseUrl: "https://plugins.example.org" });
   addRecordFields(server.path, "acme/toolkit", {
     install: INSTALL,
-    contents: { skills: ["review", "deploy"], commands: ["/ship"] },
-    works_with: ["claude-code", "cursor"],
-    flags: { fork_of: null, deprecated: false, lookalike_of: "acme/the-real-toolkit", latest_release: "v1.2.0" },
+    contents: {
+      skills: [
+        { name: "review", description: "Reviews a change." },
+        { name: "deploy", description: null },
+      ],
+      commands: ["ship"],
+      agents: [],
+      hooks: [],
+      mcp_servers: [],
+      plugins: [],
+      counts: { skills: 102, commands: 1, agents: 0, hooks: 0, mcp_servers: 0, plugins: 0 },
+    },
+    works_with: ["claude-code", "mcp"],
+    flags: {
+      fork_of: null,
+      deprecated: false,
+      lookalike_of: "acme/the-real-toolkit",
+      latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
+    },
   });
 });
 afterAll(() => server.stop());
@@ -210,11 +226,14 @@ describe("GET /plugin/{owner}/{repo}", () => {
     expect(text).toContain("&quot;mcpServers&quot;");
     expect(text).toContain('<a href="https://github.com/acme/toolkit/blob/main/.claude-plugin/plugin.json">');
     expect(text).toContain('<h2 id="contents">Contents</h2>');
-    expect(text).toContain("<li>review</li>");
+    expect(text).toContain("<h3>Skills</h3><ul><li><strong>review</strong>: Reviews a change.</li>");
+    expect(text).toContain("<li>and 100 more</li>");
+    expect(text).toContain("<h3>Commands</h3><ul><li>ship</li></ul>");
+    expect(text).not.toContain("<h3>Agents</h3>");
     expect(text).toContain('<h2 id="works-with">Works with</h2>');
     expect(text).toContain('<h2 id="flags">Flags</h2>');
     expect(text).toContain("<dt>lookalike of</dt><dd>acme/the-real-toolkit</dd>");
-    expect(text).toContain("<dt>latest release</dt><dd>v1.2.0</dd>");
+    expect(text).toContain('<dt>latest release</dt><dd><dl class="facts"><dt>tag</dt><dd>v1.2.0</dd>');
     // Flags that are not set say nothing.
     expect(text).not.toContain("fork of");
     expect(text).not.toContain("deprecated");

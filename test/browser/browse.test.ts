@@ -66,8 +66,22 @@ beforeAll(async () => {
   server = startServer(input, { baseUrl: "http://127.0.0.1" });
   addRecordFields(server.path, "acme/mcp-toolkit", {
     install: INSTALL,
-    contents: { skills: ["review"], commands: ["/ship"] },
-    flags: { latest_release: "v1.2.0" },
+    contents: {
+      skills: [{ name: "review", description: "Reviews a change before it ships." }],
+      commands: ["ship"],
+      agents: [],
+      hooks: ["PreToolUse"],
+      mcp_servers: ["toolkit"],
+      plugins: [],
+      counts: { skills: 1, commands: 1, agents: 0, hooks: 1, mcp_servers: 1, plugins: 0 },
+    },
+    works_with: ["claude-code", "mcp"],
+    flags: {
+      fork_of: null,
+      deprecated: false,
+      lookalike_of: null,
+      latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
+    },
   });
   profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
   browser = await chromium.launchPersistentContext(profile, {

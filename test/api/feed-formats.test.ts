@@ -183,6 +183,16 @@ describe("?category= on all three feeds", () => {
     strictXml(xml);
     const feed = await new Parser().parseString(xml);
     expect(feed.items.map((i) => i.title)).toEqual(mcp.map((p) => p.full_name));
+    const doc = new XMLParser({
+      processEntities: true,
+      parseTagValue: false,
+      isArray: (name) => name === "item",
+    }).parse(xml) as {
+      rss: { channel: { link: string; item: Array<{ title: string; category: string | string[] }> } };
+    };
+    expect(doc.rss.channel.item.map((i) => i.title)).toEqual(mcp.map((p) => p.full_name));
+    for (const item of doc.rss.channel.item) expect([item.category].flat()).toContain("mcp");
+    expect(doc.rss.channel.link).toBe(`${BASE}/categories/mcp`);
     expect(feed.link).toBe(`${BASE}/categories/mcp`);
     expect(feed.title).toBe("Plugin Catalog: newest plugins in mcp");
     expect(xml).toContain(`href="${BASE}/plugins/feed.xml?category=mcp" rel="self"`);

@@ -285,6 +285,16 @@ describe("every page", () => {
     }
   });
 
+  test("category and plugin pages are cached with an ETag too: a current copy gets 304", async () => {
+    for (const path of ["/categories/mcp?page=1", "/plugin/acme/toolkit"]) {
+      const first = await server.get(path);
+      const etag = first.headers.get("etag")!;
+      expect([path, etag]).toEqual([path, expect.stringMatching(/^"/)]);
+      const again = await fetch(`${server.url}${path}`, { headers: { "If-None-Match": etag }, redirect: "manual" });
+      expect([path, first.status, again.status]).toEqual([path, 200, 304]);
+    }
+  });
+
   test("the stylesheet and script are served here, cached with an ETag", async () => {
     for (const file of ["site.css", "site.js"]) {
       const response = await server.get(`/assets/${file}`);

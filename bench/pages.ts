@@ -124,6 +124,36 @@ for (const [label, paths] of GROUPS) {
   console.log(`  ${label}: ${cells.join("; ")}`);
 }
 
+// Rendering alone: an app without a response cache renders every answer, the search's ranking kept.
+{
+  const bare = createApp({
+    store: new CatalogStore(SNAPSHOT, { log: () => {} }),
+    config: { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: 0, responseCacheBytes: 0 },
+    log: processLog.log,
+  });
+  const pairs: Array<[string, string]> = [
+    ["/api/v1/plugins?q=server", "/browse?q=server"],
+    [`/api/v1/plugins?category=${category}`, `/categories/${category}`],
+    [`/api/v1/plugins/${top}`, `/plugin/${top}`],
+    ["/plugins/feed.xml", "/plugins/feed.atom"],
+  ];
+  console.log("\nrendered on every request (no response cache), µs per request (median of 9 rounds of 200, in turns):");
+  for (const pair of pairs) {
+    const times = pair.map((): number[] => []);
+    for (let round = 0; round < 9; round++) {
+      for (const [k, path] of pair.entries()) {
+        const url = `http://127.0.0.1${path}`;
+        const start = Bun.nanoseconds();
+        for (let i = 0; i < 200; i++)
+          await (await bare.handle(new Request(url, { headers: CLIENT_HEADERS }))).arrayBuffer();
+        times[k]!.push((Bun.nanoseconds() - start) / 200 / 1e3);
+      }
+    }
+    const [json, page] = times.map(median) as [number, number];
+    console.log(`  ${pair[0]} ${json.toFixed(0)}; ${pair[1]} ${page.toFixed(0)} (${(page / json).toFixed(2)}x)`);
+  }
+}
+
 console.log(`\ncold searches (${words.length} words never asked, page then JSON in turns), µs per request:`);
 const cold = { page: [] as number[], json: [] as number[] };
 for (const [i, word] of words.entries()) {

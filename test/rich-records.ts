@@ -19,13 +19,35 @@ export const INSTALL = [
   },
 ];
 
-/** Gives a published plugin's record extra fields, as a snapshot with richer records holds them. */
+/** The parts a snapshot that stores them keeps in columns of their own, as JSON members. */
+const PART_COLUMNS: Record<string, string[]> = {
+  x_contents: ["contents"],
+  x_install: ["install"],
+  x_works_with: ["works_with"],
+  x_flags: ["fork_of", "deprecated", "lookalike_of", "latest_release"],
+};
+
+/**
+ * Gives a published plugin's record extra fields, as a snapshot with richer records holds them:
+ * in its full-form JSON, and in the part columns where the snapshot has them.
+ */
 export function addRecordFields(path: string, id: string, fields: Record<string, unknown>): void {
   const db = new Database(path);
   try {
     const row = db.query<{ full_json: string }, [string]>("SELECT full_json FROM plugins WHERE id = ?").get(id)!;
     const json = JSON.stringify({ ...JSON.parse(row.full_json), ...fields });
     db.query("UPDATE plugins SET full_json = ? WHERE id = ?").run(json, id);
+    const columns = new Set(
+      db
+        .query<{ name: string }, []>("PRAGMA table_info(plugins)")
+        .all()
+        .map((c) => c.name),
+    );
+    for (const [column, members] of Object.entries(PART_COLUMNS)) {
+      if (!columns.has(column) || !members.some((m) => m in fields)) continue;
+      const fragment = members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(fields[m] ?? null)}`).join(",");
+      db.query(`UPDATE plugins SET ${column} = ? WHERE id = ?`).run(fragment, id);
+    }
   } finally {
     db.close();
   }

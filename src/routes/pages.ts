@@ -312,11 +312,26 @@ function installHtml(install: unknown): string {
   return `<section aria-labelledby="install"><h2 id="install">Install</h2>${steps.join("")}</section>`;
 }
 
-/** The record's flags (fork of, archived, deprecated, look-alike of, latest release), those set. */
-function flagsHtml(flags: unknown): string {
-  if (flags === null || typeof flags !== "object" || Array.isArray(flags)) return "";
-  const html = valueHtml(flags);
-  return html ? `<section aria-labelledby="flags"><h2 id="flags">Flags</h2>${html}</section>` : "";
+/** The flags a record may carry, as members of its own or in a `flags` object. */
+const FLAG_MEMBERS = ["fork_of", "deprecated", "lookalike_of", "latest_release"] as const;
+
+/** The record's flags (fork of, deprecated, look-alike of, latest release), those set. */
+function flagsHtml(p: PluginRecordView): string {
+  const nested = p.flags !== null && typeof p.flags === "object" && !Array.isArray(p.flags) ? p.flags : {};
+  const flags: Record<string, unknown> = { ...(nested as Record<string, unknown>) };
+  for (const member of FLAG_MEMBERS) if (p[member] !== undefined) flags[member] = p[member];
+  const rows: string[] = [];
+  for (const [key, value] of Object.entries(flags)) {
+    // A look-alike names a plugin of the catalog: its page is the one to compare with.
+    const html =
+      key === "lookalike_of" && typeof value === "string"
+        ? `<a href="${esc(pluginPath(value))}">${esc(value)}</a>`
+        : valueHtml(value);
+    if (html !== "") rows.push(`<dt>${esc(label(key))}</dt><dd>${html}</dd>`);
+  }
+  return rows.length
+    ? `<section aria-labelledby="flags"><h2 id="flags">Flags</h2><dl class="facts">${rows.join("")}</dl></section>`
+    : "";
 }
 
 const CONTENT_KINDS: Record<string, string> = {
@@ -397,7 +412,7 @@ ${topics ? `<section aria-labelledby="topics"><h2 id="topics">Topics</h2><ul cla
 ${installHtml(p.install)}
 ${contentsHtml(p.contents)}
 ${sectionOf("works-with", "Works with", p.works_with)}
-${flagsHtml(p.flags)}`;
+${flagsHtml(p)}`;
   return renderPage(
     page({
       title: `${p.full_name} — Plugin Catalog`,

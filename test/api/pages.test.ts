@@ -63,12 +63,10 @@ beforeAll(() => {
       counts: { skills: 102, commands: 1, agents: 0, hooks: 0, mcp_servers: 0, plugins: 0 },
     },
     works_with: ["claude-code", "mcp"],
-    flags: {
-      fork_of: null,
-      deprecated: false,
-      lookalike_of: "acme/the-real-toolkit",
-      latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
-    },
+    fork_of: null,
+    deprecated: false,
+    lookalike_of: "acme/the-real-toolkit",
+    latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
   });
 });
 afterAll(() => server.stop());
@@ -232,7 +230,9 @@ describe("GET /plugin/{owner}/{repo}", () => {
     expect(text).not.toContain("<h3>Agents</h3>");
     expect(text).toContain('<h2 id="works-with">Works with</h2>');
     expect(text).toContain('<h2 id="flags">Flags</h2>');
-    expect(text).toContain("<dt>lookalike of</dt><dd>acme/the-real-toolkit</dd>");
+    expect(text).toContain(
+      '<dt>lookalike of</dt><dd><a href="/plugin/acme/the-real-toolkit">acme/the-real-toolkit</a></dd>',
+    );
     expect(text).toContain('<dt>latest release</dt><dd><dl class="facts"><dt>tag</dt><dd>v1.2.0</dd>');
     // Flags that are not set say nothing.
     expect(text).not.toContain("fork of");

@@ -76,12 +76,10 @@ beforeAll(async () => {
       counts: { skills: 1, commands: 1, agents: 0, hooks: 1, mcp_servers: 1, plugins: 0 },
     },
     works_with: ["claude-code", "mcp"],
-    flags: {
-      fork_of: null,
-      deprecated: false,
-      lookalike_of: null,
-      latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
-    },
+    fork_of: null,
+    deprecated: false,
+    lookalike_of: null,
+    latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
   });
   profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
   browser = await chromium.launchPersistentContext(profile, {

@@ -157,6 +157,12 @@ function emptyState(snapshot: Snapshot, p: BrowseParams, inCategory: boolean, ha
     );
   }
   if (p.q !== null) {
+    // "Did you mean": the search with a word that matches nothing replaced by a near word of the index.
+    const alternatives = snapshot.suggestions(p.q, 3).map((text) => {
+      const href = `${inCategory ? categoryPath(p.category!) : "/browse"}${browseQuery({ ...p, q: text, page: 1 }, !inCategory)}`;
+      return `<a href="${esc(href)}">${esc(text)}</a>`;
+    });
+    if (alternatives.length > 0) tips.push(`<li>Did you mean ${alternatives.join(", ")}?</li>`);
     tips.push(
       "<li>Use fewer or shorter words: every word must match, and the last one may be the start of a word (<code>postg</code> finds <code>postgres</code>).</li>",
     );

@@ -137,6 +137,10 @@ describe("GET /browse", () => {
     expect(text).toContain('href="/categories/hooks"');
     const plain = (await html("/browse?q=qqqqzzzz")).text;
     expect(plain).toContain("Use fewer or shorter words");
+    // Found nothing with a filter: the corrected search is offered within it.
+    const near = (await html("/browse?q=tolkit&category=skills")).text;
+    expect(near).toContain("No plugin matches “tolkit” with these filters.");
+    expect(near).toContain('Did you mean <a href="/browse?q=toolkit&amp;category=skills">toolkit</a>?');
   });
 
   test("is one cached page per canonical parameters: defaults, order and unknown parameters aside", async () => {

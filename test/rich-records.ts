@@ -29,25 +29,28 @@ const PART_COLUMNS: Record<string, string[]> = {
 
 /**
  * Gives a published plugin's record extra fields, as a snapshot with richer records holds them:
- * in its full-form JSON, and in the part columns where the snapshot has them.
+ * in the part columns where the snapshot has them, else in its full-form JSON.
  */
 export function addRecordFields(path: string, id: string, fields: Record<string, unknown>): void {
   const db = new Database(path);
   try {
-    const row = db.query<{ full_json: string }, [string]>("SELECT full_json FROM plugins WHERE id = ?").get(id)!;
-    const json = JSON.stringify({ ...JSON.parse(row.full_json), ...fields });
-    db.query("UPDATE plugins SET full_json = ? WHERE id = ?").run(json, id);
     const columns = new Set(
       db
         .query<{ name: string }, []>("PRAGMA table_info(plugins)")
         .all()
         .map((c) => c.name),
     );
+    const rest = { ...fields };
     for (const [column, members] of Object.entries(PART_COLUMNS)) {
       if (!columns.has(column) || !members.some((m) => m in fields)) continue;
       const fragment = members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(fields[m] ?? null)}`).join(",");
       db.query(`UPDATE plugins SET ${column} = ? WHERE id = ?`).run(fragment, id);
+      for (const m of members) delete rest[m];
     }
+    if (Object.keys(rest).length === 0) return;
+    const row = db.query<{ full_json: string }, [string]>("SELECT full_json FROM plugins WHERE id = ?").get(id)!;
+    const json = JSON.stringify({ ...JSON.parse(row.full_json), ...rest });
+    db.query("UPDATE plugins SET full_json = ? WHERE id = ?").run(json, id);
   } finally {
     db.close();
   }

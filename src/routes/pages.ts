@@ -5,6 +5,7 @@
  * pure function of the snapshot and its canonical parameters, cached per snapshot like the JSON.
  */
 import { Type as t } from "@sinclair/typebox";
+import { INCLUDE_PARTS } from "../catalog/details";
 import { SORTS, type Sort } from "../catalog/orders";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CategoryInfo } from "../catalog/types";
@@ -439,14 +440,10 @@ function movedTo(location: string, text: string): Rendered {
   return rendered;
 }
 
-/** The parts of a plugin record the page shows beyond the full form, when the snapshot stores them. */
-const DETAIL_PARTS = ["contents", "install", "flags", "works_with"] as const;
-
 /** One plugin's page; a former id or another spelling of the id redirects, an unknown one is 404. */
 function pluginPage(snapshot: Snapshot, id: string): Rendered {
-  // A snapshot that stores the parts adds those asked for (`include=`); one that does not ignores the list.
-  const withParts = snapshot as unknown as { plugin(id: string, include: readonly string[]): string | null };
-  const json = withParts.plugin(id, DETAIL_PARTS);
+  // Every part the snapshot stores beside the full form: contents, install, flags, works_with.
+  const json = snapshot.plugin(id, INCLUDE_PARTS);
   if (json === null) {
     const current = snapshot.currentId(id);
     if (current !== null) return movedTo(pluginPath(current), `Plugin ${id} is now ${current}.`);

@@ -16,6 +16,8 @@ export interface RequestNote {
   cache: "hit" | "miss" | null;
   /** The client address, read only when it is logged. */
   ip: string | null;
+  /** The request's parameters as parsed, in their one spelling (canonical), when the route reads any. */
+  params?: string | null;
   /** An admitted request's RateLimit-* headers (one shared object), for its response to carry. */
   limit: Readonly<Record<string, string>> | null;
 }

@@ -2,18 +2,22 @@
 import { Type as t } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
+import { okEnvelope, pageJson } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
-import { checkPinned, listQuerySchema, parseListParams } from "../http/params";
+import { checkPinned, type ListParams, listQuerySchema, parseListParams } from "../http/params";
 import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
-/** The list page a query string asks for (400 when it asks for something invalid). */
-function listPage(snapshot: Snapshot, query: string): Rendered {
-  const params = new URLSearchParams(query);
+/** The list parameters of a query (400 when invalid, 409 when pinned to another snapshot). */
+function listParams(params: URLSearchParams, snapshot: Snapshot): ListParams {
   const p = parseListParams(params, snapshot.categoryIds);
   checkPinned(params, snapshot.snapshotAt);
+  return p;
+}
+
+/** The list page of parsed parameters. */
+function listPage(snapshot: Snapshot, p: ListParams): Rendered {
   const page = snapshot.list({
     q: p.q,
     category: p.category,
@@ -69,7 +73,7 @@ export const pluginDocs = {
     body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
     cached: "snapshot",
     more: { 409: PINNED_CHANGED },
-    example: (snapshot) => decoded(listPage(snapshot, "pageSize=1")),
+    example: (snapshot) => decoded(listPage(snapshot, listParams(new URLSearchParams("pageSize=1"), snapshot))),
   },
   plugin: {
     tag: "API",
@@ -100,8 +104,7 @@ export const pluginDocs = {
 export function pluginHandlers(answer: Answer) {
   return {
     list: ({ request, set, note }: CatalogContext) => {
-      const query = rawQuery(request.url);
-      const response = answer({ request, set, note }, `list?${query}`, listPage, query);
+      const response = answer.query({ request, set, note }, "list", listParams, listPage);
       if (response === null) return null;
       return response;
     },

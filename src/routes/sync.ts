@@ -6,7 +6,6 @@
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render, respond } from "../http/cache";
-import { rawQuery } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
 import { parseSnapshotAt, sinceQuerySchema } from "../http/params";
@@ -35,10 +34,15 @@ function historyGone(since: string): HttpError {
   return new HttpError(410, `The catalog's history does not reach ${since}: ${restart}.`);
 }
 
-/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
-function changesPage(snapshot: Snapshot, query: string): Rendered {
-  const since = parseSnapshotAt(new URLSearchParams(query), "since");
+/** The `since` of a changes request: required, a snapshotAt (400 otherwise). */
+function changesParams(params: URLSearchParams): { since: string } {
+  const since = parseSnapshotAt(params, "since");
   if (since === null) throw sinceMissing();
+  return { since };
+}
+
+/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
+function changesPage(snapshot: Snapshot, { since }: { since: string }): Rendered {
   const changes = snapshot.changesSince(since);
   if (changes === null) {
     throw historyGone(since);
@@ -112,7 +116,7 @@ export const syncDocs = {
         message: historyGone("2026-01-02T03:04:05.678Z").message,
       },
     },
-    example: (snapshot) => decoded(changesPage(snapshot, `since=${snapshot.snapshotAt}`)),
+    example: (snapshot) => decoded(changesPage(snapshot, { since: snapshot.snapshotAt })),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
@@ -130,8 +134,7 @@ export function syncHandlers(answer: Answer, store: CatalogStore) {
       return response;
     },
     changes: ({ request, set, note }: CatalogContext) => {
-      const query = rawQuery(request.url);
-      const response = answer({ request, set, note }, `changes?${query}`, changesPage, query);
+      const response = answer.query({ request, set, note }, "changes", changesParams, changesPage);
       if (response === null) return null;
       return response;
     },

@@ -54,6 +54,21 @@ function catalogRowJson(row: CatalogRow): string {
 
 const CATALOG_COLUMNS = "full_json, curated, first_seen_at, repo_id, previous_ids";
 
+interface CatalogSliceRow extends CatalogRow {
+  rowid: number;
+  id: string;
+  changed_at: string;
+}
+
+/** One plugin in catalog form, with what decides which `changes` answers hold it. */
+export interface CatalogSlice {
+  rowid: number;
+  id: string;
+  changedAt: string;
+  firstSeenAt: string;
+  json: string;
+}
+
 /** A feed entry: only what the RSS item needs. */
 export interface NewestRow {
   full_name: string;
@@ -95,6 +110,8 @@ export class Snapshot {
   private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
   private readonly ranker: Ranker;
   private readonly synonyms: Synonyms;
+  private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
+  private isClosed = false;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -290,6 +307,41 @@ export class Snapshot {
       .map(catalogRowJson);
   }
 
+  /**
+   * Up to `limit` plugins after `rowid` in catalog form, by stars desc (rowid order), with their
+   * change and first-seen times: what the per-snapshot documents are written from, a slice at a time.
+   */
+  catalogRowsAfter(rowid: number, limit: number): CatalogSlice[] {
+    this.catalogSlice ??= this.db.query<CatalogSliceRow, [number, number]>(
+      `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    );
+    return this.catalogSlice.all(rowid, limit).map((row) => ({
+      rowid: row.rowid,
+      id: row.id,
+      changedAt: row.changed_at,
+      firstSeenAt: row.first_seen_at,
+      json: catalogRowJson(row),
+    }));
+  }
+
+  /** The snapshot times the history reaches, oldest first. */
+  historySnapshots(): string[] {
+    return this.db
+      .query<{ at: string }, []>(`SELECT at FROM history_snapshots ORDER BY at`)
+      .all()
+      .map((row) => row.at);
+  }
+
+  /** Every removal and rename the history keeps, in the order they were published. */
+  historyEvents(): HistoryEvent[] {
+    return this.db.query<HistoryEvent, []>(`SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`).all();
+  }
+
+  /** True once closed: a reader working in slices stops. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
   /** The current id of a former id (a renamed plugin's old name), or null. */
   currentId(formerId: string): string | null {
     return this.db.query<{ id: string }, [string]>(`SELECT id FROM aliases WHERE old_id = ?`).get(formerId)?.id ?? null;
@@ -328,6 +380,7 @@ export class Snapshot {
   }
 
   close(): void {
+    this.isClosed = true;
     this.db.close(false);
   }
 }

@@ -370,13 +370,36 @@ export class Snapshot {
     return { added, updated, removed, renamed };
   }
 
-  /** The number of plugins per category id among those a list query (without paging) finds. */
+  /**
+   * The number of plugins per category id among those a list query (without paging) finds, as the
+   * list's `category` filter counts them, from one match set: a category the search misses counts
+   * the corrected spelling's matches, as its list page would, the correction made at most once.
+   */
   categoryCounts(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const { id } of this.categories) {
-      counts.set(id, this.list({ ...query, category: id, sort: "stars", offset: 0, limit: 0 }).total);
+    const ids = this.categories.map((c) => c.id);
+    if (query.q === null) {
+      const archived = query.archived ?? null;
+      return new Map(ids.map((id) => [id, this.orders.sorted("stars", id, query.curated, archived).length]));
+    }
+    const counts = this.orders.countIn(this.matchesOf(query, query.q), ids);
+    let corrected: Map<string, number> | null | undefined;
+    for (const id of ids) {
+      if (counts.get(id) !== 0) continue;
+      if (corrected === undefined) {
+        const spelling = this.corrected(query.q);
+        corrected = spelling === null ? null : this.orders.countIn(this.matchesOf(query, spelling), ids);
+      }
+      if (corrected === null) break;
+      counts.set(id, corrected.get(id) ?? 0);
     }
     return counts;
+  }
+
+  /** Every rowid a search for `q` finds under the query's curated and archived filters. */
+  private matchesOf(query: Pick<ListQuery, "curated" | "archived">, q: string): Int32Array {
+    const match = toMatchQuery(q, (prefix) => this.termsOf(prefix), this.synonyms);
+    if (match === null) return new Int32Array(0);
+    return this.fts.all(searchMatch(match, { category: null, curated: query.curated, archived: query.archived }));
   }
 
   close(): void {

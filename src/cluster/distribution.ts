@@ -4,13 +4,13 @@
  * it over their database and swap. An instance also looks when it starts and after every
  * reconnection, so an announcement missed while away is caught up.
  */
-import { writeFileSync } from "node:fs";
-import { writeAtomically } from "../catalog/files";
+import { renameSync, rmSync } from "node:fs";
+import { resolveLink, temporaryPath } from "../catalog/files";
 import { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { checkBuiltSnapshot, snapshotProblem } from "../catalog/validity";
 import type { Log } from "../log";
 import type { RedisLink } from "./redis";
+import { checkSnapshotOffThread } from "./snapshot-check";
 
 export const SNAPSHOT_CHANNEL = "catalog:snapshot";
 const CURRENT_KEY = "catalog:snapshot:current";
@@ -88,16 +88,19 @@ export class SnapshotFollower {
     if (snapshotAt === null || !newer(snapshotAt, this.store.current()?.snapshotAt)) return;
     const bytes = await this.link.run((c) => c.getBuffer(fileKey(snapshotAt)));
     if (bytes === null) return;
-    writeAtomically(this.store.path, (tmp) => {
-      writeFileSync(tmp, bytes);
-      const problem = snapshotProblem(tmp);
-      if (problem !== null) throw new Error(`the shared snapshot fails its check: ${problem}`);
-      const found = snapshotAtOf(tmp);
+    // Written and checked off the event loop, once, then renamed over the database.
+    const target = resolveLink(this.store.path);
+    const tmp = temporaryPath(target);
+    try {
+      await Bun.write(tmp, bytes);
+      const found = await checkSnapshotOffThread(tmp);
       if (found.snapshotAt !== snapshotAt) {
         throw new Error(`the shared snapshot says ${found.snapshotAt}, announced as ${snapshotAt}`);
       }
-      checkBuiltSnapshot(tmp, found.total);
-    });
+      renameSync(tmp, target);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
     this.store.reloadIfChanged();
     this.log("snapshot.fetched", { snapshotAt, bytes: bytes.byteLength });
   }

@@ -8,7 +8,7 @@ import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
 import type { DocumentedRoute } from "./http/openapi";
 import { rateLimit, type SharedLimits } from "./http/ratelimit";
-import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
+import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import type { Log } from "./log";
 import { answerFrom, type CatalogContext } from "./routes/answer";
@@ -26,7 +26,10 @@ export type { Log } from "./log";
 export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
-    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
+    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">> & {
+      /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
+      slowRequestMs?: number;
+    };
   log?: Log;
   /** Set when the process begins to stop. */
   stopping?: Stopping;
@@ -121,13 +124,20 @@ export function createApp({
   }));
   const app = new Elysia()
     .decorate(requestNote())
-    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))
+    .use(
+      requestLog(
+        log,
+        { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false },
+        config.slowRequestMs ?? SLOW_REQUEST_MS,
+      ),
+    )
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
       const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
       if (stopping.active) response.headers.set("connection", "close");
-      logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
+      const slowMs = config.slowRequestMs ?? SLOW_REQUEST_MS;
+      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, slowMs);
       return response;
     })
     .onRequest(checkRequestLine)

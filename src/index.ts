@@ -11,12 +11,14 @@ import { RedisLease } from "./cluster/lease";
 import { RedisLink } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
+import { eventLoopLag } from "./eventloop";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
 import { refreshCron } from "./refresh/cron";
 
 const { log, redact } = createLog();
+eventLoopLag.start();
 
 let config: Config;
 try {

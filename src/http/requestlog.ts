@@ -24,11 +24,24 @@ export interface RequestNote {
 
 /** The context fields the request log adds, to decorate an app with. */
 export function requestNote(): { note: RequestNote } {
-  return { note: { arrivedAt: Number.NaN, cache: null, ip: null, limit: null } };
+  return { note: { arrivedAt: Number.NaN, cache: null, ip: null, limit: null, params: null } };
 }
 
-/** Writes a request's line; `note` is undefined when the request failed before its first hook. */
-export function logRequest(log: Log, method: string, route: string | undefined, status: number, note?: RequestNote) {
+/** Handler time above which a request also gets a `request.slow` line with its parameters. */
+export const SLOW_REQUEST_MS = 50;
+
+/**
+ * Writes a request's line; `note` is undefined when the request failed before its first hook. A
+ * request slower than `slowMs` gets a second line naming its route and parsed parameters.
+ */
+export function logRequest(
+  log: Log,
+  method: string,
+  route: string | undefined,
+  status: number,
+  note?: RequestNote,
+  slowMs = SLOW_REQUEST_MS,
+) {
   const durationMs =
     note && Number.isFinite(note.arrivedAt) ? Math.round((performance.now() - note.arrivedAt) * 1000) / 1000 : null;
   const fields: Record<string, unknown> = {
@@ -40,13 +53,16 @@ export function logRequest(log: Log, method: string, route: string | undefined, 
   };
   if (note?.ip) fields.ip = note.ip;
   log("request", fields);
+  if (durationMs !== null && durationMs > slowMs) {
+    log("request.slow", { method, route: route || null, params: note?.params ?? null, status, durationMs });
+  }
 }
 
 /**
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
  * handler has answered (errors are logged where they are rendered).
  */
-export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">) {
+export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">, slowMs = SLOW_REQUEST_MS) {
   return <App extends AnyElysia>(app: App): App =>
     app
       .onRequest((context) => {
@@ -64,12 +80,13 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
           cache: null,
           ip,
           limit: null,
+          params: null,
         };
       })
       .onAfterHandle({ as: "global" }, ({ request, route, responseValue, set, note }) => {
         // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
         const status =
           responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
-        logRequest(log, request.method, route, status, note as RequestNote);
+        logRequest(log, request.method, route, status, note as RequestNote, slowMs);
       }) as App;
 }

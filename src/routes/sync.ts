@@ -157,6 +157,7 @@ const EMPTY = new Uint8Array(0);
 export function syncHandlers(_answer: Answer, store: CatalogStore) {
   const prepared = new PreparedDocuments();
   store.onSwap((snapshot) => prepared.start(snapshot));
+  if (store.loaded !== null) prepared.start(store.loaded);
   /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
   const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {
     const snapshot = store.current();

@@ -134,6 +134,10 @@ export class PartWriter {
  */
 export const WHOLE_BYTES = 1024 * 1024;
 
+/** Time the streams may take from the event loop before they yield to it. */
+const YIELD_MS = 4;
+const streaming = { since: 0 };
+
 const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** An empty final block with fixed codes: ends the deflate stream the parts left open. */
 const FINAL_BLOCK = new Uint8Array([3, 0]);
@@ -173,7 +177,13 @@ export class PartsBody {
     const chunks = this.chunks(gzip, start, end);
     if (end - start <= WHOLE_BYTES) return new Blob([...chunks] as Uint8Array<ArrayBuffer>[]);
     return new ReadableStream<Uint8Array>({
-      pull(controller) {
+      async pull(controller) {
+        // The server pulls again as soon as the socket takes more: every stream together yields
+        // to the event loop after YIELD_MS of making parts, so other requests are answered between.
+        if (performance.now() - streaming.since > YIELD_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          streaming.since = performance.now();
+        }
         const next = chunks.next();
         if (next.done) controller.close();
         else controller.enqueue(next.value);

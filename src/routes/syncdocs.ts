@@ -188,7 +188,10 @@ export class PreparedDocuments {
       (documents) => {
         if (this.pending === pending) this.ready = documents;
       },
-      () => {},
+      () => {
+        // A failed writing is begun again by the next request rather than remembered.
+        if (this.pending === pending) this.snapshot = null;
+      },
     );
   }
 }

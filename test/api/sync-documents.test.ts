@@ -11,7 +11,7 @@ import { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord } from "../../src/catalog/types";
 import { crc32Combine, PART_BYTES, partStats } from "../../src/http/parts";
 import { renderCatalog } from "../../src/routes/sync";
-import { SyncDocuments } from "../../src/routes/syncdocs";
+import { PreparedDocuments, SyncDocuments } from "../../src/routes/syncdocs";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const HOUR = 3_600_000;
@@ -120,6 +120,23 @@ describe("changes from parts", () => {
       expect(again.status).toBe(304);
     }
     expect((await server.get("/market/v1/changes?since=2026-01-01T00:00:00.000Z")).status).toBe(410);
+  });
+
+  test("a writing that failed is begun again by the next request, not remembered", async () => {
+    const snapshot = Snapshot.open(server.path);
+    try {
+      const prepared = new PreparedDocuments(0);
+      const read = snapshot.catalogRowsAfter.bind(snapshot);
+      let failures = 1;
+      snapshot.catalogRowsAfter = (after, limit) => {
+        if (failures-- > 0) throw new Error("disk I/O error");
+        return read(after, limit);
+      };
+      await expect(Promise.resolve(prepared.get(snapshot))).rejects.toThrow("disk I/O error");
+      expect((await prepared.get(snapshot)).snapshotAt).toBe(snapshot.snapshotAt);
+    } finally {
+      snapshot.close();
+    }
   });
 
   test("crc32Combine gives the CRC of the joined bytes", () => {

@@ -117,20 +117,37 @@ export function score(relevance: number, bestRelevance: number, popular: number,
   return text + popular + (exact ? EXACT_BONUS : 0);
 }
 
-/** Levenshtein distance, or `max + 1` once it is certainly larger than `max`. */
+/** Two rows of the distance table, reused: a spelling correction compares tens of thousands of terms. */
+let rows: [Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64)];
+
+/**
+ * Levenshtein distance, or `max + 1` once it is certainly larger than `max`. Only the band of
+ * cells within `max` of the diagonal is computed: a cell outside it is over `max` already.
+ */
 export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      best = Math.min(best, current[j]!);
+  const n = a.length;
+  const m = b.length;
+  const over = max + 1;
+  if (Math.abs(n - m) > max) return over;
+  if (rows[0].length < m + 2) rows = [new Int32Array(m + 2), new Int32Array(m + 2)];
+  let [previous, current] = rows;
+  for (let j = 0; j <= m + 1; j++) previous[j] = j <= max ? j : over;
+  for (let i = 1; i <= n; i++) {
+    const low = Math.max(1, i - max);
+    const high = Math.min(m, i + max);
+    current[0] = i <= max ? i : over;
+    current[low - 1] = low === 1 ? current[0] : over;
+    let best = low === 1 ? current[0] : over;
+    const code = a.charCodeAt(i - 1);
+    for (let j = low; j <= high; j++) {
+      const cost = code === b.charCodeAt(j - 1) ? 0 : 1;
+      const cell = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost, over);
+      current[j] = cell;
+      if (cell < best) best = cell;
     }
-    if (best > max) return max + 1;
-    previous = current;
+    current[high + 1] = over;
+    if (best > max) return over;
+    [previous, current] = [current, previous];
   }
-  return previous[b.length]!;
+  return Math.min(previous[m]!, over);
 }

@@ -81,6 +81,9 @@ export interface NewestRow {
 /** Matches listed in the time of one index lookup by rowid (measured 60 to 150 at 100,000 plugins). */
 const PROBE_PER_MATCHES = 64;
 
+/** Words of one query looked up for a nearby spelling; later unknown words stay as written. */
+export const MAX_CORRECTED_WORDS = 4;
+
 /** A prefix of more terms than this stays an FTS5 prefix query rather than a long OR. */
 const MAX_PREFIX_TERMS = 64;
 
@@ -105,6 +108,8 @@ export class Snapshot {
   private readonly newestRow: Statement<NewestRow>;
   private readonly termsByPrefix: Statement<{ term: string }, [string]>;
   private readonly termsBetween: Statement<{ term: string }, [string, string]>;
+  /** Index terms by first letter, then by length (see termsOfShape). */
+  private readonly termShapes = new Map<string, Map<number, string[]>>();
   private readonly exactId: Statement<{ rowid: number }, [string]>;
   private readonly exactName: Statement<{ rowid: number }, [string]>;
   private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
@@ -131,7 +136,7 @@ export class Snapshot {
     this.termsByPrefix = db.prepare(
       `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`,
     );
-    this.termsBetween = db.prepare(`SELECT term FROM terms WHERE term >= ? AND term < ?`);
+    this.termsBetween = db.prepare(`SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term`);
     this.exactId = db.prepare(`SELECT rowid FROM plugins WHERE id = ?`);
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
@@ -193,10 +198,12 @@ export class Snapshot {
 
   /**
    * `q` with each word that matches nothing replaced by the nearest index term (edit distance 1,
-   * 2 for words of eight letters or more; the same first letter); null when nothing changed.
+   * 2 for words of eight letters or more; the same first letter); null when nothing changed. At
+   * most MAX_CORRECTED_WORDS words are looked up: each one compares thousands of terms.
    */
   private corrected(q: string): string | null {
     let changed = false;
+    let looked = 0;
     const words = q
       .trim()
       .split(/\s+/)
@@ -204,19 +211,45 @@ export class Snapshot {
         const tokens = queryWords(word, this.synonyms)[0];
         if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!)) return word;
         const token = tokens[0]!;
-        if (this.fts.count(prefixPhrase(token)) > 0) return word;
+        if (looked >= MAX_CORRECTED_WORDS || this.fts.count(prefixPhrase(token)) > 0) return word;
+        looked++;
         const max = token.length >= 8 ? 2 : 1;
         let best: { term: string; distance: number } | null = null;
-        const next = String.fromCharCode(token.charCodeAt(0) + 1);
-        for (const { term } of this.termsBetween.all(token[0]!, next)) {
-          const distance = editDistance(token, term, max);
-          if (distance <= max && (best === null || distance < best.distance)) best = { term, distance };
+        for (let length = token.length - max; length <= token.length + max; length++) {
+          for (const term of this.termsOfShape(token[0]!, length)) {
+            const distance = editDistance(token, term, max);
+            if (
+              distance <= max &&
+              (best === null || distance < best.distance || (distance === best.distance && term < best.term))
+            ) {
+              best = { term, distance };
+            }
+          }
         }
         if (best === null) return word;
         changed = true;
         return best.term;
       });
     return changed ? words.join(" ") : null;
+  }
+
+  /**
+   * The index terms starting with `letter` of `length` characters, read from the database once
+   * per letter and kept: a correction then reads only the terms of lengths it can reach.
+   */
+  private termsOfShape(letter: string, length: number): readonly string[] {
+    let byLength = this.termShapes.get(letter);
+    if (byLength === undefined) {
+      byLength = new Map();
+      const next = String.fromCharCode(letter.charCodeAt(0) + 1);
+      for (const { term } of this.termsBetween.all(letter, next)) {
+        let terms = byLength.get(term.length);
+        if (terms === undefined) byLength.set(term.length, (terms = []));
+        terms.push(term);
+      }
+      this.termShapes.set(letter, byLength);
+    }
+    return byLength.get(length) ?? [];
   }
 
   /** Rowids of plugins whose owner, name or full name is exactly `q` (case aside). */

@@ -14,6 +14,8 @@ export interface Part {
   /** CRC-32 of the plain bytes. */
   crc: number;
   deflated: Uint8Array;
+  /** The plain bytes too, when kept: a client without gzip is then sent them as they are. */
+  plain?: Uint8Array;
 }
 
 /** A run of parts with the CRC-32 and length of their plain bytes together. */
@@ -25,14 +27,16 @@ export interface Segment {
 
 const encoder = new TextEncoder();
 
-export function deflatePart(plain: Uint8Array | string): Part {
+export function deflatePart(plain: Uint8Array | string, keepPlain = false): Part {
   const bytes = typeof plain === "string" ? encoder.encode(plain) : plain;
   const deflated = deflateRawSync(bytes, { level: 6, finishFlush: constants.Z_FULL_FLUSH });
-  return { plainBytes: bytes.byteLength, crc: Bun.hash.crc32(bytes), deflated };
+  const part: Part = { plainBytes: bytes.byteLength, crc: Bun.hash.crc32(bytes), deflated };
+  if (keepPlain) part.plain = bytes;
+  return part;
 }
 
-/** Parts inflated so far: a HEAD or a 304 must not add to it (tests read it). */
-export const partStats = { inflated: 0 };
+/** Parts handed to responses so far, and how many of them were inflated: a HEAD or a 304 adds to neither (tests read it). */
+export const partStats = { served: 0, inflated: 0 };
 
 export function inflatePart(part: Part): Uint8Array {
   partStats.inflated++;
@@ -97,6 +101,10 @@ export function partSegment(part: Part): Segment {
 /** Writes text into parts of about PART_BYTES as it comes, keeping a running CRC-32 and hash. */
 export class PartWriter {
   readonly parts: Part[] = [];
+
+  /** `keepPlain`: every part keeps its plain bytes beside the compressed ones. */
+  constructor(private readonly keepPlain = false) {}
+
   crc = 0;
   plainBytes = 0;
   /** A hash of every byte written, chained part by part: a strong validator of the whole. */
@@ -115,7 +123,7 @@ export class PartWriter {
     const bytes = encoder.encode(this.pending.join(""));
     this.pending = [];
     this.pendingChars = 0;
-    const part = deflatePart(bytes);
+    const part = deflatePart(bytes, this.keepPlain);
     this.parts.push(part);
     this.crc = crc32Combine(this.crc, part.crc, part.plainBytes);
     this.plainBytes += part.plainBytes;
@@ -197,10 +205,15 @@ export class PartsBody {
     for (let i = firstAtOrAfter(starts, start); i < count && starts[i]! < end; i++) {
       const from = starts[i]!;
       if (starts[i + 1]! <= start || starts[i + 1] === from) continue;
-      const bytes = gzip ? this.gzipPieces[i]! : inflatePart(this.segment.parts[i]!);
+      partStats.served++;
+      const bytes = gzip ? this.gzipPieces[i]! : plainOf(this.segment.parts[i]!);
       yield bytes.subarray(Math.max(0, start - from), Math.min(bytes.byteLength, end - from));
     }
   }
+}
+
+function plainOf(part: Part): Uint8Array {
+  return part.plain ?? inflatePart(part);
 }
 
 /** The index of the piece holding byte `offset` (the last piece starting at or before it). */

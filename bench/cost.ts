@@ -258,6 +258,17 @@ async function afterSwap(server: RunningServer, path: string, times: string[]) {
   };
 }
 
+/** The prober alone for `seconds`, no clients: what /healthz costs on this machine right now. */
+async function probeIdle(server: RunningServer, seconds: number) {
+  const cpus = navigator.hardwareConcurrency ?? 1;
+  const pinned = cpus > 1 ? ["taskset", "-c", String(cpus - 1)] : [];
+  const command = [process.execPath, join(import.meta.dir, "prober.ts"), server.url, String(SWARM.probeEveryMs)];
+  const prober = Bun.spawn([...pinned, ...command, String(seconds)], { stdout: "pipe", stderr: "inherit" });
+  const { latencies } = JSON.parse((await new Response(prober.stdout).text()).trim()) as { latencies: number[] };
+  const sorted = latencies.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, probes: sorted.length };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -367,6 +378,11 @@ for (const [label, tree] of trees) {
     const swap = await afterSwap(server, db, times);
     console.log(
       `20 concurrent requests right after a swap: slowest ${f(swap.slowestMs)} ms, peak RSS +${f(swap.peakDeltaMb)} MB`,
+    );
+    const alone = await probeIdle(server, 10);
+    console.log(
+      `/healthz alone, no clients, 10 s (the machine's own noise): p50 ${f(alone.p50, 1)} ms, p99 ${f(alone.p99, 1)} ms, ` +
+        `max ${f(alone.max, 1)} ms over ${alone.probes} probes`,
     );
     const logged = readFileSync(logPath, "utf8").length;
     const s = await swarm(server, times);

@@ -243,9 +243,9 @@ export class Snapshot {
       byLength = new Map();
       const next = String.fromCharCode(letter.charCodeAt(0) + 1);
       for (const { term } of this.termsBetween.all(letter, next)) {
-        let terms = byLength.get(term.length);
-        if (terms === undefined) byLength.set(term.length, (terms = []));
-        terms.push(term);
+        const terms = byLength.get(term.length);
+        if (terms === undefined) byLength.set(term.length, [term]);
+        else terms.push(term);
       }
       this.termShapes.set(letter, byLength);
     }

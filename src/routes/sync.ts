@@ -176,7 +176,10 @@ export function syncHandlers(_answer: Answer, store: CatalogStore) {
     changes: async (context: CatalogContext) => {
       const params = changesParams(new URLSearchParams(rawQuery(context.request.url)));
       context.note.params = canonicalParams(params);
-      const answer = (await documents(context.note)).changes(params.since);
+      const written = await documents(context.note);
+      // A hit is an answer assembled before; the first request of a `since` assembles it.
+      if (!written.hasChanges(params.since)) context.note.cache = "miss";
+      const answer = written.changes(params.since);
       if (answer === null) throw historyGone(params.since);
       return serveParts(context, answer, false);
     },

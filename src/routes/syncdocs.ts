@@ -138,6 +138,11 @@ export class SyncDocuments {
    * `since`. `added`: plugins first seen after `since`; `updated`: the others changed after it;
    * each by the time it changed, then stars descending.
    */
+  /** Whether the answer from `since` was assembled already. */
+  hasChanges(since: string): boolean {
+    return this.answers.has(since);
+  }
+
   changes(since: string): PartsDocument | null {
     const known = this.answers.get(since);
     if (known !== undefined) return known;

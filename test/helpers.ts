@@ -6,6 +6,7 @@ import { createApp } from "../src/app";
 import { publishSnapshot } from "../src/catalog/publish";
 import { CatalogStore } from "../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
+import type { Metrics } from "../src/metrics";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
 export const CATEGORY_IDS = [
@@ -80,6 +81,9 @@ export interface ServerOptions {
   trustProxy?: boolean | number;
   baseUrl?: string;
   cacheBytes?: number;
+  /** What /metrics exposes (the app makes its own when absent). */
+  metrics?: Metrics;
+  metricsToken?: string;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
@@ -99,8 +103,10 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
       trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
+      metricsToken: options.metricsToken,
     },
     log: (event, fields) => lines.push({ event, ...fields }),
+    metrics: options.metrics,
   }).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   // Every response a test receives is checked against the service's own OpenAPI document.

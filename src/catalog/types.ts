@@ -63,6 +63,8 @@ export interface SnapshotInput {
   history?: SnapshotHistory;
   /** Word groups a search treats as one meaning (db/synonyms.json). */
   synonyms?: string[][];
+  /** The repository id each editors' entry is about, by lowercased name as written (see refresh/identity.ts). */
+  editorialIds?: Record<string, number>;
 }
 
 /** A category as clients see it. */
@@ -116,6 +118,8 @@ export interface CuratedEntry {
   id: string;
   description_zh: string;
   reason?: string;
+  /** The platform's numeric id of the repository meant: the entry never applies to another one. */
+  repo_id?: number;
 }
 
 export interface Override {
@@ -123,6 +127,8 @@ export interface Override {
   description_zh?: string;
   exclude?: boolean;
   note?: string;
+  /** The platform's numeric id of the repository meant: the override never applies to another one. */
+  repo_id?: number;
 }
 
 /** The editors' data that turns repository facts into plugin records. */
@@ -130,4 +136,6 @@ export interface Editorial {
   categories: Category[];
   curated: CuratedEntry[];
   overrides: Record<string, Override>;
+  /** Fields of the editors' files that held invisible characters, stripped when read (`file: id.field`). */
+  cleaned?: string[];
 }

@@ -6,6 +6,7 @@
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
 import type { Log } from "../log";
+import type { Metrics } from "../metrics";
 import { clientAddress } from "./client-address";
 
 /** What the hooks and the handler of one request tell each other. */
@@ -31,8 +32,9 @@ export function requestNote(): { note: RequestNote } {
 export const SLOW_REQUEST_MS = 50;
 
 /**
- * Writes a request's line; `note` is undefined when the request failed before its first hook. A
- * request slower than `slowMs` gets a second line naming its route and parsed parameters.
+ * Writes a request's line and counts it in `metrics`; `note` is undefined when the request failed
+ * before its first hook. A request slower than `slowMs` gets a second line naming its route and
+ * parsed parameters.
  */
 export function logRequest(
   log: Log,
@@ -40,10 +42,12 @@ export function logRequest(
   route: string | undefined,
   status: number,
   note?: RequestNote,
+  metrics?: Metrics,
   slowMs = SLOW_REQUEST_MS,
 ) {
-  const durationMs =
-    note && Number.isFinite(note.arrivedAt) ? Math.round((performance.now() - note.arrivedAt) * 1000) / 1000 : null;
+  const elapsedMs = note ? performance.now() - note.arrivedAt : Number.NaN;
+  metrics?.request(route, status, elapsedMs / 1000, note?.cache ?? null);
+  const durationMs = Number.isFinite(elapsedMs) ? Math.round(elapsedMs * 1000) / 1000 : null;
   const fields: Record<string, unknown> = {
     method,
     route: route || null,
@@ -62,7 +66,12 @@ export function logRequest(
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
  * handler has answered (errors are logged where they are rendered).
  */
-export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">, slowMs = SLOW_REQUEST_MS) {
+export function requestLog(
+  log: Log,
+  config: Pick<Config, "trustProxy" | "logClientIp">,
+  metrics?: Metrics,
+  slowMs = SLOW_REQUEST_MS,
+) {
   return <App extends AnyElysia>(app: App): App =>
     app
       .onRequest((context) => {
@@ -87,6 +96,6 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
         // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
         const status =
           responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
-        logRequest(log, request.method, route, status, note as RequestNote, slowMs);
+        logRequest(log, request.method, route, status, note as RequestNote, metrics, slowMs);
       }) as App;
 }

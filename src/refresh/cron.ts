@@ -7,8 +7,9 @@ import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
+import type { RefreshRun } from "../metrics";
 import type { Log } from "./github";
-import { type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
+import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
 
 /**
@@ -21,7 +22,10 @@ const SCHEDULED_MAX_WAIT_SECONDS = 3660;
 export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
 
 export interface RefreshCronDeps {
-  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop">;
+  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop"> &
+    Partial<
+      Pick<Config, "refreshMaxGrowth" | "refreshSourceMaxCandidates" | "refreshSourceMaxCalls" | "refreshListMaxBytes">
+    >;
   store: CatalogStore;
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */
@@ -30,6 +34,14 @@ export interface RefreshCronDeps {
   options?: Partial<RefreshOptions>;
   /** Called after a published snapshot is served here (REDIS_URL: it is shared with the other instances). */
   published?: () => Promise<void>;
+  /** Told of every tick's result and how long it took (the metrics). */
+  ended?: (result: TickResult, seconds: number) => void;
+}
+
+/** A tick's result as the metrics count it: its outcome, duration and what it spent on the platform. */
+export function refreshRun(result: TickResult, seconds: number): RefreshRun {
+  const usage = "report" in result ? result.report.usage : undefined;
+  return { outcome: result.status, seconds, calls: usage?.calls, budgets: usage?.budgets };
 }
 
 /** One refresh per tick, never two at once; never throws into the scheduler. */
@@ -39,6 +51,13 @@ export class RefreshJob {
   constructor(private readonly deps: RefreshCronDeps) {}
 
   async tick(): Promise<TickResult> {
+    const started = performance.now();
+    const result = await this.run();
+    this.deps.ended?.(result, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  private async run(): Promise<TickResult> {
     const { log } = this.deps;
     if (this.running) {
       log("refresh.skipped", { reason: "the previous scheduled refresh is still running" });
@@ -68,6 +87,7 @@ export class RefreshJob {
       apiUrl: config.githubApiUrl,
       token: config.githubToken,
       maxDrop: config.refreshMaxDrop,
+      ...limitsFrom(config),
       maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS,
       log,
       ...this.deps.options,

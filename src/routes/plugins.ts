@@ -72,6 +72,7 @@ export const pluginDocs = {
     query: (snapshot) => listQuerySchema(snapshot.categoryIds),
     body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
     cached: "snapshot",
+    headers: { "X-Search-Corrected": "The spelling searched instead of `q`'s (URI-encoded), when `q` was corrected." },
     more: { 409: PINNED_CHANGED },
     example: (snapshot) => decoded(listPage(snapshot, listParams(new URLSearchParams("pageSize=1"), snapshot))),
   },

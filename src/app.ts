@@ -28,7 +28,9 @@ export type { Log } from "./log";
 export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
-    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken">> & {
+    Partial<
+      Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken">
+    > & {
       /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
       slowRequestMs?: number;
     };

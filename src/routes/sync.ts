@@ -73,6 +73,7 @@ export const syncDocs = {
       "then follows /market/v1/changes from its snapshotAt. The example shows one item.",
     body: CatalogSchema,
     cached: "snapshot",
+    headers: { "Accept-Ranges": "`bytes`: one byte range of either representation may be asked for (`Range`)." },
     more: {
       206: {
         description: "The one byte range `Range` asked for (unless `If-Range` names another version): resume here.",

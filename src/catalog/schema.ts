@@ -19,7 +19,9 @@
  * stands for: FTS5 otherwise merges all their doclists up front, in every statement; a word that
  * matches nothing is corrected to its nearest term.
  *
- * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s.
+ * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s; the
+ * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
+ * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
  */
 export const SCHEMA_VERSION = 6;
 

@@ -46,16 +46,4 @@ describe("facets", () => {
       prototype.corrected = original;
     }
   });
-
-  test("at most four unknown words are looked up for a nearby spelling", () => {
-    const snapshot = Snapshot.open(server.path);
-    try {
-      const corrected = (q: string) => (snapshot as unknown as { corrected(q: string): string | null }).corrected(q);
-      expect(corrected("zzqa postgras")).toBe("zzqa postgres");
-      expect(corrected("zzqa zzqb zzqc postgras")).toBe("zzqa zzqb zzqc postgres");
-      expect(corrected("zzqa zzqb zzqc zzqd postgras")).toBeNull();
-    } finally {
-      snapshot.close();
-    }
-  });
 });

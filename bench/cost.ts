@@ -58,7 +58,7 @@ function historyFile(): { path: string; times: string[] } {
   mkdirSync(OUT, { recursive: true });
   const path = join(OUT, `catalog-${count}.sqlite`);
   const about = join(OUT, `catalog-${count}.json`);
-  const version = "realistic-1";
+  const version = "realistic-2";
   if (existsSync(path) && existsSync(about)) {
     const known = JSON.parse(readFileSync(about, "utf8")) as { version: string; times: string[] };
     if (known.version === version) return { path, times: known.times };

@@ -1,11 +1,19 @@
 /** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
 import { Type as t } from "@sinclair/typebox";
+import type { IncludePart } from "../catalog/details";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { okEnvelope, pageJson } from "../http/envelope";
+import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
-import { checkPinned, type ListParams, listQuerySchema, parseListParams } from "../http/params";
+import {
+  checkPinned,
+  includeSchema,
+  type ListParams,
+  listQuerySchema,
+  parseInclude,
+  parseListParams,
+} from "../http/params";
 import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
@@ -23,6 +31,10 @@ function listPage(snapshot: Snapshot, p: ListParams): Rendered {
     category: p.category,
     curated: p.curated,
     archived: p.archived,
+    has: p.has,
+    harness: p.harness,
+    original: p.original,
+    include: p.include,
     sort: p.sort,
     offset: (p.page - 1) * p.pageSize,
     limit: p.pageSize,
@@ -48,8 +60,8 @@ function movedPage(id: string, current: string): Rendered {
 }
 
 /** One plugin in full form; a former id redirects (301), an unknown one is 404. */
-function pluginPage(snapshot: Snapshot, id: string): Rendered {
-  const plugin = snapshot.plugin(id);
+function pluginPage(snapshot: Snapshot, { id, include }: { id: string; include: IncludePart[] }): Rendered {
+  const plugin = snapshot.plugin(id, include);
   if (plugin === null) {
     const current = snapshot.currentId(id);
     if (current !== null) return movedPage(id, current);
@@ -84,6 +96,7 @@ export const pluginDocs = {
       owner: t.String({ description: "Repository owner." }),
       repo: t.String({ description: "Repository name." }),
     }),
+    query: () => t.Object(includeSchema),
     body: envelopeSchema({ plugin: PluginSchema, generatedAt: pageSchema(PluginSchema, "").properties.generatedAt }),
     cached: "snapshot",
     more: {
@@ -96,7 +109,9 @@ export const pluginDocs = {
     },
     example: (snapshot) => {
       const first = snapshot.byStars(0, 1).items[0];
-      return first === undefined ? undefined : decoded(pluginPage(snapshot, (JSON.parse(first) as { id: string }).id));
+      return first === undefined
+        ? undefined
+        : decoded(pluginPage(snapshot, { id: (JSON.parse(first) as { id: string }).id, include: [] }));
     },
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
@@ -111,7 +126,11 @@ export function pluginHandlers(answer: Answer) {
     },
     plugin: ({ request, set, note, params }: CatalogContext & { params: { owner: string; repo: string } }) => {
       const id = `${params.owner}/${params.repo}`;
-      const response = answer({ request, set, note }, `plugin:${id}`, pluginPage, id);
+      const query = rawQuery(request.url);
+      // Only `include` changes the answer, keyed by its parsed parts: other parameters and spellings share an entry.
+      const include = query === "" ? [] : parseInclude(new URLSearchParams(query));
+      const key = include.length ? `plugin:${id}?include=${include.join(",")}` : `plugin:${id}`;
+      const response = answer({ request, set, note }, key, pluginPage, { id, include });
       if (response === null) return null;
       return response;
     },

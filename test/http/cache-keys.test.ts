@@ -50,6 +50,11 @@ describe("the cache key is the parsed query, not its spelling", () => {
     ],
     ["/market/v1/plugins", ["", "?x=1", "?page=1&pageSize=50", "?pageSize=50&_=3", `?snapshot=${since}`]],
     [
+      "/api/v1/plugins/acme/skill",
+      ["?include=install,flags", "?include=flags,install&x=1", "?x=2&include=flags%2Cinstall"],
+    ],
+    ["/api/v1/plugins", ["?include=install,flags", "?include=flags,install,flags&y=1"]],
+    [
       "/market/v1/changes",
       [`?since=${SNAPSHOT_AT}`, `?since=${since}`, `?x=1&since=${SNAPSHOT_AT}`, `?since=${SNAPSHOT_AT}&x=%3A`],
     ],

@@ -481,7 +481,8 @@ export class Snapshot {
     const ids = this.categories.map((c) => c.id);
     if (query.q === null) {
       const archived = query.archived ?? null;
-      return new Map(ids.map((id) => [id, this.orders.sorted("stars", id, query.curated, archived).length]));
+      const members = detailMembers(query);
+      return new Map(ids.map((id) => [id, this.orders.sorted("stars", id, query.curated, archived, members).length]));
     }
     const counts = this.orders.countIn(this.matchesOf(query, query.q), ids);
     let corrected: Map<string, number> | null | undefined;
@@ -497,11 +498,11 @@ export class Snapshot {
     return counts;
   }
 
-  /** Every rowid a search for `q` finds under the query's curated and archived filters. */
-  private matchesOf(query: Pick<ListQuery, "curated" | "archived">, q: string): Int32Array {
+  /** Every rowid a search for `q` finds under the query's filters but the category. */
+  private matchesOf(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">, q: string): Int32Array {
     const match = toMatchQuery(q, (prefix) => this.termsOf(prefix), this.synonyms);
     if (match === null) return new Int32Array(0);
-    return this.fts.all(searchMatch(match, { category: null, curated: query.curated, archived: query.archived }));
+    return this.fts.all(searchMatch(match, { ...query, category: null }));
   }
 
   close(): void {

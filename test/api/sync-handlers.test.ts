@@ -14,6 +14,12 @@ const PATHS = [
   "/plugins/feed.xml",
   "/market/manifest.json",
   "/market/v1/plugins?page=1",
+  "/plugins/feed.atom?category=mcp",
+  "/plugins/feed.json",
+  "/api/v1/suggest?q=own",
+  "/browse?q=tool",
+  "/categories/mcp",
+  "/plugin/owner1/repo-1",
 ];
 
 let t: TestApp | undefined;

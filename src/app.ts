@@ -23,7 +23,7 @@ import { marketDocs, marketHandlers } from "./routes/market";
 import { metricsDoc, metricsHandler } from "./routes/metrics";
 import { PAGES_RULE, pageDocs, pageHandlers } from "./routes/pages";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
-import { SUGGEST_RULE, suggestDoc, suggestHandlers, suggestIndex } from "./routes/suggest";
+import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
 import { syncDocs, syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
@@ -131,17 +131,6 @@ export function createApp({
   const pages = pageHandlers(answer);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();
-  // The typeahead's index is built once per snapshot, just after the request that opened it (or
-  // by the first suggestion, should one come first).
-  store.onSwap((snapshot) => {
-    setTimeout(() => {
-      try {
-        suggestIndex(snapshot);
-      } catch {
-        // Replaced or damaged meanwhile: a suggestion builds it, or meets the damage, itself.
-      }
-    }, 0).unref?.();
-  });
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
   // /openapi.json; OPTIONS gets the preflight and any other method 405.
   const routes = [

@@ -19,6 +19,7 @@ import {
 } from "./schema";
 import { popularity } from "./search";
 import { type Synonyms, searchText, synonymsOf } from "./searchtext";
+import { SuggestIndex } from "./suggest";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "./types";
 import { fragmentsOf, fullView, shortView } from "./views";
@@ -142,7 +143,7 @@ function insertPlugins(
  * Every sort order unfiltered, the feed's order, and each filter's members in stars order; the
  * snapshot derives a filtered order from them on first use.
  */
-function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
+function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): Float64Array {
   const insert = db.prepare(`INSERT INTO orders (key, ids) VALUES (?, ?)`);
   // The `newest` sort's key is the feed's order, NEWEST_ORDER.
   for (const [sort, list] of bySort) insert.run(orderKey(sort, null, false), packRowids(list.map((e) => e.rowid)));
@@ -172,6 +173,31 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
   const originals = new Int32Array(byStars.length + 1);
   for (const e of byStars) if (e.original) originals[e.rowid] = e.original.rowid;
   insert.run(ORIGINALS, new Uint8Array(originals.buffer));
+  return scores;
+}
+
+/**
+ * The typeahead's index (suggest.ts): each plugin's full name and name lower-cased by SQLite, as
+ * the keys of `suggest_keys`, and the best rowids of every prefix too long to rank per request.
+ */
+function insertSuggest(db: Database, popularity: Float64Array): void {
+  db.run(`INSERT OR IGNORE INTO suggest_keys SELECT lower(id), rowid FROM plugins`);
+  db.run(`INSERT OR IGNORE INTO suggest_keys SELECT lower(name), rowid FROM plugins`);
+  const rows = db.query<[string, number], []>(`SELECT key, plugin FROM suggest_keys`).values() as Array<
+    [string, number]
+  >;
+  // The index compares in code unit order, SQLite in code point order: they differ past U+FFFF.
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  const index = new SuggestIndex({
+    keys: rows.map((r) => r[0]),
+    rowids: Int32Array.from(rows, (r) => r[1]),
+    popularity,
+  });
+  const insert = db.prepare(`INSERT INTO suggest_best (prefix, ids) VALUES (?, ?)`);
+  for (const [prefix, rowids] of index.rankedEntries()) {
+    // A prefix ending inside a surrogate pair is no text a client can send.
+    if (!/[\uD800-\uDBFF]$/.test(prefix)) insert.run(prefix, packRowids(rowids));
+  }
 }
 
 /** Statistics of a set of records, as the manifest reports them. */
@@ -253,7 +279,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
   try {
     db.transaction(() => {
       insertPlugins(db, byStars, json, history);
-      insertOrders(db, bySort);
+      insertSuggest(db, insertOrders(db, bySort));
       writeMeta(db, stats, input);
       writeHistory(db, history);
     })();

@@ -22,8 +22,13 @@
  * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s; the
  * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
  * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
+ *
+ * `suggest_keys` is the typeahead's index (suggest.ts): every plugin's full name and name,
+ * lower-cased, each with its rowid, so a prefix is one range of the primary key; `suggest_best`
+ * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
+ * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -72,6 +77,10 @@ CREATE TABLE history_snapshots (at TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+
+CREATE TABLE suggest_keys (key TEXT NOT NULL, plugin INTEGER NOT NULL, PRIMARY KEY (key, plugin)) WITHOUT ROWID;
+
+CREATE TABLE suggest_best (prefix TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 
 CREATE INDEX plugins_name ON plugins (name COLLATE NOCASE);
 

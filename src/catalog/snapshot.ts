@@ -11,6 +11,7 @@ import { type ExactRows, pageInOrder, probedPage, RANKED_MATCHES, Ranker } from 
 import { detailMemberKey, ORIGINALS, POPULARITY, SCHEMA_VERSION } from "./schema";
 import { type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
+import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "./suggest";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
 import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
@@ -158,6 +159,9 @@ export class Snapshot {
   /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
   private readonly popularity: Float64Array;
   private readonly suggestRow: Statement<{ json: string }, [number]>;
+  private readonly suggestRange: Statement<{ plugin: number }, [string, string]>;
+  private readonly suggestFrom: Statement<{ plugin: number }, [string]>;
+  private readonly suggestBest: Statement<{ ids: Uint8Array }, [string]>;
   /** The correction vocabulary, read on the first correction. */
   private words: Vocabulary | null = null;
 
@@ -195,6 +199,11 @@ export class Snapshot {
     this.suggestRow = db.prepare(
       `SELECT json_object('id', id, 'name', name, 'description', description, 'stars', stars) AS json FROM plugins WHERE rowid = ?`,
     );
+    this.suggestRange = db.prepare(
+      `SELECT plugin FROM suggest_keys WHERE key >= ? AND key < ? LIMIT ${SCAN_LIMIT + 1}`,
+    );
+    this.suggestFrom = db.prepare(`SELECT plugin FROM suggest_keys WHERE key >= ? LIMIT ${SCAN_LIMIT + 1}`);
+    this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
   }
 
@@ -409,27 +418,19 @@ export class Snapshot {
   }
 
   /**
-   * What a typeahead index is built from: every plugin's full name and name, lower-cased and in
-   * order, each with its rowid; and the search's popularity by rowid. Both columns have a
-   * case-insensitive index, so SQLite reads them in order and they only need merging.
+   * Rowids of the plugins whose name or full name starts with `prefix` (case aside), best first:
+   * at most SCAN_LIMIT + 1 keys of the build's index read and ranked, or one prefix's stored best.
    */
-  suggestKeys(): { keys: string[]; rowids: Int32Array; popularity: Float64Array } {
-    const read = (column: "id" | "name") =>
-      this.db
-        .query<[string, number], []>(`SELECT lower(${column}), rowid FROM plugins ORDER BY ${column} COLLATE NOCASE`)
-        .values() as Array<[string, number]>;
-    const ids = read("id");
-    const names = read("name");
-    const keys = new Array<string>(ids.length + names.length);
-    const rowids = new Int32Array(keys.length);
-    let a = 0;
-    let b = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const next = b >= names.length || (a < ids.length && ids[a]![0] <= names[b]![0]) ? ids[a++]! : names[b++]!;
-      keys[i] = next[0];
-      rowids[i] = next[1];
-    }
-    return { keys, rowids, popularity: this.popularity };
+  suggest(prefix: string): number[] {
+    const p = prefix.toLowerCase();
+    if (p === "") return [];
+    const upper = prefixUpperBound(p);
+    const rows = upper === null ? this.suggestFrom.all(p) : this.suggestRange.all(p, upper);
+    const plugins = rows.map((r) => r.plugin);
+    if (plugins.length <= SCAN_LIMIT) return rankRowids(plugins, this.popularity);
+    const best = this.suggestBest.get(p)?.ids;
+    if (best) return Array.from(new Int32Array(best.slice().buffer));
+    return rankRowids(plugins.slice(0, SCAN_LIMIT), this.popularity);
   }
 
   /** A typeahead item: `{id, name, description, stars}` as JSON. */

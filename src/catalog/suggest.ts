@@ -1,9 +1,10 @@
 /**
- * The typeahead's index, built once per snapshot: every plugin's name and full name (`owner/repo`,
- * so an owner is a prefix of it) lower-cased and sorted, each with its plugin. A prefix is a range
- * of that array, found by binary search; a short range is ranked on the spot, and every prefix
- * whose range is longer has its best plugins ranked at build time, so a request never walks more
- * than SCAN_LIMIT keys whatever the catalog's size.
+ * The typeahead's index, built with the snapshot (build.ts writes it to `suggest_keys` and
+ * `suggest_best`): every plugin's name and full name (`owner/repo`, so an owner is a prefix of it)
+ * lower-cased and sorted, each with its plugin. A prefix is a range of those keys; a short range is
+ * ranked on the spot (`rankRowids`), and every prefix whose range is longer has its best plugins
+ * ranked at build time (`SuggestIndex`), so a request never reads more than SCAN_LIMIT keys
+ * whatever the catalog's size.
  */
 
 /** The most plugins a suggestion answers. */
@@ -28,6 +29,30 @@ export interface SuggestSource {
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The best SUGGEST_LIMIT distinct rowids of `rowids`: popularity descending, then rowid (the index's order). */
+export function rankRowids(rowids: Iterable<number>, popularity: Float64Array): number[] {
+  return [...new Set(rowids)]
+    .sort((a, b) => (popularity[b] ?? 0) - (popularity[a] ?? 0) || a - b)
+    .slice(0, SUGGEST_LIMIT);
+}
+
+/**
+ * The first string past every string that starts with `prefix`, in code point order (SQLite's
+ * order of UTF-8 text), or null when there is none: the prefix's last code point raised by one.
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const points = Array.from(prefix, (c) => c.codePointAt(0)!);
+  while (points.length > 0) {
+    const last = points.pop()!;
+    if (last < 0x10ffff) {
+      // Surrogates are not characters: the next one after U+D7FF is U+E000.
+      points.push(last + 1 === 0xd800 ? 0xe000 : last + 1);
+      return String.fromCodePoint(...points);
+    }
+  }
+  return null;
+}
+
 /** The index's source from plugin records, sorted here (the snapshot has SQLite sort its own). */
 export function suggestSource(plugins: readonly SuggestKey[]): SuggestSource {
   const maxRowid = plugins.reduce((max, p) => Math.max(max, p.rowid), 0);
@@ -41,7 +66,10 @@ export function suggestSource(plugins: readonly SuggestKey[]): SuggestSource {
   return { keys: entries.map((e) => e[0]), rowids: Int32Array.from(entries, (e) => e[1]), popularity };
 }
 
+/** Builds the ranking of the heavy prefixes: run once per snapshot by the builder, never by the server. */
 export class SuggestIndex {
+  /** How many indexes this process has built (the server builds none). */
+  static built = 0;
   private readonly keys: string[];
   private readonly rowids: Int32Array;
   /** Place of each rowid in popularity order (0 is the most popular). */
@@ -60,6 +88,12 @@ export class SuggestIndex {
     this.place = new Int32Array(maxRowid + 1);
     for (const [i, rowid] of order.entries()) this.place[rowid] = i;
     this.rankHeavy(0, this.keys.length, 0);
+    SuggestIndex.built++;
+  }
+
+  /** Every prefix whose range is longer than SCAN_LIMIT, with its best rowids. */
+  rankedEntries(): IterableIterator<[string, Int32Array]> {
+    return this.heavy.entries();
   }
 
   get size(): number {

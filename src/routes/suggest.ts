@@ -1,10 +1,10 @@
 /**
  * GET /api/v1/suggest?q=: the typeahead. Up to 10 plugins whose name, owner or full name starts
- * with `q`, most popular first, from an index built once per snapshot (catalog/suggest.ts).
+ * with `q`, most popular first, from the index the snapshot's build wrote (catalog/suggest.ts): a bounded lookup.
  */
 import { Type as t } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
-import { SUGGEST_LIMIT, SuggestIndex } from "../catalog/suggest";
+import { SUGGEST_LIMIT } from "../catalog/suggest";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, rawQuery } from "../http/envelope";
 import { badRequest } from "../http/errors";
@@ -17,18 +17,6 @@ import type { Answer, CatalogContext } from "./answer";
 /** The suggest group's limit: a burst of this many requests, then one more per interval. */
 export const SUGGEST_RULE = { burst: 5, intervalMs: 250 } as const;
 
-const indexes = new WeakMap<Snapshot, SuggestIndex>();
-
-/** The snapshot's typeahead index, built on first use (the store builds it when it opens a snapshot). */
-export function suggestIndex(snapshot: Snapshot): SuggestIndex {
-  let index = indexes.get(snapshot);
-  if (index === undefined) {
-    index = new SuggestIndex(snapshot.suggestKeys());
-    indexes.set(snapshot, index);
-  }
-  return index;
-}
-
 /** The canonical prefix of a query string: `q` trimmed and lower-cased; 400 when malformed. */
 export const suggestPrefix = memoized((query: string): string => {
   const values = new URLSearchParams(query).getAll("q");
@@ -39,9 +27,7 @@ export const suggestPrefix = memoized((query: string): string => {
 });
 
 function suggestPage(snapshot: Snapshot, prefix: string): Rendered {
-  const items = suggestIndex(snapshot)
-    .lookup(prefix)
-    .map((rowid) => snapshot.suggestItem(rowid));
+  const items = snapshot.suggest(prefix).map((rowid) => snapshot.suggestItem(rowid));
   const data = `{"items":[${items.join(",")}],"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
 }

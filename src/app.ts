@@ -13,12 +13,15 @@ import { closeWhileStopping, Stopping } from "./http/stopping";
 import type { Log } from "./log";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
+import { badgeDoc, badgeHandlers } from "./routes/badge";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
 import { feedDoc, feedHandlers } from "./routes/feed";
 import { healthDocs, healthHandlers } from "./routes/health";
 import { landingDoc, landingHandlers } from "./routes/landing";
+import { listingDoc, listingHandlers } from "./routes/listing";
 import { marketDocs, marketHandlers } from "./routes/market";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
+import { nextRefresh } from "./routes/schedule";
 import { syncDocs, syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
@@ -26,7 +29,7 @@ export type { Log } from "./log";
 export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
-    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes">>;
+    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "refreshCron">>;
   log?: Log;
   /** Set when the process begins to stop. */
   stopping?: Stopping;
@@ -92,6 +95,8 @@ export function createApp({
   const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
+  const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron ?? null));
+  const badges = badgeHandlers(answer);
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
@@ -107,6 +112,8 @@ export function createApp({
     ["/market/v1/catalog.json", sync.catalog, limited, syncDocs.catalog],
     ["/market/v1/changes", sync.changes, limited, syncDocs.changes],
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
+    ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
+    ["/badge/:owner/:file", badges.badge, open, badgeDoc],
     ["/healthz", health.live, open, healthDocs.live],
     ["/readyz", health.ready, open, healthDocs.ready],
     ["/", landing.page, open, landingDoc],

@@ -4,6 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import type { CandidateDecision } from "./candidates";
 import type { PreviousHistory } from "./history";
 import type { HistoryEvent } from "./types";
 import { catalogJson, type PluginView } from "./views";
@@ -25,6 +26,8 @@ export interface PreviousCatalog extends PreviousHistory {
   snapshotAt: string | null;
   /** Keyed by lowercased id: the platform's ids compare case-insensitively. */
   plugins: Map<string, PreviousPlugin>;
+  /** The refresher's earlier decisions (none in a snapshot written before they were kept). */
+  candidates: CandidateDecision[];
 }
 
 interface Row {
@@ -42,10 +45,12 @@ const SELECT_PLUGINS = `SELECT full_json, first_seen_at, etag, curated, repo_id,
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
 const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
 const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
+const HAS_CANDIDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`;
+const SELECT_CANDIDATES = `SELECT json FROM candidates`;
 
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
 export function readPrevious(path: string): PreviousCatalog {
-  if (!existsSync(path)) return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [] };
+  if (!existsSync(path)) return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], candidates: [] };
   const db = new Database(path, { readonly: true, strict: true });
   try {
     const plugins = new Map<string, PreviousPlugin>();
@@ -70,6 +75,12 @@ export function readPrevious(path: string): PreviousCatalog {
         .prepare<{ at: string }, []>(SELECT_SNAPSHOTS)
         .all()
         .map((row) => row.at),
+      candidates: db.prepare(HAS_CANDIDATES).get()
+        ? db
+            .prepare<{ json: string }, []>(SELECT_CANDIDATES)
+            .all()
+            .map((row) => JSON.parse(row.json) as CandidateDecision)
+        : [],
     };
   } finally {
     db.close();

@@ -3,6 +3,7 @@
  * prepared statement here; routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
+import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
 import { ListOrders, type Sort } from "./orders";
@@ -95,6 +96,9 @@ export class Snapshot {
   private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
   private readonly ranker: Ranker;
   private readonly synonyms: Synonyms;
+  /** The evidence and star floors the refresher applied to this snapshot's candidates. */
+  readonly listingRules: ListingRules;
+  private readonly candidateById: Statement<{ json: string }, [string]> | null;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -121,6 +125,10 @@ export class Snapshot {
     const popularity = this.orderBlob.get(POPULARITY)?.ids;
     this.ranker = new Ranker(db, popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0));
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
+    const rules = this.optionalMeta("listing_rules");
+    this.listingRules = rules === null ? NO_LISTING_RULES : (JSON.parse(rules) as ListingRules);
+    const hasCandidates = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`).get();
+    this.candidateById = hasCandidates ? db.prepare(`SELECT json FROM candidates WHERE id = ?`) : null;
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -138,6 +146,16 @@ export class Snapshot {
 
   get snapshotAt(): string {
     return this.stats.snapshotAt;
+  }
+
+  private optionalMeta(key: string): string | null {
+    return this.db.query<{ value: string }, [string]>(`SELECT value FROM meta WHERE key = ?`).get(key)?.value ?? null;
+  }
+
+  /** The refresher's last decision about a repository (ids compare case-insensitively), or null. */
+  candidate(id: string): CandidateDecision | null {
+    const row = this.candidateById?.get(id);
+    return row ? (JSON.parse(row.json) as CandidateDecision) : null;
   }
 
   private metaValue(key: string): string {

@@ -1,4 +1,5 @@
 /** Shapes of a catalog snapshot: what a refresh or the embedded default hands to the builder. */
+import type { CandidateDecision, ListingRules } from "./candidates";
 
 /** Facts about one repository as the hosting platform reports them (or the embedded default records them). */
 export interface RepoFacts {
@@ -63,6 +64,10 @@ export interface SnapshotInput {
   history?: SnapshotHistory;
   /** Word groups a search treats as one meaning (db/synonyms.json). */
   synonyms?: string[][];
+  /** The refresher's last decision per candidate repository (candidates.ts); none for a catalog built from scratch. */
+  candidates?: CandidateDecision[];
+  /** The evidence and star floors the refresher applied. */
+  listingRules?: ListingRules;
 }
 
 /** A category as clients see it. */

@@ -1,6 +1,7 @@
 /** The phases of one refresh run, each a step over a shared Run: discover, fetch, build the candidate, publish. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/candidates";
 import { toRecords } from "../catalog/classify";
 import { categoryInfo, loadDefaultData, type loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { carryHistory } from "../catalog/history";
@@ -10,6 +11,7 @@ import { isoMillis } from "../catalog/time";
 import type { PluginRecord } from "../catalog/types";
 import { checkBuiltSnapshot } from "../catalog/validity";
 import type { Checkpoint } from "./checkpoint";
+import { decideCandidates } from "./decisions";
 import { addFound, type Discovery, type DiscoveryState, discover } from "./discover";
 import { countRules, type DiscoverySummary, evidenceOf } from "./evidence";
 import { fromView } from "./facts";
@@ -48,6 +50,8 @@ export interface Candidate {
   records: PluginRecord[];
   summary: ChangeSummary;
   discovery: DiscoverySummary;
+  /** The decision about every repository this run met. */
+  decisions: CandidateDecision[];
 }
 
 /** The published facts of a plugin, the gate's fallback for a field that fails. */
@@ -176,6 +180,14 @@ function ruleOrder(rules: DiscoveryRules): string[] {
   ];
 }
 
+/** What the run knows of an asked id: its fetch, or without a token its search item's facts. */
+function outcomeIn(run: Run, discovery: Discovery) {
+  return (k: string): Outcome | undefined => {
+    const facts = discovery.found.get(k)?.facts;
+    return run.checkpoint.outcomes.get(k) ?? (facts ? { kind: "fetched", facts, etag: null } : undefined);
+  };
+}
+
 /** Each asked id's outcome; a newcomer without evidence is left out (and returned as rejected). */
 function admitted(
   run: Run,
@@ -184,12 +196,10 @@ function admitted(
 ): { outcomes: Array<[string, Outcome]>; rejected: Set<string> } {
   const outcomes: Array<[string, Outcome]> = [];
   const rejected = new Set<string>();
+  const outcomeOf = outcomeIn(run, discovery);
   for (const k of asked) {
     const found = discovery.found.get(k);
-    const searched: Outcome | undefined = found?.facts
-      ? { kind: "fetched", facts: found.facts, etag: null }
-      : undefined;
-    const outcome = run.checkpoint.outcomes.get(k) ?? searched;
+    const outcome = outcomeOf(k);
     if (!outcome) continue;
     const isNew = !run.previous.plugins.has(k);
     if (isNew && outcome.kind === "fetched") {
@@ -224,7 +234,18 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };
   const records = toRecords(valid, run.editorial, context);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
-  return { snapshotAt, records, summary: summarize(run.previous, records, merged), discovery: counts };
+  const decisions = decideCandidates({
+    ...run,
+    discovery,
+    asked,
+    outcomeOf: outcomeIn(run, discovery),
+    noEvidence: rejected,
+    invalidFacts: new Set(invalid.map(({ id }) => id.toLowerCase())),
+    records,
+    snapshotAt,
+  });
+  const summary = summarize(run.previous, records, merged);
+  return { snapshotAt, records, summary, discovery: counts, decisions };
 }
 
 /** Builds, verifies and swaps in the new snapshot, then records the discovery state it was built from. */
@@ -234,7 +255,17 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
-  const input = { snapshotAt, plugins: records, categoryIds, categories, history, synonyms: loadSynonyms(run.dataDir) };
+  const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
+  const input = {
+    snapshotAt,
+    plugins: records,
+    categoryIds,
+    categories,
+    history,
+    synonyms: loadSynonyms(run.dataDir),
+    candidates,
+    listingRules: listingRulesOf(run.rules),
+  };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();

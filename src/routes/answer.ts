@@ -22,7 +22,8 @@ export interface CatalogContext {
 
 export type Answer = <A>(
   context: CatalogContext,
-  key: string,
+  /** The cache key, or a function of the snapshot giving it (answers many requests share). */
+  key: string | ((snapshot: Snapshot, arg: A) => string),
   make: (snapshot: Snapshot, arg: A) => Rendered,
   arg: A,
 ) => Response | null;
@@ -37,7 +38,8 @@ export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
     const snapshot = store.current();
     if (snapshot === null) throw unavailable();
     const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-    const { rendered, hit } = responses.for(snapshot).get(key, () => make(snapshot, arg), gzip);
+    const named = typeof key === "string" ? key : key(snapshot, arg);
+    const { rendered, hit } = responses.for(snapshot).get(named, () => make(snapshot, arg), gzip);
     note.cache = hit ? "hit" : "miss";
     return respond(rendered, request, set, note.limit);
   };

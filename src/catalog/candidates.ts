@@ -1,0 +1,131 @@
+/**
+ * What the refresher decided about each candidate repository it met, so an author can learn why
+ * a repository is listed or not: the last decision per repository, carried from snapshot to
+ * snapshot for CANDIDATE_DAYS and at most MAX_CANDIDATES of them, newest first.
+ */
+
+/**
+ * Why a candidate was not published: the one list of reasons. Each reason has its sentence in
+ * routes/listing.ts (a Record over this list, so a new reason cannot go without one).
+ */
+export const REJECTIONS = [
+  /** Nothing says it extends a coding-agent harness: no evidence topic, file or listing. */
+  "no_evidence",
+  /** Below the star floor of the searches that could find it. */
+  "star_floor",
+  /** The editors excluded it (db/overrides.json). */
+  "excluded",
+  /** The platform answered with a name the platform's own rules do not allow. */
+  "invalid_name",
+  /** A fact a record cannot do without (stars, dates) was missing or malformed. */
+  "invalid_facts",
+  /** The source that vouched for it vouched for more repositories than its cap. */
+  "over_source_cap",
+  /** Archived by its owner before it was ever listed. */
+  "archived",
+  /** The platform does not know it (deleted, private, or a misspelt link). */
+  "not_found",
+  /** Its name now belongs to a different repository (another numeric id). */
+  "replaced",
+] as const;
+
+export type Rejection = (typeof REJECTIONS)[number];
+export type Decision = "published" | Rejection;
+
+/** How long a decision is kept after the run that made it. */
+export const CANDIDATE_DAYS = 90;
+/** The most decisions a snapshot carries: several times the catalog, a bound on the snapshot's size. */
+export const MAX_CANDIDATES = 50_000;
+const DAY_MS = 86_400_000;
+
+/** The evidence the refresher looked for, and what it found. */
+export interface EvidenceFound {
+  /** Rules (curated lists, marketplaces, the repository list) that list it. */
+  listed_by: string[];
+  /** Whether the editors' overrides name it (and do not exclude it). */
+  editors: boolean;
+  /** The evidence topics it carries. */
+  topics: string[];
+  /** The evidence files present at its HEAD. */
+  files: string[];
+  /** Whether the files were looked up (a run without a token does not). */
+  files_checked: boolean;
+}
+
+/** One repository's last decision. */
+export interface CandidateDecision {
+  /** `owner/repo` as the platform spelt it when checked. */
+  id: string;
+  repo_id: number | null;
+  decision: Decision;
+  /** Keys of the discovery rules that found it this run; empty for a plugin kept from before. */
+  found_by: string[];
+  evidence: EvidenceFound | null;
+  stars: number | null;
+  /** The id it answers under now, when it was met under a former name. */
+  current_id: string | null;
+  /** The snapshotAt of the run that decided. */
+  checked_at: string;
+}
+
+/**
+ * The decisions a snapshot at `snapshotAt` carries: this run's, then the earlier ones this run did
+ * not replace (ids compare case-insensitively), none older than CANDIDATE_DAYS, at most `max`.
+ */
+export function carryCandidates(
+  previous: readonly CandidateDecision[],
+  current: readonly CandidateDecision[],
+  snapshotAt: string,
+  max = MAX_CANDIDATES,
+): CandidateDecision[] {
+  const horizon = new Date(Date.parse(snapshotAt) - CANDIDATE_DAYS * DAY_MS).toISOString();
+  const kept = new Map<string, CandidateDecision>();
+  for (const decision of current) kept.set(decision.id.toLowerCase(), decision);
+  const older = previous.filter((d) => d.checked_at >= horizon && !kept.has(d.id.toLowerCase()));
+  older.sort((a, b) => (a.checked_at < b.checked_at ? 1 : a.checked_at > b.checked_at ? -1 : 0));
+  for (const decision of older) {
+    if (kept.size >= max) break;
+    kept.set(decision.id.toLowerCase(), decision);
+  }
+  return [...kept.values()].slice(0, max);
+}
+
+/**
+ * What the refresher looks for, as an author reads it: the evidence accepted and the searches'
+ * star floors. Stored with each snapshot, so the listing answers name the rules it was built by.
+ */
+export interface ListingRules {
+  topics: string[];
+  files: Array<{ path: string; note: string }>;
+  /** Each repository search with a star floor: its query and the floor. */
+  floors: Array<{ query: string; stars: number }>;
+  /** Repositories whose listing is evidence: curated lists and marketplaces. */
+  listings: string[];
+}
+
+export const NO_LISTING_RULES: ListingRules = { topics: [], files: [], floors: [], listings: [] };
+
+/** The parts of the discovery rules (db/discovery.json, checked by the refresher) an author needs. */
+export interface RulesForAuthors {
+  evidence: { topics: string[]; files: Array<{ path: string; note: string }> };
+  searches: Array<{ query: string }>;
+  lists: Array<{ repository: string }>;
+  marketplaces: Array<{ repository: string }>;
+}
+
+const FLOOR = /(?:^|\s)stars:(>=|>)(\d+)(?:\s|$)/;
+
+/** What an author needs to know of the rules: the evidence accepted, the searches' star floors, the listings. */
+export function listingRulesOf(rules: RulesForAuthors): ListingRules {
+  const floors: ListingRules["floors"] = [];
+  for (const { query } of rules.searches) {
+    const match = FLOOR.exec(query);
+    if (match) floors.push({ query, stars: Number(match[2]) + (match[1] === ">" ? 1 : 0) });
+  }
+  return {
+    topics: [...rules.evidence.topics],
+    files: rules.evidence.files.map(({ path, note }) => ({ path, note })),
+    floors,
+    listings: [...new Set([...rules.lists, ...rules.marketplaces].map((r) => r.repository))],
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The sentence a listing answer ends with: what became of a repository and what its author can
+ * change. One sentence per rejection reason (catalog/candidates.ts), made from the rules the
+ * snapshot was refreshed by.
+ */
+import type { CandidateDecision, ListingRules, Rejection } from "../catalog/candidates";
+
+const code = (text: string) => `\`${text}\``;
+
+/** `a, b or c` */
+function oneOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}
+
+/** What to add so a refresh takes the repository for a plugin. */
+export function evidenceToAdd(rules: ListingRules): string {
+  const ways: string[] = [];
+  if (rules.files.length) ways.push(`add ${oneOf(rules.files.map((f) => code(f.path)))} at the repository's root`);
+  if (rules.topics.length) ways.push(`give it the topic ${oneOf(rules.topics.slice(0, 4).map(code))}`);
+  if (rules.listings.length) ways.push("get it into one of the curated lists or marketplaces the catalog reads");
+  return ways.length ? oneOf(ways) : "ask the editors to add it";
+}
+
+/** The lowest star floor of the keyword searches, or null when none has one. */
+export function lowestFloor(rules: ListingRules): number | null {
+  return rules.floors.length ? Math.min(...rules.floors.map((f) => f.stars)) : null;
+}
+
+function when(next: string | null): string {
+  return next === null ? "at the next refresh" : `at the next refresh (${next})`;
+}
+
+type Say = (decision: CandidateDecision, rules: ListingRules, next: string | null) => string;
+
+const REJECTED: Record<Rejection, Say> = {
+  no_evidence: (d, rules, next) => {
+    const unchecked = d.evidence?.files_checked === false ? " (its files were not looked at in that run)" : "";
+    return `Found, but nothing showed it is a plugin${unchecked}: ${evidenceToAdd(rules)}; it is checked again ${when(next)}.`;
+  },
+  star_floor: (d, rules, next) =>
+    `It has ${d.stars ?? 0} stars and the keyword searches start at ${lowestFloor(rules) ?? 0}: ${evidenceToAdd(rules)}, which the topic and manifest searches find at any star count; it is checked again ${when(next)}.`,
+  excluded: () =>
+    "The catalog's editors excluded it (an override in their data); only they can take it back, so ask them.",
+  invalid_name: (_d, _rules, next) =>
+    `The platform answered with a name its own rules do not allow; it is checked again ${when(next)}.`,
+  invalid_facts: (_d, _rules, next) =>
+    `The platform's record lacked a fact every plugin needs (stars, forks, dates or the archived flag); it is checked again ${when(next)}.`,
+  over_source_cap: (_d, rules, next) =>
+    `Only a source that vouches for more repositories than it may named it: ${evidenceToAdd(rules)} so it stands on its own; ${when(next)}.`,
+  archived: (_d, _rules, next) =>
+    `It is archived, and archived repositories are not added: unarchive it to be considered ${when(next)}.`,
+  not_found: (_d, _rules, next) =>
+    `The platform does not show it (deleted, private, or a misspelt link named it): make it public; it is checked again ${when(next)}.`,
+  replaced: () =>
+    "Its name now belongs to a different repository than the one the catalog knew, so the listing does not carry over to it.",
+};
+
+/** The sentence for a rejected repository. */
+export function rejectedAdvice(d: CandidateDecision, reason: Rejection, rules: ListingRules, next: string | null) {
+  return REJECTED[reason](d, rules, next);
+}
+
+/** `at least 10 stars (some of them 20, 50 or 100)`: the searches' floors, lowest first. */
+function floorsText(rules: ListingRules): string {
+  const [lowest, ...higher] = [...new Set(rules.floors.map((f) => f.stars))].sort((a, b) => a - b);
+  const some = higher.length ? ` (some of them ${oneOf(higher.map(String))})` : "";
+  return `at least ${lowest} stars${some}`;
+}
+
+/** The sentence for a repository no refresh has met. */
+export function unseenAdvice(rules: ListingRules, next: string | null): string {
+  const floors = rules.floors.length ? `; the keyword searches look only at repositories with ${floorsText(rules)}` : "";
+  const again = next === null ? "" : ` at ${next}`;
+  return `No refresh has met this repository${floors}. To be found and listed at any star count, ${evidenceToAdd(rules)}; the next refresh looks again${again}.`;
+}
+
+/** The sentence for a listed plugin, with the badge's Markdown. */
+export function listedAdvice(id: string, current: string | null, baseUrl: string): string {
+  const [owner, repo] = id.split("/") as [string, string];
+  const badge = `[![Plugin Catalog](${baseUrl}/badge/${owner}/${repo}.svg)](${baseUrl}/api/v1/listing/${owner}/${repo})`;
+  const renamed = current === null ? "" : ` under its new name ${id}`;
+  return `Listed${renamed}. Show it in a README with ${badge}`;
+}

@@ -101,19 +101,38 @@ export interface ListingRules {
   floors: Array<{ query: string; stars: number }>;
   /** Repositories whose listing is evidence: curated lists and marketplaces. */
   listings: string[];
+  /** Evidence the searches find at any star count: topics searched without a floor, files code-searched for. */
+  findable: { topics: string[]; files: string[] };
 }
 
-export const NO_LISTING_RULES: ListingRules = { topics: [], files: [], floors: [], listings: [] };
+export const NO_LISTING_RULES: ListingRules = {
+  topics: [],
+  files: [],
+  floors: [],
+  listings: [],
+  findable: { topics: [], files: [] },
+};
 
 /** The parts of the discovery rules (db/discovery.json, checked by the refresher) an author needs. */
 export interface RulesForAuthors {
   evidence: { topics: string[]; files: Array<{ path: string; note: string }> };
   searches: Array<{ query: string }>;
+  code: Array<{ query: string }>;
   lists: Array<{ repository: string }>;
   marketplaces: Array<{ repository: string }>;
 }
 
 const FLOOR = /(?:^|\s)stars:(>=|>)(\d+)(?:\s|$)/;
+const TOPIC_ONLY = /^topic:([a-z0-9-]+)$/;
+const QUALIFIER = (name: string) => new RegExp(`(?:^|\\s)${name}:(\\S+)`);
+
+/** The file a code search looks for: `filename:plugin.json path:.claude-plugin` → `.claude-plugin/plugin.json`. */
+function codeSearchFile(query: string): string | null {
+  const name = QUALIFIER("filename").exec(query)?.[1];
+  if (!name) return null;
+  const dir = QUALIFIER("path").exec(query)?.[1]?.replace(/^\/|\/$/g, "");
+  return dir ? `${dir}/${name}` : name;
+}
 
 /** What an author needs to know of the rules: the evidence accepted, the searches' star floors, the listings. */
 export function listingRulesOf(rules: RulesForAuthors): ListingRules {
@@ -122,10 +141,16 @@ export function listingRulesOf(rules: RulesForAuthors): ListingRules {
     const match = FLOOR.exec(query);
     if (match) floors.push({ query, stars: Number(match[2]) + (match[1] === ">" ? 1 : 0) });
   }
+  const topics = rules.searches.map((r) => TOPIC_ONLY.exec(r.query.trim())?.[1]).filter((t) => t !== undefined);
+  const files = rules.code.map((r) => codeSearchFile(r.query)).filter((f) => f !== null);
   return {
     topics: [...rules.evidence.topics],
     files: rules.evidence.files.map(({ path, note }) => ({ path, note })),
     floors,
     listings: [...new Set([...rules.lists, ...rules.marketplaces].map((r) => r.repository))],
+    findable: {
+      topics: topics.filter((t) => rules.evidence.topics.includes(t)),
+      files: files.filter((f) => rules.evidence.files.some((e) => e.path === f)),
+    },
   };
 }

@@ -70,6 +70,7 @@ export function loadListingRules(dir = DB_DIR): ListingRules {
   return listingRulesOf({
     evidence: rules.evidence ?? { topics: [], files: [] },
     searches: rules.searches ?? [],
+    code: rules.code ?? [],
     lists: rules.lists ?? [],
     marketplaces: rules.marketplaces ?? [],
   });

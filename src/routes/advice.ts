@@ -22,6 +22,15 @@ export function evidenceToAdd(rules: ListingRules): string {
   return ways.length ? oneOf(ways) : "ask the editors to add it";
 }
 
+/** What gets a repository found at any star count, or null when no search finds evidence alone. */
+function findableBy(rules: ListingRules): string | null {
+  const ways: string[] = [];
+  const { files, topics } = rules.findable;
+  if (files.length) ways.push(`add ${oneOf(files.map(code))} (full runs search code for it)`);
+  if (topics.length) ways.push(`give it the topic ${oneOf(topics.map(code))}`);
+  return ways.length ? oneOf(ways) : null;
+}
+
 /** The lowest star floor of the keyword searches, or null when none has one. */
 export function lowestFloor(rules: ListingRules): number | null {
   return rules.floors.length ? Math.min(...rules.floors.map((f) => f.stars)) : null;
@@ -39,7 +48,7 @@ const REJECTED: Record<Rejection, Say> = {
     return `Found, but nothing showed it is a plugin${unchecked}: ${evidenceToAdd(rules)}; it is checked again ${when(next)}.`;
   },
   star_floor: (d, rules, next) =>
-    `It has ${d.stars ?? 0} stars and the keyword searches start at ${lowestFloor(rules) ?? 0}: ${evidenceToAdd(rules)}, which the topic and manifest searches find at any star count; it is checked again ${when(next)}.`,
+    `It has ${d.stars ?? 0} stars and the keyword searches start at ${lowestFloor(rules) ?? 0}: ${findableBy(rules) ?? evidenceToAdd(rules)}; it is checked again ${when(next)}.`,
   excluded: () =>
     "The catalog's editors excluded it (an override in their data); only they can take it back, so ask them.",
   invalid_name: (_d, _rules, next) =>
@@ -72,7 +81,10 @@ function floorsText(rules: ListingRules): string {
 export function unseenAdvice(rules: ListingRules, next: string | null): string {
   const floors = rules.floors.length ? `; the keyword searches look only at repositories with ${floorsText(rules)}` : "";
   const again = next === null ? "" : ` at ${next}`;
-  return `No refresh has met this repository${floors}. To be found and listed at any star count, ${evidenceToAdd(rules)}; the next refresh looks again${again}.`;
+  const findable = findableBy(rules);
+  const find = findable === null ? "" : ` To be found at any star count, ${findable}.`;
+  const list = ` Once found, it is listed with evidence: ${evidenceToAdd(rules)}.`;
+  return `No refresh has met this repository${floors}.${find}${list} The next refresh looks again${again}.`;
 }
 
 /** The sentence for a listed plugin, with the badge's Markdown. */

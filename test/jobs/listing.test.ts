@@ -1,0 +1,175 @@
+/**
+ * A refresh against the fake platform remembers what it decided about every candidate, and the
+ * listing and badge endpoints answer an author from it, exactly.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { Env, published, record, TEST_EVIDENCE } from "./support";
+
+let env: Env;
+afterEach(() => env.stop());
+
+const NOW = "2026-11-22T12:00:00.000Z";
+const PHRASE = '"claude code" in:name,description stars:>=20';
+const TOPIC = "topic:claude-code-plugin";
+const ACCEPTED_FILES = TEST_EVIDENCE.files.map((f) => f.path);
+const FILES_TO_ADD =
+  "add `.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`, `server.json` or `SKILL.md` at the repository's root " +
+  "or give it the topic `mcp-server`, `agent-skills` or `claude-code-plugin`";
+
+async function listing(url: string, id: string) {
+  const response = await fetch(`${url}/api/v1/listing/${id}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: Record<string, unknown> }).data;
+}
+
+/** The fake's repositories: one of each fate, and a published plugin that is then renamed. */
+async function refreshed() {
+  env = new Env({
+    searches: [{ query: TOPIC }, { query: PHRASE }],
+    overrides: { "acme/banned": { exclude: true } },
+  });
+  env.github.add(
+    { full_name: "acme/listed", description: "claude code helper", stars: 30, files: { ".claude-plugin/plugin.json": "{}" } },
+    { full_name: "acme/plain", description: "claude code notes", stars: 40, topics: ["productivity"] },
+    { full_name: "acme/small", description: "claude code tiny tool", stars: 5 },
+    { full_name: "acme/banned", description: "claude code thing", stars: 50, topics: ["claude-code-plugin"] },
+    { full_name: "acme/old-name", stars: 12 },
+  );
+  env.publish([record("acme/old-name", { stars: 12 })]);
+  env.github.repos.rename("acme/old-name", "neworg/new-name");
+  return published(await env.refresh({ now: () => new Date(NOW) }));
+}
+
+describe("after a refresh, /api/v1/listing answers each repository exactly", () => {
+  test("a listed plugin, one without evidence, one below the star floor, one excluded, one renamed", async () => {
+    const report = await refreshed();
+    expect(report.summary!.added).toEqual(["acme/listed"]);
+    const { url } = env.serve();
+    const badge = (id: string) =>
+      `[![Plugin Catalog](http://catalog.test/badge/${id}.svg)](http://catalog.test/api/v1/listing/${id})`;
+
+    expect(await listing(url, "acme/listed")).toEqual({
+      id: "acme/listed",
+      status: "listed",
+      reason: null,
+      current_id: null,
+      found_by: [`search ${PHRASE}`],
+      evidence_checked: {
+        listed_by: [],
+        editors: false,
+        topics: { accepted: TEST_EVIDENCE.topics, found: [] },
+        files: { checked: true, accepted: ACCEPTED_FILES, found: [".claude-plugin/plugin.json"] },
+      },
+      last_checked_at: NOW,
+      next_check_at: null,
+      advice: `Listed. Show it in a README with ${badge("acme/listed")}`,
+      generatedAt: NOW,
+    });
+
+    expect(await listing(url, "acme/plain")).toEqual({
+      id: "acme/plain",
+      status: "rejected",
+      reason: "no_evidence",
+      current_id: null,
+      found_by: [`search ${PHRASE}`],
+      evidence_checked: {
+        listed_by: [],
+        editors: false,
+        topics: { accepted: TEST_EVIDENCE.topics, found: [] },
+        files: { checked: true, accepted: ACCEPTED_FILES, found: [] },
+      },
+      last_checked_at: NOW,
+      next_check_at: null,
+      advice: `Found, but nothing showed it is a plugin: ${FILES_TO_ADD}; it is checked again at the next refresh.`,
+      generatedAt: NOW,
+    });
+
+    expect(await listing(url, "acme/small")).toEqual({
+      id: "acme/small",
+      status: "unseen",
+      reason: null,
+      current_id: null,
+      found_by: [],
+      evidence_checked: null,
+      last_checked_at: null,
+      next_check_at: null,
+      advice:
+        "No refresh has met this repository; the keyword searches look only at repositories with at least 20 stars. " +
+        "To be found at any star count, give it the topic `claude-code-plugin`. " +
+        `Once found, it is listed with evidence: ${FILES_TO_ADD}. The next refresh looks again.`,
+      generatedAt: NOW,
+    });
+
+    expect(await listing(url, "acme/banned")).toEqual({
+      id: "acme/banned",
+      status: "rejected",
+      reason: "excluded",
+      current_id: null,
+      found_by: [`search ${TOPIC}`, `search ${PHRASE}`],
+      evidence_checked: {
+        listed_by: [],
+        editors: false,
+        topics: { accepted: TEST_EVIDENCE.topics, found: ["claude-code-plugin"] },
+        files: { checked: true, accepted: ACCEPTED_FILES, found: [] },
+      },
+      last_checked_at: NOW,
+      next_check_at: null,
+      advice: "The catalog's editors excluded it (an override in their data); only they can take it back, so ask them.",
+      generatedAt: NOW,
+    });
+
+    const renamed = {
+      id: "neworg/new-name",
+      status: "listed",
+      reason: null,
+      current_id: "neworg/new-name",
+      found_by: [],
+      evidence_checked: {
+        listed_by: [],
+        editors: false,
+        topics: { accepted: TEST_EVIDENCE.topics, found: [] },
+        files: { checked: true, accepted: ACCEPTED_FILES, found: [] },
+      },
+      last_checked_at: NOW,
+      next_check_at: null,
+      advice: `Listed under its new name neworg/new-name. Show it in a README with ${badge("neworg/new-name")}`,
+      generatedAt: NOW,
+    };
+    expect(await listing(url, "acme/old-name")).toEqual(renamed);
+    expect(await listing(url, "neworg/new-name")).toEqual({
+      ...renamed,
+      current_id: null,
+      advice: `Listed. Show it in a README with ${badge("neworg/new-name")}`,
+    });
+  });
+
+  test("a renamed plugin's former id gets the listed badge itself, not a redirect", async () => {
+    await refreshed();
+    const { url } = env.serve();
+    for (const id of ["acme/old-name", "neworg/new-name", "ACME/Old-Name"]) {
+      const json = await fetch(`${url}/badge/${id}.json`, { redirect: "manual" });
+      expect([id, json.status]).toEqual([id, 200]);
+      expect(await json.json()).toEqual({ schemaVersion: 1, label: "plugin catalog", message: "listed", color: "brightgreen" });
+      const svg = await fetch(`${url}/badge/${id}.svg`, { redirect: "manual" });
+      expect(svg.status).toBe(200);
+      expect(await svg.text()).toContain("<title>plugin catalog: listed</title>");
+    }
+    for (const id of ["acme/plain", "acme/small", "acme/banned"]) {
+      const json = await (await fetch(`${url}/badge/${id}.json`)).json();
+      expect([id, json]).toEqual([id, { schemaVersion: 1, label: "plugin catalog", message: "not listed", color: "lightgrey" }]);
+    }
+  });
+
+  test("decisions are carried to the next snapshot, replaced when a repository is met again", async () => {
+    await refreshed();
+    // Adding the file is a push, so the incremental search meets it again.
+    env.github.repos.update("acme/plain", { files: { "SKILL.md": "# A skill" }, pushed_at: "2026-11-23T00:00:00Z" });
+    const later = "2026-11-23T12:00:00.000Z";
+    const report = published(await env.refresh({ now: () => new Date(later) }));
+    expect(report.summary!.added).toEqual(["acme/plain"]);
+    const { url } = env.serve();
+    expect(await listing(url, "acme/plain")).toMatchObject({ status: "listed", last_checked_at: later });
+    // Not pushed since, so the incremental searches did not meet it: the earlier decision is carried.
+    expect(await listing(url, "acme/banned")).toMatchObject({ status: "rejected", reason: "excluded", last_checked_at: NOW });
+  });
+});

@@ -130,7 +130,9 @@ const QUALIFIER = (name: string) => new RegExp(`(?:^|\\s)${name}:(\\S+)`);
 function codeSearchFile(query: string): string | null {
   const name = QUALIFIER("filename").exec(query)?.[1];
   if (!name) return null;
-  const dir = QUALIFIER("path").exec(query)?.[1]?.replace(/^\/|\/$/g, "");
+  const dir = QUALIFIER("path")
+    .exec(query)?.[1]
+    ?.replace(/^\/|\/$/g, "");
   return dir ? `${dir}/${name}` : name;
 }
 

@@ -79,7 +79,9 @@ function floorsText(rules: ListingRules): string {
 
 /** The sentence for a repository no refresh has met. */
 export function unseenAdvice(rules: ListingRules, next: string | null): string {
-  const floors = rules.floors.length ? `; the keyword searches look only at repositories with ${floorsText(rules)}` : "";
+  const floors = rules.floors.length
+    ? `; the keyword searches look only at repositories with ${floorsText(rules)}`
+    : "";
   const again = next === null ? "" : ` at ${next}`;
   const findable = findableBy(rules);
   const find = findable === null ? "" : ` To be found at any star count, ${findable}.`;

@@ -107,7 +107,11 @@ export const badgeDoc: RouteDoc<Snapshot> = {
     }),
   }),
   query: t.Object({
-    show: stringEnum(SHOWS, { description: "What a listed plugin's badge says: `listed`, its category or its stars." }),
+    show: t.Optional(
+      stringEnum(SHOWS, {
+        description: "What a listed plugin's badge says: `listed` (when absent), its category or its stars.",
+      }),
+    ),
   }),
   body: t.Union([TextSchema, ShieldsSchema]),
   type: ["image/svg+xml", "application/json"],

@@ -28,10 +28,14 @@ afterAll(() => server.stop());
 
 /** The real path of a template: path parameters filled with a plugin id that exists, required ones given. */
 function concrete(template: string): string {
+  const params = doc.paths[template]!.get.parameters ?? [];
+  // A path parameter with examples takes its first one (a badge's `servers.svg`).
+  const example = (name: string) =>
+    (params.find((p) => p.in === "path" && p.name === name)?.schema.examples as string[] | undefined)?.[0];
   const path = template.replace("{owner}", "modelcontextprotocol").replace("{repo}", "servers");
-  const required = (doc.paths[template]!.get.parameters ?? []).filter((p) => p.in === "query" && p.required);
+  const required = params.filter((p) => p.in === "query" && p.required);
   const query = required.map((p) => `${p.name}=${(p.schema.examples as string[])[0]}`).join("&");
-  return path.replace("{file}", "docs-setup.js") + (query ? `?${query}` : "");
+  return path.replace("{file}", example("file") ?? "docs-setup.js") + (query ? `?${query}` : "");
 }
 
 describe("GET /openapi.json", () => {
@@ -58,6 +62,8 @@ describe("GET /openapi.json", () => {
       "/openapi.json",
       "/docs",
       "/docs/assets/{file}",
+      "/api/v1/listing/{owner}/{repo}",
+      "/badge/{owner}/{file}",
     ];
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
     for (const template of Object.keys(doc.paths)) {
@@ -89,7 +95,12 @@ describe("GET /openapi.json", () => {
 
   test("rate-limited endpoints document 429 with Retry-After and RateLimit-*; the docs and health do not", () => {
     const limited = ["/api/v1/plugins", "/api/v1/plugins/{owner}/{repo}", "/plugins/feed.xml", "/market/manifest.json"];
-    const added = ["/market/v1/catalog.json", "/market/v1/changes", "/api/v1/categories"];
+    const added = [
+      "/market/v1/catalog.json",
+      "/market/v1/changes",
+      "/api/v1/categories",
+      "/api/v1/listing/{owner}/{repo}",
+    ];
     for (const template of [...limited, "/market/v1/plugins", ...added]) {
       const tooMany = doc.paths[template]!.get.responses["429"] as { headers: Record<string, unknown> };
       expect(Object.keys(tooMany.headers).sort()).toEqual(
@@ -97,7 +108,15 @@ describe("GET /openapi.json", () => {
       );
       expect(Object.keys(doc.paths[template]!.get.responses)).toContain("304");
     }
-    for (const template of ["/", "/docs", "/openapi.json", "/docs/assets/{file}", "/healthz", "/readyz"]) {
+    for (const template of [
+      "/",
+      "/docs",
+      "/openapi.json",
+      "/docs/assets/{file}",
+      "/healthz",
+      "/readyz",
+      "/badge/{owner}/{file}",
+    ]) {
       expect(doc.paths[template]!.get.responses["429"]).toBeUndefined();
     }
   });
@@ -115,10 +134,12 @@ describe("the documented parameters are the served ones", () => {
       for (const p of get.parameters ?? []) {
         if (p.in !== "query" || !Array.isArray(p.schema.enum)) continue;
         for (const value of p.schema.enum as string[]) {
-          expect([p.name, value, (await body(`${template}?${p.name}=${value}`)).status]).toEqual([p.name, value, 200]);
+          const path = concrete(template);
+          const asked = `${path}${path.includes("?") ? "&" : "?"}${p.name}=${value}`;
+          expect([p.name, value, (await body(asked)).status]).toEqual([p.name, value, 200]);
           checked++;
         }
-        const refused = await body(`${template}?${p.name}=not-a-listed-value`);
+        const refused = await body(`${concrete(template)}?${p.name}=not-a-listed-value`);
         expect(refused.status).toBe(400);
         expect(JSON.parse(refused.text).message).toContain(`"${p.name}"`);
       }

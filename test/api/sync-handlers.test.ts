@@ -14,6 +14,9 @@ const PATHS = [
   "/plugins/feed.xml",
   "/market/manifest.json",
   "/market/v1/plugins?page=1",
+  "/api/v1/listing/owner1/repo-1",
+  "/badge/owner1/repo-1.svg",
+  "/badge/owner1/repo-1.json?show=stars",
 ];
 
 let t: TestApp | undefined;

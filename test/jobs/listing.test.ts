@@ -29,7 +29,12 @@ async function refreshed() {
     overrides: { "acme/banned": { exclude: true } },
   });
   env.github.add(
-    { full_name: "acme/listed", description: "claude code helper", stars: 30, files: { ".claude-plugin/plugin.json": "{}" } },
+    {
+      full_name: "acme/listed",
+      description: "claude code helper",
+      stars: 30,
+      files: { ".claude-plugin/plugin.json": "{}" },
+    },
     { full_name: "acme/plain", description: "claude code notes", stars: 40, topics: ["productivity"] },
     { full_name: "acme/small", description: "claude code tiny tool", stars: 5 },
     { full_name: "acme/banned", description: "claude code thing", stars: 50, topics: ["claude-code-plugin"] },
@@ -149,14 +154,22 @@ describe("after a refresh, /api/v1/listing answers each repository exactly", () 
     for (const id of ["acme/old-name", "neworg/new-name", "ACME/Old-Name"]) {
       const json = await fetch(`${url}/badge/${id}.json`, { redirect: "manual" });
       expect([id, json.status]).toEqual([id, 200]);
-      expect(await json.json()).toEqual({ schemaVersion: 1, label: "plugin catalog", message: "listed", color: "brightgreen" });
+      expect(await json.json()).toEqual({
+        schemaVersion: 1,
+        label: "plugin catalog",
+        message: "listed",
+        color: "brightgreen",
+      });
       const svg = await fetch(`${url}/badge/${id}.svg`, { redirect: "manual" });
       expect(svg.status).toBe(200);
       expect(await svg.text()).toContain("<title>plugin catalog: listed</title>");
     }
     for (const id of ["acme/plain", "acme/small", "acme/banned"]) {
       const json = await (await fetch(`${url}/badge/${id}.json`)).json();
-      expect([id, json]).toEqual([id, { schemaVersion: 1, label: "plugin catalog", message: "not listed", color: "lightgrey" }]);
+      expect([id, json]).toEqual([
+        id,
+        { schemaVersion: 1, label: "plugin catalog", message: "not listed", color: "lightgrey" },
+      ]);
     }
   });
 
@@ -170,6 +183,10 @@ describe("after a refresh, /api/v1/listing answers each repository exactly", () 
     const { url } = env.serve();
     expect(await listing(url, "acme/plain")).toMatchObject({ status: "listed", last_checked_at: later });
     // Not pushed since, so the incremental searches did not meet it: the earlier decision is carried.
-    expect(await listing(url, "acme/banned")).toMatchObject({ status: "rejected", reason: "excluded", last_checked_at: NOW });
+    expect(await listing(url, "acme/banned")).toMatchObject({
+      status: "rejected",
+      reason: "excluded",
+      last_checked_at: NOW,
+    });
   });
 });

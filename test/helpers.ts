@@ -80,6 +80,8 @@ export interface ServerOptions {
   trustProxy?: boolean | number;
   baseUrl?: string;
   cacheBytes?: number;
+  /** REFRESH_CRON: what the listing answers give as the next check; none by default. */
+  refreshCron?: string;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
@@ -99,6 +101,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
       trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
+      refreshCron: options.refreshCron ?? null,
     },
     log: (event, fields) => lines.push({ event, ...fields }),
   }).listen({ port: 0, hostname: "127.0.0.1" });

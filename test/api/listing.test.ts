@@ -13,7 +13,7 @@ describe("GET /api/v1/listing/:owner/:repo", () => {
     const names = [
       "-acme/widget",
       `${"a".repeat(40)}/widget`,
-      "acme/..",
+      `acme/${"r".repeat(101)}`,
       "acme/wid%20get",
       "acme/%3Cscript%3E",
       "ac_me/widget",

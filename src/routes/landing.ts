@@ -9,6 +9,7 @@ import { HTML_CSP } from "../http/headers";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
+import { authorsSection } from "./authors";
 
 const NEWEST_SHOWN = 10;
 const PAGE_CACHE_CONTROL = "public, max-age=300";
@@ -30,7 +31,7 @@ dl.stats div{display:flex;flex-direction:column-reverse}dl.stats dd{margin:0;fon
 ul.plugins{list-style:none;padding:0}ul.plugins li{margin:.6rem 0}ul.plugins p{margin:.1rem 0;color:#444}
 .hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 nav ul{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
-footer{margin-top:2rem;color:#555;font-size:.9rem}`;
+footer{margin-top:2rem;color:#555;font-size:.9rem}pre{overflow-x:auto;background:#f4f4f4;padding:.5rem}`;
 
 function pickItem(pick: Pick): string {
   const zh = pick.description_zh ? `<p lang="zh">${esc(pick.description_zh)}</p>` : "";
@@ -93,6 +94,7 @@ or key is needed.</p>
 <h2 id="picks">Editors' picks <span lang="zh">编辑精选</span></h2>
 <ul class="plugins">${picks.join("")}</ul>
 </section>
+${authorsSection(snapshot, baseUrl)}
 </main>
 <footer><p>Repository facts from GitHub; descriptions belong to their authors.</p></footer>
 </body>

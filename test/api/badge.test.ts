@@ -94,7 +94,7 @@ describe("GET /badge/:owner/:repo.svg", () => {
     for (const path of ["/badge/%3Cscript%3E/x.svg", "/badge/acme/..svg", "/badge/acme/a%22b.json"]) {
       const refused = await server.get(path);
       expect([path, refused.status]).toEqual([path, 400]);
-      expect((await refused.json()).message).toStartWith("Invalid repository");
+      expect(((await refused.json()) as { message: string }).message).toStartWith("Invalid repository");
     }
     expect((await server.get("/badge/acme/widget.png")).status).toBe(404);
     expect((await server.get("/badge/acme/widget.svg?show=forks")).status).toBe(400);

@@ -21,7 +21,7 @@ describe("GET /api/v1/listing/:owner/:repo", () => {
     for (const name of names) {
       const response = await server.get(`/api/v1/listing/${name}`);
       expect([name, response.status]).toEqual([name, 400]);
-      const body = await response.json();
+      const body = (await response.json()) as { data: unknown; message: string };
       expect(body.data).toBeNull();
       expect(body.message).toStartWith("Invalid repository");
     }

@@ -11,7 +11,10 @@
 export const REJECTIONS = [
   /** Nothing says it extends a coding-agent harness: no evidence topic, file or listing. */
   "no_evidence",
-  /** Below the star floor of the searches that could find it. */
+  /**
+   * Below the star floor of the searches that could find it. The platform applies a search's floor
+   * itself, so no run meets such a repository today; an unseen answer names the floors instead.
+   */
   "star_floor",
   /** The editors excluded it (db/overrides.json). */
   "excluded",
@@ -21,7 +24,7 @@ export const REJECTIONS = [
   "invalid_facts",
   /** The source that vouched for it vouched for more repositories than its cap. */
   "over_source_cap",
-  /** Archived by its owner before it was ever listed. */
+  /** Archived by its owner before it was ever listed (no run leaves archived newcomers out today). */
   "archived",
   /** The platform does not know it (deleted, private, or a misspelt link). */
   "not_found",

@@ -37,8 +37,8 @@ export type Decision = "published" | Rejection;
 
 /** How long a decision is kept after the run that made it. */
 export const CANDIDATE_DAYS = 90;
-/** The most decisions a snapshot carries: several times the catalog, a bound on the snapshot's size. */
-export const MAX_CANDIDATES = 50_000;
+/** The most decisions a snapshot carries: three times the catalog; each costs about 380 bytes of snapshot. */
+export const MAX_CANDIDATES = 30_000;
 const DAY_MS = 86_400_000;
 
 /** The evidence the refresher looked for, and what it found. */

@@ -60,7 +60,8 @@ export function known(snapshot: Snapshot, id: string): Known {
   const moved = decision?.current_id ? snapshot.plugin(decision.current_id) : null;
   if (decision?.current_id && moved !== null) return listed(moved, decision.current_id);
   if (decision !== null && isRejection(decision.decision)) {
-    return { status: "rejected", id: decision.id, current: null, decision, reason: decision.decision, plugin: null };
+    const { id: decided, current_id: current } = decision;
+    return { status: "rejected", id: decided, current, decision, reason: decision.decision, plugin: null };
   }
   return { status: "unseen", id, current: null, decision: null, reason: null, plugin: null };
 }

@@ -22,8 +22,12 @@ export const REJECTIONS = [
   "invalid_name",
   /** A fact a record cannot do without (stars, dates) was missing or malformed. */
   "invalid_facts",
-  /** The source that vouched for it vouched for more repositories than its cap. */
+  /** Its source had already added as many new candidates as it may in one run. */
   "over_source_cap",
+  /** Its sources had already vouched for as many repositories without evidence as they may in one run. */
+  "over_vouch_cap",
+  /** A run that would have grown the catalog too much holds its newcomers for the editors' review. */
+  "held_for_review",
   /** Archived by its owner before it was ever listed (no run leaves archived newcomers out today). */
   "archived",
   /** The platform does not know it (deleted, private, or a misspelt link). */

@@ -3,7 +3,7 @@
  * with the rules that found it and the evidence checked. Made once the next catalog's records are
  * known, from what each phase already decided; nothing here asks the platform.
  */
-import type { CandidateDecision, Decision } from "../catalog/candidates";
+import type { CandidateDecision, Rejection } from "../catalog/candidates";
 import type { PreviousCatalog } from "../catalog/previous";
 import type { Editorial, PluginRecord } from "../catalog/types";
 import type { Discovery } from "./discover";
@@ -20,68 +20,73 @@ export interface RunDecisions {
   /** Every id asked for this run (lowercased), and its outcome. */
   asked: readonly string[];
   outcomeOf: (key: string) => Outcome | undefined;
-  /** Newcomers left out for lack of evidence (lowercased ids). */
-  noEvidence: ReadonlySet<string>;
+  /** Why each newcomer the admission left out was left out, by lowercased id (asked or not). */
+  reasons: ReadonlyMap<string, Rejection>;
   /** Records left out for missing or malformed facts (lowercased ids). */
   invalidFacts: ReadonlySet<string>;
   records: readonly PluginRecord[];
   snapshotAt: string;
 }
 
-/** The reason a repository the platform answered for is not in the next catalog. */
-function rejection(run: RunDecisions, fullName: string, foundId: string | undefined): Decision {
+/** Why a repository the platform answered for is not in the next catalog; null when nothing here says. */
+function rejection(run: RunDecisions, asked: string, fullName: string, foundId: string | undefined): Rejection | null {
   const { overrides } = run.editorial;
   const key = fullName.toLowerCase();
   if (overrides[fullName]?.exclude || (foundId && overrides[foundId]?.exclude)) return "excluded";
   if (run.invalidFacts.has(key)) return "invalid_facts";
-  return "no_evidence";
+  return run.reasons.get(asked) ?? run.reasons.get(key) ?? null;
+}
+
+/** The decisions by lowercased id; a repository's own decision wins over a row for a former name equal to it. */
+class Decided {
+  readonly out = new Map<string, CandidateDecision>();
+
+  put(decision: CandidateDecision): void {
+    const key = decision.id.toLowerCase();
+    if (this.out.get(key)?.current_id === null && decision.current_id !== null) return;
+    this.out.set(key, decision);
+  }
 }
 
 /** One decision per repository met this run; one more under a former name that now answers under another. */
 export function decideCandidates(run: RunDecisions): CandidateDecision[] {
   const records = new Map(run.records.map((r) => [r.id.toLowerCase(), r]));
-  const out = new Map<string, CandidateDecision>();
-  const put = (decision: CandidateDecision) => {
-    const key = decision.id.toLowerCase();
-    // A repository's own decision wins over a row for a former name that equals it.
-    if (out.get(key)?.current_id === null && decision.current_id !== null) return;
-    out.set(key, decision);
-  };
+  const decided = new Decided();
   for (const asked of run.asked) {
     const outcome = run.outcomeOf(asked);
     if (!outcome) continue;
     const found = run.discovery.found.get(asked);
     const before = run.previous.plugins.get(asked);
     const askedId = found?.id ?? before?.view.id ?? asked;
-    const common = { found_by: [...(found?.rules ?? [])], checked_at: run.snapshotAt };
+    const common = { found_by: [...(found?.rules ?? [])], checked_at: run.snapshotAt, current_id: null };
     if (outcome.kind === "gone") {
       const decision = outcome.reason.startsWith("left out") ? "invalid_name" : "not_found";
-      put({
-        id: askedId,
-        repo_id: before?.repoId ?? null,
-        decision,
-        evidence: null,
-        stars: null,
-        current_id: null,
-        ...common,
-      });
+      decided.put({ id: askedId, repo_id: before?.repoId ?? null, decision, evidence: null, stars: null, ...common });
       continue;
     }
     const facts = outcome.kind === "unchanged" ? fromView(before!.view) : outcome.facts;
     const key = facts.full_name.toLowerCase();
     const record = records.get(key);
+    const decision = record ? "published" : rejection(run, asked, facts.full_name, found?.id);
+    if (decision === null) continue;
     const files = outcome.kind === "fetched" ? outcome.files : undefined;
-    const decided: CandidateDecision = {
+    const made: CandidateDecision = {
       id: record?.id ?? facts.full_name,
       repo_id: record?.repo_id ?? facts.database_id ?? before?.repoId ?? null,
-      decision: record ? "published" : rejection(run, facts.full_name, found?.id),
+      decision,
       evidence: evidenceFound(found, facts, files, run.rules, run.editorial.overrides),
       stars: facts.stars,
-      current_id: null,
       ...common,
     };
-    put(decided);
-    if (key !== asked) put({ ...decided, id: askedId, current_id: decided.id });
+    decided.put(made);
+    if (key !== asked) decided.put({ ...made, id: askedId, current_id: made.id });
   }
-  return [...out.values()];
+  // Left out before anyone asked the platform (a source over its cap): the rules that found it, no evidence checked.
+  for (const [key, reason] of run.reasons) {
+    if (decided.out.has(key)) continue;
+    const found = run.discovery.found.get(key);
+    const common = { found_by: [...(found?.rules ?? [])], checked_at: run.snapshotAt, current_id: null };
+    decided.put({ id: found?.id ?? key, repo_id: null, decision: reason, evidence: null, stars: null, ...common });
+  }
+  return [...decided.out.values()];
 }

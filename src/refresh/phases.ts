@@ -239,7 +239,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
     discovery,
     asked,
     outcomeOf: outcomeIn(run, discovery),
-    noEvidence: rejected,
+    reasons: new Map([...rejected].map((key) => [key, "no_evidence"])),
     invalidFacts: new Set(invalid.map(({ id }) => id.toLowerCase())),
     records,
     snapshotAt,

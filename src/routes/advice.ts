@@ -56,7 +56,11 @@ const REJECTED: Record<Rejection, Say> = {
   invalid_facts: (_d, _rules, next) =>
     `The platform's record lacked a fact every plugin needs (stars, forks, dates or the archived flag); it is checked again ${when(next)}.`,
   over_source_cap: (_d, rules, next) =>
-    `Only a source that vouches for more repositories than it may named it: ${evidenceToAdd(rules)} so it stands on its own; ${when(next)}.`,
+    `The source that found it had already brought as many new candidates as it may in one run; ${evidenceToAdd(rules)} so another search finds it, or wait: it is checked again ${when(next)}.`,
+  over_vouch_cap: (_d, rules, next) =>
+    `Only a listing vouched for it, and that listing had vouched for as many repositories without evidence as it may in one run: ${evidenceToAdd(rules)} so it stands on its own; it is checked again ${when(next)}.`,
+  held_for_review: (_d, _rules, next) =>
+    `It has evidence, but the run found so many newcomers at once that the editors review them before they are listed; nothing to change, it is checked again ${when(next)}.`,
   archived: (_d, _rules, next) =>
     `It is archived, and archived repositories are not added: unarchive it to be considered ${when(next)}.`,
   not_found: (_d, _rules, next) =>

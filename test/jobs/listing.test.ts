@@ -26,6 +26,7 @@ async function listing(url: string, id: string) {
 async function refreshed() {
   env = new Env({
     searches: [{ query: TOPIC }, { query: PHRASE }],
+    repositories: ["acme/missing"],
     overrides: { "acme/banned": { exclude: true } },
   });
   env.github.add(
@@ -145,6 +146,24 @@ describe("after a refresh, /api/v1/listing answers each repository exactly", () 
       ...renamed,
       current_id: null,
       advice: `Listed. Show it in a README with ${badge("neworg/new-name")}`,
+    });
+  });
+
+  test("a repository the platform does not know is not_found, with what to change", async () => {
+    await refreshed();
+    const { url } = env.serve();
+    expect(await listing(url, "acme/missing")).toEqual({
+      id: "acme/missing",
+      status: "rejected",
+      reason: "not_found",
+      current_id: null,
+      found_by: ["repositories"],
+      evidence_checked: null,
+      last_checked_at: NOW,
+      next_check_at: null,
+      advice:
+        "The platform does not show it (deleted, private, or a misspelt link named it): make it public; it is checked again at the next refresh.",
+      generatedAt: NOW,
     });
   });
 

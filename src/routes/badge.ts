@@ -5,6 +5,7 @@
  * readers from few addresses, and every answer is one of a few renderings per listed plugin.
  */
 import { Type as t } from "@sinclair/typebox";
+import { LRUCache } from "lru-cache";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_TYPE, type Rendered, render } from "../http/cache";
 import { badRequest, HttpError } from "../http/errors";
@@ -50,10 +51,30 @@ function badgeOf(snapshot: Snapshot, { id, show }: BadgeArg): Badge & { colorNam
   return { label: LABEL, message, color: LISTED.hex, colorName: LISTED.name };
 }
 
-/** One rendering per listed plugin and form; every repository that is not listed shares one. */
-function badgeKey(snapshot: Snapshot, arg: BadgeArg): string {
-  const k = known(snapshot, arg.id);
-  return `badge:${arg.format}:${k.status === "listed" ? `${arg.show}:${k.id}` : "none"}`;
+/** Names remembered per snapshot: a flood of distinct ones costs lookups, never the response cache's room. */
+const REMEMBERED_NAMES = 50_000;
+
+/**
+ * The cache key of a badge: one rendering per listed plugin and form, one shared by every repository
+ * not listed. Which of them a name is, is looked up once per snapshot and remembered.
+ */
+function badgeKeys(): (snapshot: Snapshot, arg: BadgeArg) => string {
+  let of: Snapshot | null = null;
+  let listedAs = new LRUCache<string, string>({ max: REMEMBERED_NAMES });
+  return (snapshot, arg) => {
+    if (snapshot !== of) {
+      of = snapshot;
+      listedAs = new LRUCache({ max: REMEMBERED_NAMES });
+    }
+    const name = arg.id.toLowerCase();
+    let listed = listedAs.get(name);
+    if (listed === undefined) {
+      const k = known(snapshot, arg.id);
+      listed = k.status === "listed" ? k.id : "";
+      listedAs.set(name, listed);
+    }
+    return `badge:${arg.format}:${listed === "" ? "none" : `${arg.show}:${listed}`}`;
+  };
 }
 
 function renderBadge(snapshot: Snapshot, arg: BadgeArg): Rendered {
@@ -126,6 +147,7 @@ export const badgeDoc: RouteDoc<Snapshot> = {
 
 // The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function badgeHandlers(answer: Answer) {
+  const badgeKey = badgeKeys();
   return {
     badge: ({ request, set, note, params }: CatalogContext & { params: { owner: string; file: string } }) => {
       const { repo, format } = parseFile(params.file);

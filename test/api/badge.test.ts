@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { SaxesParser } from "saxes";
+import { publishSnapshot } from "../../src/catalog/publish";
 import shieldsSchema from "../fixtures/shields-endpoint.schema.json";
 import { CATEGORY_IDS, plugin, SNAPSHOT_AT, startServer, type TestServer } from "../helpers";
 
@@ -108,6 +109,19 @@ describe("GET /badge/:owner/:repo.svg", () => {
     expect(etag).toMatch(/^"/);
     const again = await server.get("/badge/acme/widget.svg", { "If-None-Match": etag });
     expect(again.status).toBe(304);
+  });
+});
+
+describe("a new snapshot", () => {
+  test("changes the badge of a repository listed since", async () => {
+    serve();
+    const message = async () =>
+      ((await (await server.get("/badge/acme/newcomer.json")).json()) as { message: string }).message;
+    expect(await message()).toBe("not listed");
+    const plugins = [plugin("acme/widget"), plugin("acme/newcomer")];
+    publishSnapshot(server.path, { snapshotAt: "2026-08-23T00:00:00.000Z", plugins, categoryIds: CATEGORY_IDS });
+    server.store.reloadIfChanged();
+    expect(await message()).toBe("listed");
   });
 });
 

@@ -115,13 +115,14 @@ describe("GET /badge/:owner/:repo.svg", () => {
 describe("a new snapshot", () => {
   test("changes the badge of a repository listed since", async () => {
     serve();
-    const message = async () =>
-      ((await (await server.get("/badge/acme/newcomer.json")).json()) as { message: string }).message;
+    const message = async (id = "acme/newcomer") =>
+      ((await (await server.get(`/badge/${id}.json`)).json()) as { message: string }).message;
     expect(await message()).toBe("not listed");
     const plugins = [plugin("acme/widget"), plugin("acme/newcomer")];
     publishSnapshot(server.path, { snapshotAt: "2026-08-23T00:00:00.000Z", plugins, categoryIds: CATEGORY_IDS });
     server.store.reloadIfChanged();
     expect(await message()).toBe("listed");
+    expect(await message("nobody/else")).toBe("not listed");
   });
 });
 

@@ -11,6 +11,7 @@ import { rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import type { Log } from "./log";
+import { Metrics } from "./metrics";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
 import { badgeDoc, badgeHandlers } from "./routes/badge";
@@ -20,6 +21,7 @@ import { healthDocs, healthHandlers } from "./routes/health";
 import { landingDoc, landingHandlers } from "./routes/landing";
 import { listingDoc, listingHandlers } from "./routes/listing";
 import { marketDocs, marketHandlers } from "./routes/market";
+import { metricsDoc, metricsHandler } from "./routes/metrics";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { nextRefresh } from "./routes/schedule";
 import { syncDocs, syncHandlers } from "./routes/sync";
@@ -29,7 +31,12 @@ export type { Log } from "./log";
 export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
-    Partial<Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "refreshCron">>;
+    Partial<
+      Pick<
+        Config,
+        "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken" | "refreshCron"
+      >
+    >;
   log?: Log;
   /** Set when the process begins to stop. */
   stopping?: Stopping;
@@ -37,6 +44,8 @@ export interface AppDeps {
   sharedLimits?: SharedLimits;
   /** Extra fields of /readyz: the state of what is shared across instances. */
   readyDetails?: () => Record<string, unknown>;
+  /** What GET /metrics exposes; by default the requests and the snapshot of this app alone. */
+  metrics?: Metrics;
 }
 
 const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
@@ -73,6 +82,14 @@ function renderError(
   return errorResponse(request, 500, "Internal error.");
 }
 
+/** The facts of the served snapshot the metrics read. */
+export function servedSnapshot(store: CatalogStore) {
+  return () => {
+    const snapshot = store.current();
+    return snapshot && { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total };
+  };
+}
+
 /** Route options of the rate-limited group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 
@@ -83,6 +100,7 @@ export function createApp({
   stopping = new Stopping(),
   sharedLimits,
   readyDetails,
+  metrics = new Metrics({ snapshot: servedSnapshot(store), processMetrics: false }),
 }: AppDeps) {
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
@@ -119,8 +137,11 @@ export function createApp({
     ["/", landing.page, open, landingDoc],
     ["/openapi.json", docs.openapi, open, apiDocsDocs.openapi],
     ["/docs", docs.docs, open, apiDocsDocs.docs],
+    ["/docs/api.md", docs.prose, open, apiDocsDocs.prose],
     ["/docs/assets/:file", docs.asset, open, apiDocsDocs.asset],
+    ["/metrics", metricsHandler(metrics, config.metricsToken), open, metricsDoc],
   ] as const;
+  for (const [path, , group] of routes) if (group === limited) metrics.limitGroup(path, "catalog");
   const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
     path,
     limited: group === limited,
@@ -128,13 +149,15 @@ export function createApp({
   }));
   const app = new Elysia()
     .decorate(requestNote())
-    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }))
+    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }, metrics))
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
       const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
       if (stopping.active) response.headers.set("connection", "close");
-      logRequest(log, request.method, route, response.status, note as RequestNote | undefined);
+      // The runtime dates every answer but those to HEAD.
+      if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
+      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics);
       return response;
     })
     .onRequest(checkRequestLine)

@@ -33,6 +33,8 @@ export interface Config {
   readonly redisLockTtlMs: number;
   /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
   readonly refreshDataDir: string | undefined;
+  /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +127,14 @@ function redisUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** A bearer token: visible ASCII without spaces, as the Authorization header carries it. */
+function metricsToken(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError(name, "expected visible ASCII characters without spaces");
+  return raw;
+}
+
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -153,5 +163,6 @@ export function loadConfig(env: Env = Bun.env): Config {
     redisUrl: redisUrl(env, "REDIS_URL"),
     redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
+    metricsToken: metricsToken(env, "METRICS_TOKEN"),
   });
 }

@@ -2,19 +2,20 @@
  * Entry point: read configuration, make sure a good snapshot is in place (building or restoring
  * one when the file is missing or damaged), listen, and stop cleanly on SIGTERM/SIGINT.
  */
-import { createApp } from "./app";
+import { createApp, servedSnapshot } from "./app";
 import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
 import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
 import { RedisLease } from "./cluster/lease";
-import { RedisLink } from "./cluster/redis";
+import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
-import { refreshCron } from "./refresh/cron";
+import { Metrics } from "./metrics";
+import { refreshCron, refreshRun } from "./refresh/cron";
 
 const { log, redact } = createLog();
 
@@ -30,6 +31,7 @@ try {
 }
 
 redact(config.githubToken);
+redact(config.metricsToken);
 const databasePath = config.databasePath;
 prepareDatabase(databasePath, log);
 const store = new CatalogStore(databasePath, { log });
@@ -47,6 +49,10 @@ if (redis) {
   await new SnapshotFollower(redis, store, log).start();
 }
 const stopping = new Stopping();
+const metrics = new Metrics({
+  snapshot: servedSnapshot(store),
+  sharedMode: sharedMode(redis),
+});
 const app = createApp({
   store,
   config,
@@ -54,6 +60,7 @@ const app = createApp({
   stopping,
   sharedLimits: redis ? new RedisLimits(redis) : undefined,
   readyDetails: redis ? () => ({ redis: { ...redis.state, limiter: redis.up ? "shared" : "in-process" } }) : undefined,
+  metrics,
 }).use(
   refreshCron({
     config,
@@ -64,6 +71,7 @@ const app = createApp({
       sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
     },
     published: redis ? () => shareSnapshot(redis, databasePath, log) : undefined,
+    ended: (result, seconds) => metrics.refresh(refreshRun(result, seconds)),
   }),
 );
 try {

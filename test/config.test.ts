@@ -50,6 +50,13 @@ describe("configuration", () => {
     expect(loadConfig({ REDIS_URL: "redis://:pw@cache:6379/0" }).redisUrl).toBe("redis://:pw@cache:6379/0");
   });
 
+  test("METRICS_TOKEN is off by default and taken as given; a bad one is refused without echoing it", () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: " s3cret-Token_1 " }).metricsToken).toBe("s3cret-Token_1");
+    expect(() => loadConfig({ METRICS_TOKEN: "my secret" })).toThrow(/METRICS_TOKEN: expected visible ASCII/);
+    expect(() => loadConfig({ METRICS_TOKEN: "my secret" })).not.toThrow(/secret/);
+  });
+
   test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).toThrow(/REDIS_URL: expected a redis:\/\//);
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).not.toThrow(/secret/);
@@ -69,6 +76,8 @@ describe("configuration", () => {
     ["TRUST_PROXY", "-1"],
     ["REDIS_URL", "localhost:6379"],
     ["REDIS_LOCK_TTL_MS", "10"],
+    ["METRICS_TOKEN", "two words"],
+    ["METRICS_TOKEN", "tökén"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} stops start-up with an error naming ${name}`, () => {

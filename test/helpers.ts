@@ -6,6 +6,7 @@ import { createApp } from "../src/app";
 import { publishSnapshot } from "../src/catalog/publish";
 import { CatalogStore } from "../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
+import type { Metrics } from "../src/metrics";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
 export const CATEGORY_IDS = [
@@ -82,6 +83,9 @@ export interface ServerOptions {
   cacheBytes?: number;
   /** REFRESH_CRON: what the listing answers give as the next check; none by default. */
   refreshCron?: string;
+  /** What /metrics exposes (the app makes its own when absent). */
+  metrics?: Metrics;
+  metricsToken?: string;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
@@ -102,8 +106,10 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
       trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
       refreshCron: options.refreshCron ?? null,
+      metricsToken: options.metricsToken,
     },
     log: (event, fields) => lines.push({ event, ...fields }),
+    metrics: options.metrics,
   }).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   // Every response a test receives is checked against the service's own OpenAPI document.

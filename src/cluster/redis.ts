@@ -142,3 +142,8 @@ export class RedisLink {
     }
   }
 }
+
+/** The shared-state mode the metrics report: no REDIS_URL (off), Redis reachable (up) or not (degraded). */
+export function sharedMode(link: RedisLink | null): () => "up" | "degraded" | "off" {
+  return () => (link === null ? "off" : link.up ? "up" : "degraded");
+}

@@ -60,8 +60,9 @@ export function respond(
   limit: Readonly<Record<string, string>> | null,
 ): Response | null {
   if (rendered.status === 200 && matchesEtag(request.headers.get("if-none-match"), rendered.etag)) {
+    // A 304 describes no body: no Content-Type or Content-Encoding (RFC 9110 15.4.5).
     for (const [name, value] of Object.entries(rendered.headers)) {
-      if (name !== "Content-Encoding") set.headers[name] = value;
+      if (name !== "Content-Encoding" && name !== "Content-Type") set.headers[name] = value;
     }
     if (limit !== null) Object.assign(set.headers, limit);
     set.status = 304;

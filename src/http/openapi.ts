@@ -8,7 +8,7 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import type { AnyElysia } from "elysia";
 import { JSON_TYPE } from "./cache";
 import { errorBody, snapshotChanged, unavailable } from "./errors";
-import { MAX_REQUEST_LINE_BYTES } from "./guard";
+import { ALLOWED_METHODS, MAX_REQUEST_LINE_BYTES } from "./guard";
 import { parsePaging } from "./params";
 import { tooManyRequests } from "./ratelimit";
 import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
@@ -47,6 +47,8 @@ export interface RouteDoc<S = never> {
    * `static`: the same without a snapshot; false: never cached.
    */
   cached: "snapshot" | "static" | false;
+  /** Headers of the 200 beyond the common ones, with what each says. */
+  headers?: Record<string, string>;
   /** Statuses this route answers beyond the common ones (a 404 for an unknown id, a 503 that is not an error). */
   more?: Partial<Record<number, MoreStatus>>;
   /** A real 200 body for the document, from the snapshot being served. */
@@ -60,7 +62,8 @@ export interface DocumentedRoute {
   doc: RouteDoc<any>;
 }
 
-const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
+const header = (description: string, schema: Record<string, unknown> = { type: "string" }, required = false) =>
+  required ? { description, required, schema } : { description, schema };
 const seconds = { type: "integer", minimum: 0 };
 const RATE_LIMIT_HEADERS = {
   "RateLimit-Limit": header("Requests allowed per window on this endpoint.", seconds),
@@ -68,9 +71,19 @@ const RATE_LIMIT_HEADERS = {
   "RateLimit-Reset": header("Seconds until the window resets.", seconds),
 };
 const CACHE_HEADERS = {
-  ETag: header("Strong validator of this body; a gzip form's ends in `.gzip` and validates either form."),
-  "Cache-Control": header("How long a client may reuse the answer."),
+  ETag: header(
+    "Strong validator of this body; a gzip form's ends in `.gzip` and validates either form.",
+    { type: "string" },
+    true,
+  ),
+  "Cache-Control": header("How long a client may reuse the answer; `no-store` on an error."),
 };
+/** A cached body of 1 KB or more also has a gzip form, sent to a client whose Accept-Encoding takes it. */
+const GZIP_HEADERS = {
+  "Content-Encoding": header("`gzip` when the body is sent compressed.", { type: "string", enum: ["gzip"] }),
+  Vary: header("`Accept-Encoding`: the body depends on it.", { type: "string", enum: ["Accept-Encoding"] }),
+};
+const RETRY_AFTER = header("Whole seconds (>= 1) until a request is admitted again.", { type: "integer", minimum: 1 });
 
 /** The description of each common status, by the situation that gives it, and an example message. */
 const COMMON_ERRORS: Record<number, [string, string]> = {
@@ -78,7 +91,11 @@ const COMMON_ERRORS: Record<number, [string, string]> = {
     "A malformed parameter or path; the message names the parameter and what is allowed.",
     "The request path is not valid percent-encoding.",
   ],
-  414: ["The request line is longer than 8 KB.", `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`],
+  414: [
+    "The request line is longer than 8 KB (past the runtime's own 16 KiB limit on the request line and headers, " +
+      "the runtime answers 431 with no body).",
+    `The request line is longer than ${MAX_REQUEST_LINE_BYTES} bytes.`,
+  ],
   500: ["An internal error.", "Internal error."],
 };
 
@@ -93,8 +110,15 @@ const PAGE_ZERO = (() => {
 })();
 
 /** An error response of `path`, its example the very body the service sends with `message`. */
-function errorResponse(path: string, status: number, description: string, message: string, headers = {}) {
+function errorResponse(
+  path: string,
+  status: number,
+  description: string,
+  message: string,
+  headers: Record<string, unknown> = {},
+) {
   const example = JSON.parse(errorBody(path, status, message));
+  headers = { "Cache-Control": CACHE_HEADERS["Cache-Control"], ...headers };
   return { description, headers, content: { "application/json": { schema: plain(ErrorSchema), example } } };
 }
 
@@ -121,7 +145,11 @@ function responses(
   queryNames: readonly unknown[],
 ) {
   const limit = limited ? RATE_LIMIT_HEADERS : {};
-  const okHeaders = { ...(doc.cached ? CACHE_HEADERS : { "Cache-Control": CACHE_HEADERS["Cache-Control"] }), ...limit };
+  const cacheHeaders = doc.cached
+    ? { ...CACHE_HEADERS, ...GZIP_HEADERS }
+    : { "Cache-Control": CACHE_HEADERS["Cache-Control"] };
+  const extra = Object.fromEntries(Object.entries(doc.headers ?? {}).map(([name, about]) => [name, header(about)]));
+  const okHeaders = { ...cacheHeaders, ...extra, ...limit };
   const media: Record<string, unknown> = { schema: plain(doc.body) };
   if (example !== undefined) media.example = example;
   const types = typeof doc.type === "string" ? [doc.type] : (doc.type ?? [JSON_TYPE.split(";")[0]!]);
@@ -129,22 +157,26 @@ function responses(
   const out: Record<string, unknown> = { 200: { description: doc.summary, headers: okHeaders, content } };
   if (doc.cached) {
     out[304] = {
-      description: "The client's copy (If-None-Match) is current; no body.",
-      headers: { ...CACHE_HEADERS, ...limit },
+      description: "The client's copy (If-None-Match) is current; no body and no Content-Type.",
+      headers: { ...CACHE_HEADERS, Vary: GZIP_HEADERS.Vary, ...extra, ...limit },
     };
   }
   for (const [status, [description, message]] of Object.entries(COMMON_ERRORS)) {
     const shown = status === "400" && queryNames.includes("page") ? PAGE_ZERO : message;
-    out[status] = errorResponse(path, Number(status), description, shown, limit);
+    // A request line too long is refused before the limiter counts it.
+    out[status] = errorResponse(path, Number(status), description, shown, status === "414" ? {} : limit);
   }
   if (limited) {
     const description = "More than one request per window from this client to this endpoint.";
     out[429] = errorResponse(path, 429, description, tooManyRequests(windowMs, Math.ceil(windowMs / 1000)), {
-      "Retry-After": header("Whole seconds (>= 1) until a request is admitted again.", { type: "integer", minimum: 1 }),
+      "Retry-After": { ...RETRY_AFTER, required: true },
       ...RATE_LIMIT_HEADERS,
     });
   }
-  if (doc.cached === "snapshot") out[503] = errorResponse(path, 503, unavailable().message, unavailable().message);
+  if (doc.cached === "snapshot") {
+    const description = `${unavailable().message} Also while a damaged database is restored, with Retry-After.`;
+    out[503] = errorResponse(path, 503, description, unavailable().message, { "Retry-After": RETRY_AFTER, ...limit });
+  }
   for (const [status, more] of Object.entries(doc.more ?? {})) {
     if (!more) continue;
     out[status] = more.body
@@ -189,34 +221,100 @@ export function openapiDocument(
   snapshot: unknown,
 ) {
   const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
-  const paths: Record<string, { get: Record<string, unknown> }> = {};
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const route of routes) {
     if (!mounted.has(route.path)) throw new Error(`${route.path} is documented but not mounted`);
     const { doc } = route;
     const params = parameters(route.path, doc, snapshot);
-    paths[openapiPath(route.path)] = {
-      get: {
-        operationId: operationId(route.path),
-        summary: doc.summary,
-        description: doc.description,
-        tags: [doc.tag],
-        ...(params.length ? { parameters: params } : {}),
-        responses: responses(
-          route,
-          doc.example?.(snapshot, info.baseUrl),
-          info.rateLimitWindowMs,
-          params.filter((p) => p.in === "query").map((p) => p.name),
-        ),
-      },
+    const id = operationId(route.path);
+    const get = {
+      operationId: id,
+      summary: doc.summary,
+      description: doc.description,
+      tags: [doc.tag],
+      ...(params.length ? { parameters: params } : {}),
+      responses: responses(
+        route,
+        doc.example?.(snapshot, info.baseUrl),
+        info.rateLimitWindowMs,
+        params.filter((p) => p.in === "query").map((p) => p.name),
+      ),
     };
+    paths[openapiPath(route.path)] = { get, head: headOf(get, id), options: optionsOf(route.path, id, doc.tag) };
   }
+  const schemas = { Plugin: plain(PluginSchema), ShortPlugin: plain(ShortPluginSchema), Error: plain(ErrorSchema) };
   return {
     openapi: "3.1.1",
     info: { title: info.title, version: info.version, description: info.description },
-    servers: [{ url: info.baseUrl }],
-    paths,
-    components: {
-      schemas: { Plugin: plain(PluginSchema), ShortPlugin: plain(ShortPluginSchema), Error: plain(ErrorSchema) },
+    // Relative: requests go to the host the document was read from, whatever name or proxy that was.
+    servers: [{ url: "/", description: `This service (its public address: ${info.baseUrl}).` }],
+    paths: withReferences(paths, schemas),
+    components: { schemas },
+  };
+}
+
+/** The HEAD operation of a GET: the same statuses and headers, no bodies. */
+function headOf(get: { responses: Record<string, unknown> } & Record<string, unknown>, id: string) {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, response]) => {
+      const { content: _, ...rest } = response as Record<string, unknown>;
+      return [status, rest];
+    }),
+  );
+  return {
+    ...get,
+    operationId: id.replace(/^get/, "head"),
+    summary: `${get.summary} (headers only)`,
+    description: "What GET answers, without the body.",
+    responses,
+  };
+}
+
+/** The OPTIONS operation every path answers: a CORS preflight or a plain OPTIONS, no body. */
+function optionsOf(path: string, id: string, tag: string) {
+  const fixed = (value: string) => ({ type: "string", enum: [value] });
+  return {
+    operationId: id.replace(/^get/, "options"),
+    summary: "The methods this path allows (CORS preflight)",
+    description: `Any other method than ${ALLOWED_METHODS} is answered 405 with \`Allow\`.`,
+    tags: [tag],
+    ...(path.includes(":") ? { parameters: parametersOfPath(path) } : {}),
+    responses: {
+      204: {
+        description: "The methods allowed; a preflight's asked-for headers are allowed back.",
+        headers: {
+          Allow: header("The methods allowed.", fixed(ALLOWED_METHODS), true),
+          "Access-Control-Allow-Methods": header("The methods allowed.", fixed(ALLOWED_METHODS), true),
+          "Access-Control-Max-Age": header("Seconds a browser may keep the preflight's answer.", seconds, true),
+          "Access-Control-Allow-Headers": header("The headers of `Access-Control-Request-Headers`, when a token list."),
+        },
+      },
+      400: errorResponse(path, 400, COMMON_ERRORS[400]![0], COMMON_ERRORS[400]![1]),
+      414: errorResponse(path, 414, COMMON_ERRORS[414]![0], COMMON_ERRORS[414]![1]),
     },
   };
+}
+
+function parametersOfPath(path: string) {
+  return [...path.matchAll(/:([^/]+)/g)].map(([, name]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+}
+
+/** `paths` with each copy of a component schema replaced by a reference to it. */
+function withReferences<T>(paths: T, schemas: Record<string, Record<string, unknown>>): T {
+  const known = new Map(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const walk = (node: unknown, key: string): unknown => {
+    if (node === null || typeof node !== "object") return node;
+    if (Array.isArray(node)) return node.map((item) => walk(item, key));
+    // Examples are data, not schemas: a plugin in an example stays as it is.
+    if (key === "example" || key === "examples") return node;
+    const name = known.get(JSON.stringify(node));
+    if (name !== undefined) return { $ref: `#/components/schemas/${name}` };
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, k)]));
+  };
+  return walk(paths, "") as T;
 }

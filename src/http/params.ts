@@ -112,13 +112,24 @@ export function checkPinned(params: URLSearchParams, current: string): void {
  */
 export function pagingSchema(size: { fallback: number; cap: number }) {
   return {
-    page: t.Optional(t.Integer({ minimum: 1, default: 1, description: "Page number; past the end gives no items." })),
+    page: t.Optional(
+      t.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        default: 1,
+        description: "Page number; past the end gives no items.",
+      }),
+    ),
     pageSize: t.Optional(
       t.Integer({
         minimum: 1,
+        // Larger numbers are refused, not capped: past this one a number is no longer exact.
+        maximum: Number.MAX_SAFE_INTEGER,
         default: size.fallback,
         "x-cap": size.cap,
-        description: `Items per page, ${size.fallback} by default; values above ${size.cap} are capped to ${size.cap}.`,
+        description:
+          `Items per page, ${size.fallback} by default; values above ${size.cap} (up to the maximum, ` +
+          `2^53 - 1) are capped to ${size.cap}.`,
       }),
     ),
   };

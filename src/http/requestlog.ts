@@ -6,6 +6,7 @@
 import type { AnyElysia } from "elysia";
 import type { Config } from "../config";
 import type { Log } from "../log";
+import type { Metrics } from "../metrics";
 import { clientAddress } from "./client-address";
 
 /** What the hooks and the handler of one request tell each other. */
@@ -25,10 +26,21 @@ export function requestNote(): { note: RequestNote } {
   return { note: { arrivedAt: Number.NaN, cache: null, ip: null, limit: null } };
 }
 
-/** Writes a request's line; `note` is undefined when the request failed before its first hook. */
-export function logRequest(log: Log, method: string, route: string | undefined, status: number, note?: RequestNote) {
-  const durationMs =
-    note && Number.isFinite(note.arrivedAt) ? Math.round((performance.now() - note.arrivedAt) * 1000) / 1000 : null;
+/**
+ * Writes a request's line and counts it in `metrics`; `note` is undefined when the request failed
+ * before its first hook.
+ */
+export function logRequest(
+  log: Log,
+  method: string,
+  route: string | undefined,
+  status: number,
+  note?: RequestNote,
+  metrics?: Metrics,
+) {
+  const elapsedMs = note ? performance.now() - note.arrivedAt : Number.NaN;
+  metrics?.request(route, status, elapsedMs / 1000, note?.cache ?? null);
+  const durationMs = Number.isFinite(elapsedMs) ? Math.round(elapsedMs * 1000) / 1000 : null;
   const fields: Record<string, unknown> = {
     method,
     route: route || null,
@@ -44,7 +56,7 @@ export function logRequest(log: Log, method: string, route: string | undefined, 
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
  * handler has answered (errors are logged where they are rendered).
  */
-export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">) {
+export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">, metrics?: Metrics) {
   return <App extends AnyElysia>(app: App): App =>
     app
       .onRequest((context) => {
@@ -68,6 +80,6 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
         // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
         const status =
           responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
-        logRequest(log, request.method, route, status, note as RequestNote);
+        logRequest(log, request.method, route, status, note as RequestNote, metrics);
       }) as App;
 }

@@ -12,10 +12,12 @@ export class Stopping {
 
 /**
  * An afterHandle hook (it runs for requests that arrived before the stop began too): while
- * stopping, the response carries `Connection: close`.
+ * stopping, the response carries `Connection: close`. It also gives a HEAD answer its `Date`,
+ * which the runtime writes on every other answer but not on those.
  */
 export function closeWhileStopping(stopping: Stopping) {
-  return ({ set }: { set: { headers: Record<string, string | number> } }): void => {
+  return ({ request, set }: { request: Request; set: { headers: Record<string, string | number> } }): void => {
     if (stopping.active) set.headers.connection = "close";
+    if (request.method === "HEAD") set.headers.date = new Date().toUTCString();
   };
 }

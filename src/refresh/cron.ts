@@ -7,6 +7,7 @@ import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
+import type { RefreshRun } from "../metrics";
 import type { Log } from "./github";
 import { type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
@@ -30,6 +31,14 @@ export interface RefreshCronDeps {
   options?: Partial<RefreshOptions>;
   /** Called after a published snapshot is served here (REDIS_URL: it is shared with the other instances). */
   published?: () => Promise<void>;
+  /** Told of every tick's result and how long it took (the metrics). */
+  ended?: (result: TickResult, seconds: number) => void;
+}
+
+/** A tick's result as the metrics count it: its outcome, duration and what it spent on the platform. */
+export function refreshRun(result: TickResult, seconds: number): RefreshRun {
+  const usage = "report" in result ? result.report.usage : undefined;
+  return { outcome: result.status, seconds, calls: usage?.calls, budgets: usage?.budgets };
 }
 
 /** One refresh per tick, never two at once; never throws into the scheduler. */
@@ -39,6 +48,13 @@ export class RefreshJob {
   constructor(private readonly deps: RefreshCronDeps) {}
 
   async tick(): Promise<TickResult> {
+    const started = performance.now();
+    const result = await this.run();
+    this.deps.ended?.(result, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  private async run(): Promise<TickResult> {
     const { log } = this.deps;
     if (this.running) {
       log("refresh.skipped", { reason: "the previous scheduled refresh is still running" });

@@ -1,6 +1,7 @@
 /**
  * GET /openapi.json (the OpenAPI 3.1 document of every route, rendered once per snapshot) and
- * GET /docs (Swagger UI over that document, every asset served from the swagger-ui-dist package).
+ * GET /docs (Swagger UI over that document, every asset served from the swagger-ui-dist package)
+ * and GET /docs/api.md (the rules a schema cannot say, in prose, as the repository has them).
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -46,6 +47,8 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
+const PROSE_FILE = join(import.meta.dir, "..", "..", "docs", "api.md");
+
 const packageFile = (name: string) => () => readFileSync(join(ASSET_DIR, name), "utf8");
 
 /** The files /docs/assets serves: the package's own, and the setup script. */
@@ -70,6 +73,14 @@ export const apiDocsDocs = {
     description: "Swagger UI over /openapi.json; every script and style comes from this service.",
     body: TextSchema,
     type: "text/html",
+    cached: "static",
+  },
+  prose: {
+    tag: "Documentation",
+    summary: "The API's rules in prose (Markdown)",
+    description: "Orders, heat, the feed's items, error cases: what a schema cannot say.",
+    body: TextSchema,
+    type: "text/markdown",
     cached: "static",
   },
   asset: {
@@ -107,7 +118,9 @@ function documentOf(snapshot: Snapshot, { described, info }: { described: Descri
         "skills, hooks): a JSON API under /api/v1, an RSS feed, and a bare-JSON client-sync source under /market. " +
         `No authentication. The endpoints of the API, the feed and the sync source allow one request per ` +
         `${windowMs / 1000} s per client IP each; every JSON answer carries an ETag and ` +
-        "`Cache-Control: public, max-age=300`. The rules a schema cannot say are in the repository's docs/api.md.",
+        "`Cache-Control: public, max-age=300`. The rules a schema cannot say are in [/docs/api.md](/docs/api.md). " +
+        "Every response carries `Date`, `X-Content-Type-Options`, `Content-Security-Policy`, `Referrer-Policy` " +
+        "and the CORS headers `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.",
       baseUrl: info.baseUrl,
       rateLimitWindowMs: windowMs,
     },
@@ -128,6 +141,7 @@ export function apiDocsHandlers(answer: Answer, described: Described, info: Docu
   // Room for every asset in both forms: the bundle is about 1.5 MB.
   const pages = new ResponseCache(8 * 1024 * 1024);
   const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", DOCS_CACHE_CONTROL, HTML_CSP);
+  const prosePage = staticPage(readFileSync(PROSE_FILE, "utf8"), "text/markdown; charset=utf-8", DOCS_CACHE_CONTROL);
   return {
     openapi: ({ request, set, note }: CatalogContext) => {
       const response = answer({ request, set, note }, "openapi", documentOf, arg);
@@ -136,6 +150,11 @@ export function apiDocsHandlers(answer: Answer, described: Described, info: Docu
     },
     docs: ({ request, set }: CatalogContext) => {
       const response = respond(docsPage, request, set, null);
+      if (response === null) return null;
+      return response;
+    },
+    prose: ({ request, set }: CatalogContext) => {
+      const response = respond(prosePage, request, set, null);
       if (response === null) return null;
       return response;
     },

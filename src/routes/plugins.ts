@@ -68,6 +68,7 @@ export const pluginDocs = {
     query: (snapshot) => listQuerySchema(snapshot.categoryIds),
     body: envelopeSchema(pageSchema(PluginSchema, "One page of plugins.").properties),
     cached: "snapshot",
+    headers: { "X-Search-Corrected": "The spelling searched instead of `q`'s (URI-encoded), when `q` was corrected." },
     more: { 409: PINNED_CHANGED },
     example: (snapshot) => decoded(listPage(snapshot, "pageSize=1")),
   },

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { MAX_REQUEST_LINE_BYTES } from "../../src/http/guard";
 import { startServer, type TestServer } from "../helpers";
+import { Conformance, dereferenced, type OpenApiDocument } from "../openapi-conformance";
 
 type Schema = Record<string, unknown>;
 interface Parameter {
@@ -18,7 +21,11 @@ interface Operation {
 }
 
 let server: TestServer;
-let doc: { openapi: string; paths: Record<string, { get: Operation }> };
+let doc: {
+  openapi: string;
+  paths: Record<string, { get: Operation }>;
+  components: { schemas: Record<string, object> };
+};
 
 beforeAll(async () => {
   server = startServer(defaultSnapshotInput(), { baseUrl: "https://plugins.example.org" });
@@ -62,6 +69,8 @@ describe("GET /openapi.json", () => {
       "/openapi.json",
       "/docs",
       "/docs/assets/{file}",
+      "/docs/api.md",
+      "/metrics",
       "/api/v1/listing/{owner}/{repo}",
       "/badge/{owner}/{file}",
     ];
@@ -80,7 +89,7 @@ describe("GET /openapi.json", () => {
         for (const media of Object.values(response.content ?? {})) {
           if (media.example === undefined) continue;
           examples++;
-          const check = ajv.compile(media.schema);
+          const check = ajv.compile(dereferenced(media.schema, doc.components.schemas) as Schema);
           const where = `${template} ${status}`;
           expect([where, check(media.example), ajv.errorsText(check.errors)]).toEqual([where, true, "No errors"]);
         }
@@ -104,7 +113,7 @@ describe("GET /openapi.json", () => {
     for (const template of [...limited, "/market/v1/plugins", ...added]) {
       const tooMany = doc.paths[template]!.get.responses["429"] as { headers: Record<string, unknown> };
       expect(Object.keys(tooMany.headers).sort()).toEqual(
-        ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"].sort(),
+        ["Cache-Control", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"].sort(),
       );
       expect(Object.keys(doc.paths[template]!.get.responses)).toContain("304");
     }
@@ -119,6 +128,61 @@ describe("GET /openapi.json", () => {
     ]) {
       expect(doc.paths[template]!.get.responses["429"]).toBeUndefined();
     }
+  });
+});
+
+describe("the document and the server agree", () => {
+  test("the server is relative, so requests go to whichever host the document was read from", () => {
+    expect((doc as unknown as { servers: Array<{ url: string }> }).servers.map((s) => s.url)).toEqual(["/"]);
+  });
+
+  test("each component is referenced, and no copy of one is left inline", () => {
+    const paths = JSON.stringify(doc.paths);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      expect([name, paths.includes(`"$ref":"#/components/schemas/${name}"`)]).toEqual([name, true]);
+      expect([name, paths.includes(JSON.stringify(schema))]).toEqual([name, false]);
+    }
+  });
+
+  test("the link to the prose rules resolves to docs/api.md", async () => {
+    const info = (doc as unknown as { info: { description: string } }).info;
+    const link = /\]\((\/[^)]+)\)/.exec(info.description)?.[1];
+    expect(link).toBe("/docs/api.md");
+    const response = await server.get(link!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await response.text()).toBe(await Bun.file(join(import.meta.dir, "../../docs/api.md")).text());
+  });
+
+  test("HEAD, OPTIONS, 304 and 414 answers of every path are the documented ones, dated", async () => {
+    const conformance = new Conformance(doc as unknown as OpenApiDocument);
+    const check = async (method: string, path: string, response: Response) =>
+      expect([method, path, await conformance.problems(path, response, method)]).toEqual([method, path, []]);
+    let notModified = 0;
+    for (const template of Object.keys(doc.paths)) {
+      const path = concrete(template);
+      expect(Object.keys(doc.paths[template]!).sort()).toEqual(["get", "head", "options"]);
+      await check("HEAD", path, await fetch(server.url + path, { method: "HEAD" }));
+      const preflight = { Origin: "https://app.example", "Access-Control-Request-Method": "GET" };
+      await check("OPTIONS", path, await fetch(server.url + path, { method: "OPTIONS", headers: preflight }));
+      const etag = (await fetch(server.url + path)).headers.get("etag");
+      if (etag !== null) {
+        const again = await fetch(server.url + path, { headers: { "If-None-Match": etag } });
+        expect([path, again.status]).toEqual([path, 304]);
+        await check("GET", path, again);
+        await check(
+          "HEAD",
+          path,
+          await fetch(server.url + path, { method: "HEAD", headers: { "If-None-Match": etag } }),
+        );
+        notModified++;
+      }
+      const long = `${path}${path.includes("?") ? "&" : "?"}x=${"y".repeat(MAX_REQUEST_LINE_BYTES)}`;
+      const tooLong = await fetch(server.url + long);
+      expect([path, tooLong.status]).toEqual([path, 414]);
+      await check("GET", long, tooLong);
+    }
+    expect(notModified).toBeGreaterThanOrEqual(10);
   });
 });
 
@@ -155,8 +219,15 @@ describe("the documented parameters are the served ones", () => {
         const {
           default: fallback,
           minimum,
+          maximum,
           "x-cap": cap,
-        } = p.schema as { default?: unknown; minimum?: number; "x-cap"?: number };
+        } = p.schema as { default?: unknown; minimum?: number; maximum?: number; "x-cap"?: number };
+        if (maximum !== undefined) {
+          expect([p.name, (await body(`${template}?${p.name}=${maximum}`)).status]).toEqual([p.name, 200]);
+          const over = await body(`${template}?${p.name}=${BigInt(maximum) + 1n}`);
+          expect([p.name, over.status]).toEqual([p.name, 400]);
+          checked++;
+        }
         if (fallback !== undefined) {
           expect((await body(`${template}?${p.name}=${fallback}`)).text).toBe((await body(template)).text);
           checked++;

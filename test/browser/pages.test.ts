@@ -29,7 +29,10 @@ let browser: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/system-packages.sh)`,
+    );
   mkdirSync(SCREENSHOTS, { recursive: true });
   server = startServer(defaultSnapshotInput(), { baseUrl: "http://127.0.0.1" });
   profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
@@ -89,7 +92,9 @@ describe("in Chromium", () => {
     await page.waitForSelector(".opblock-summary-path");
     const shown = await page.$$eval(".opblock-summary-path", (nodes) => nodes.map((n) => n.getAttribute("data-path")));
     const documented = Object.keys((await server.json("/openapi.json")).paths);
-    expect(shown.sort()).toEqual(documented.sort());
+    // Each path shows its GET, HEAD and OPTIONS.
+    expect([...new Set(shown)].sort()).toEqual(documented.sort());
+    expect(shown.length).toBe(documented.length * 3);
     // The list operation opened: its parameters with their allowed values, as a client author sees them.
     await page.click('.opblock-summary-path[data-path="/api/v1/plugins"]');
     await page.waitForSelector(".parameters");
@@ -99,5 +104,36 @@ describe("in Chromium", () => {
     expect(sorts).toEqual(expect.arrayContaining(["default", "heat"]));
     await page.screenshot({ path: join(SCREENSHOTS, "docs-list.png"), fullPage: true });
     await page.close();
+  }, 60_000);
+
+  test("Try it out works from 127.0.0.1 when BASE_URL names localhost: requests go to the host the page came from", async () => {
+    const elsewhere = startServer(defaultSnapshotInput(), { baseUrl: "http://localhost:9" });
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+    });
+    page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(request.url()));
+    try {
+      await page.goto(`${elsewhere.url}/docs`, { waitUntil: "networkidle" });
+      await page.click('.opblock-summary-path[data-path="/api/v1/categories"]');
+      await page.click(".opblock.is-open .execute");
+      const status = await page.waitForSelector(
+        ".opblock.is-open .live-responses-table tr.response .response-col_status",
+        {
+          timeout: 20_000,
+        },
+      );
+      expect((await status.textContent())?.trim()).toStartWith("200");
+      await page.screenshot({ path: join(SCREENSHOTS, "docs-try-it-out.png"), fullPage: true });
+      expect(asked).toContain(`${elsewhere.url}/api/v1/categories`);
+      expect(asked.filter((url) => url.includes("localhost"))).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await elsewhere.stop();
+    }
   }, 60_000);
 });

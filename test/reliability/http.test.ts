@@ -3,6 +3,7 @@
  * CORS preflight, and the security headers on every kind of response.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
 import { MAX_REQUEST_LINE_BYTES } from "../../src/http/guard";
 import { appWithSnapshot, call, json, serve, type TestApp } from "./support/catalog";
 
@@ -41,6 +42,7 @@ describe("methods", () => {
       expect(head.status).toBe(get.status);
       expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
       expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+      expect(head.headers.get("date")).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
       expect(await head.text()).toBe("");
       expectSecurityHeaders(head);
     });
@@ -127,6 +129,34 @@ describe("request line", () => {
       data: null,
     });
     expectSecurityHeaders(response);
+  });
+
+  test("every over-long line the runtime lets through gets the JSON 414; past its 16 KiB the runtime's bare 431", async () => {
+    const port = Number(new URL(server.url).port);
+    const raw = (line: string) =>
+      new Promise<string>((resolve, reject) => {
+        let answer = "";
+        const socket = connect({ port, host: "127.0.0.1" }, () =>
+          socket.write(`${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+        );
+        socket.on("data", (chunk) => (answer += chunk));
+        socket.on("close", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    const answers: Array<[number, number, boolean]> = [];
+    for (let bytes = MAX_REQUEST_LINE_BYTES + 1; bytes <= 17 * 1024; bytes += bytes < 16_200 ? 509 : 17) {
+      const answer = await raw(`${prefix}${target(bytes)}${suffix}`);
+      const status = Number(answer.slice(9, 12));
+      const body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
+      const json414 = status === 414 && JSON.parse(body).code === 414;
+      answers.push([bytes, status, status === 431 ? body === "" : json414]);
+    }
+    // Each answer is the kind its status promises, and no 414 comes after the runtime's first 431.
+    expect(answers.filter(([, status, right]) => !right || (status !== 414 && status !== 431))).toEqual([]);
+    const first431 = answers.findIndex(([, status]) => status === 431);
+    expect(first431).toBeGreaterThan(10);
+    expect(answers.slice(first431).every(([, status]) => status === 431)).toBe(true);
+    expect(answers[first431]![0]).toBeGreaterThan(16_000);
   });
 
   test("a much longer line is refused with a 4xx and the server keeps serving", async () => {

@@ -42,9 +42,10 @@ async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string
 export function spawnService(
   env: Record<string, string>,
   command: string[] = [process.execPath, "run", join(ROOT, "src", "index.ts")],
+  cwd = ROOT,
 ): { service: Omit<Service, "url">; listening: Promise<string> } {
   const proc = Bun.spawn(command, {
-    cwd: ROOT,
+    cwd,
     env: childEnv(env),
     stdin: "ignore",
     stdout: "pipe",

@@ -14,7 +14,7 @@ import { RedisLease } from "../src/cluster/lease";
 import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
-import { runRefresh } from "../src/refresh/refresh";
+import { limitsFrom, runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
 import { printable } from "../src/refresh/upstream";
 
@@ -60,6 +60,7 @@ async function main(): Promise<number> {
   }
   secrets.add(config.githubToken);
   secrets.add(config.redisUrl);
+  secrets.add(config.redisSnapshotKey);
   // With REDIS_URL the run takes the instances' shared lock and shares what it publishes.
   const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
   if (redis && !(await redis.connect())) {
@@ -69,7 +70,8 @@ async function main(): Promise<number> {
   }
   try {
     const result = await refreshWith(config, args.data, redis);
-    if (redis && result.status === "published") await shareSnapshot(redis, config.databasePath, log);
+    if (redis && result.status === "published")
+      await shareSnapshot(redis, config.databasePath, log, { key: config.redisSnapshotKey });
     for (const line of formatResult(result)) print(line);
     return exitCode(result);
   } finally {
@@ -83,6 +85,7 @@ function refreshWith(config: Config, data: string | undefined, redis: RedisLink 
     apiUrl: config.githubApiUrl,
     token: config.githubToken,
     maxDrop: config.refreshMaxDrop,
+    ...limitsFrom(config),
     dataDir: data,
     log,
     write: print,

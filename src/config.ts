@@ -13,6 +13,14 @@ export interface Config {
   readonly refreshCron: string | null;
   /** A refresh is refused when the plugin count would fall by more than this share (0 to 1). */
   readonly refreshMaxDrop: number;
+  /** A refresh holds its newcomers for review when they would grow the catalog by more than this share. */
+  readonly refreshMaxGrowth: number;
+  /** New candidates one discovery source (list, marketplace, search rule) may add per run. */
+  readonly refreshSourceMaxCandidates: number;
+  /** Calls one search rule may spend per run. */
+  readonly refreshSourceMaxCalls: number;
+  /** Bytes of a curated list or marketplace manifest read at most. */
+  readonly refreshListMaxBytes: number;
   readonly rateLimitWindowMs: number;
   /** Most (endpoint, client) pairs the rate limiter remembers: its memory bound. */
   readonly rateLimitMaxKeys: number;
@@ -31,6 +39,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** The shared refresh lock expires this long after its holder stopped renewing it. */
   readonly redisLockTtlMs: number;
+  /** HMAC key: shared snapshots are signed with it, and only signed ones are taken. */
+  readonly redisSnapshotKey: string | undefined;
   /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
   readonly refreshDataDir: string | undefined;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
@@ -104,6 +114,23 @@ function cronPattern(env: Env, name: string, fallback: string): string | null {
   return raw;
 }
 
+/** A non-negative share that may exceed 1, such as `1` for a doubling. */
+function growth(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d*\.?\d+$/.test(raw) || Number(raw) > 1000)
+    throw new ConfigError(name, `expected a non-negative share such as 1 (a doubling), got "${raw}"`);
+  return Number(raw);
+}
+
+/** A secret of at least 16 characters, or none. */
+function secretKey(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (raw.length < 16) throw new ConfigError(name, "expected a key of at least 16 characters");
+  return raw;
+}
+
 /** A share from 0 to 1, such as `0.1` for ten percent. */
 function share(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
@@ -149,6 +176,11 @@ export function loadConfig(env: Env = Bun.env): Config {
     githubApiUrl: httpUrl(env, "GITHUB_API_URL", "https://api.github.com"),
     refreshCron: cronPattern(env, "REFRESH_CRON", "0 */6 * * *"),
     refreshMaxDrop: share(env, "REFRESH_MAX_DROP", 0.1),
+    // A doubling in one run is no ordinary day; the first run from the embedded default is exempt.
+    refreshMaxGrowth: growth(env, "REFRESH_MAX_GROWTH", 1),
+    refreshSourceMaxCandidates: integer(env, "REFRESH_SOURCE_MAX_CANDIDATES", 10_000, 1, 1_000_000),
+    refreshSourceMaxCalls: integer(env, "REFRESH_SOURCE_MAX_CALLS", 200, 1, 100_000),
+    refreshListMaxBytes: integer(env, "REFRESH_LIST_MAX_BYTES", 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
     rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", 100_000, 1, 100_000_000),
     trustProxy: proxyHops(env, "TRUST_PROXY"),
@@ -162,6 +194,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     stopGraceMs: integer(env, "STOP_GRACE_MS", 1000, 0, 8000),
     redisUrl: redisUrl(env, "REDIS_URL"),
     redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
+    redisSnapshotKey: secretKey(env, "REDIS_SNAPSHOT_KEY"),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
   });

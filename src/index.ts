@@ -43,10 +43,12 @@ store.onSwap(() => {
 store.current();
 const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
 redact(config.redisUrl);
+redact(config.redisSnapshotKey);
+const sharing = { key: config.redisSnapshotKey };
 if (redis) {
   // The shared snapshot is in place before the server listens, so /readyz never shows the default.
   await redis.connect();
-  await new SnapshotFollower(redis, store, log).start();
+  await new SnapshotFollower(redis, store, log, sharing).start();
 }
 const stopping = new Stopping();
 const metrics = new Metrics({
@@ -70,7 +72,7 @@ const app = createApp({
       dataDir: config.refreshDataDir,
       sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
     },
-    published: redis ? () => shareSnapshot(redis, databasePath, log) : undefined,
+    published: redis ? () => shareSnapshot(redis, databasePath, log, sharing) : undefined,
     ended: (result, seconds) => metrics.refresh(refreshRun(result, seconds)),
   }),
 );

@@ -147,6 +147,7 @@ function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): vo
   const categories = input.categoryIds.map((id) => named.get(id) ?? { id, name: id, name_zh: id, description: "" });
   insert.run("categories", JSON.stringify(categories));
   insert.run("synonyms", JSON.stringify(input.synonyms ?? []));
+  insert.run("editorial_ids", JSON.stringify(input.editorialIds ?? {}));
   insert.run("snapshot_at", stats.snapshotAt);
   insert.run("stats", JSON.stringify(stats));
 }

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ListingRules, listingRulesOf, NO_LISTING_RULES, type RulesForAuthors } from "./candidates";
 import { FALLBACK_CATEGORY } from "./classify";
+import { stripInvisible } from "./invisible";
 import type { Category, CategoryInfo, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
 
 /** The repository's db/ folder. */
@@ -13,6 +14,22 @@ export const DB_DIR = join(import.meta.dir, "..", "..", "db");
 
 function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, "utf8")) as T;
+}
+
+/**
+ * Strips invisible characters from the named text fields of `item` in place, noting each field
+ * cleaned as `file: what.field` in `cleaned`: the editors' files pass the same cleaner as upstream text.
+ */
+function clean<T extends object>(item: T, fields: Array<keyof T & string>, where: string, cleaned: string[]): T {
+  for (const field of fields) {
+    const value = item[field];
+    if (typeof value !== "string") continue;
+    const { text, removed } = stripInvisible(value);
+    if (removed === 0) continue;
+    (item as Record<string, unknown>)[field] = text;
+    cleaned.push(`${where}.${field}`);
+  }
+  return item;
 }
 
 /** Loads and checks categories.json, curated.json and overrides.json. */
@@ -27,10 +44,24 @@ export function loadEditorial(dir = DB_DIR): Editorial {
     if (o.category !== undefined && !ids.has(o.category))
       throw new Error(`overrides.json: ${id} names unknown category ${o.category}`);
   }
+  const cleaned: string[] = [];
+  for (const c of categories) clean(c, ["name", "name_zh", "description"], `categories.json: ${c.id}`, cleaned);
+  for (const c of curated) clean(c, ["description_zh", "reason"], `curated.json: ${c.id}`, cleaned);
+  for (const [id, o] of Object.entries(overrides))
+    clean(o, ["description_zh", "note"], `overrides.json: ${id}`, cleaned);
   for (const c of curated) {
     if (!c.description_zh?.trim()) throw new Error(`curated.json: ${c.id} lacks description_zh`);
   }
-  return { categories, curated, overrides };
+  const pinned: Array<[string, { repo_id?: unknown }]> = [
+    ...curated.map((c): [string, CuratedEntry] => [`curated.json: ${c.id}`, c]),
+    ...Object.entries(overrides).map(([id, o]): [string, Override] => [`overrides.json: ${id}`, o]),
+  ];
+  for (const [where, entry] of pinned) {
+    const pin = entry.repo_id;
+    if (pin !== undefined && !(Number.isSafeInteger(pin) && (pin as number) > 0))
+      throw new Error(`${where}: repo_id must be the platform's numeric repository id`);
+  }
+  return { categories, curated, overrides, cleaned };
 }
 
 export interface DefaultData {

@@ -26,6 +26,8 @@ export interface PreviousCatalog extends PreviousHistory {
   snapshotAt: string | null;
   /** Keyed by lowercased id: the platform's ids compare case-insensitively. */
   plugins: Map<string, PreviousPlugin>;
+  /** The repository id each editors' entry was about, by lowercased name as written. */
+  editorialIds: Record<string, number>;
   /** The refresher's earlier decisions (none in a snapshot written before they were kept). */
   candidates: CandidateDecision[];
 }
@@ -43,14 +45,30 @@ interface Row {
 const SELECT_PLUGINS = `SELECT full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at
   FROM plugins ORDER BY rowid`;
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
+const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
 const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
 const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
 const HAS_CANDIDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`;
 const SELECT_CANDIDATES = `SELECT json FROM candidates`;
 
+/** The stored map of names to repository ids, keeping only well-formed entries. */
+function editorialIds(json: string | undefined): Record<string, number> {
+  const ids: Record<string, number> = {};
+  try {
+    for (const [name, id] of Object.entries(JSON.parse(json ?? "{}") as Record<string, unknown>)) {
+      if (Number.isSafeInteger(id) && (id as number) > 0) ids[name] = id as number;
+    }
+  } catch {
+    // A snapshot from before the map, or a damaged value: the names decide this once.
+  }
+  return ids;
+}
+
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
 export function readPrevious(path: string): PreviousCatalog {
-  if (!existsSync(path)) return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], candidates: [] };
+  if (!existsSync(path)) {
+    return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] };
+  }
   const db = new Database(path, { readonly: true, strict: true });
   try {
     const plugins = new Map<string, PreviousPlugin>();
@@ -69,6 +87,7 @@ export function readPrevious(path: string): PreviousCatalog {
     }
     return {
       snapshotAt: db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null,
+      editorialIds: editorialIds(db.prepare<{ value: string }, []>(SELECT_EDITORIAL_IDS).get()?.value),
       plugins,
       events: db.prepare<HistoryEvent, []>(SELECT_EVENTS).all(),
       snapshots: db

@@ -64,6 +64,8 @@ export interface SnapshotInput {
   history?: SnapshotHistory;
   /** Word groups a search treats as one meaning (db/synonyms.json). */
   synonyms?: string[][];
+  /** The repository id each editors' entry is about, by lowercased name as written (see refresh/identity.ts). */
+  editorialIds?: Record<string, number>;
   /** The refresher's last decision per candidate repository (candidates.ts); none for a catalog built from scratch. */
   candidates?: CandidateDecision[];
   /** The evidence and star floors the refresher applied. */
@@ -121,6 +123,8 @@ export interface CuratedEntry {
   id: string;
   description_zh: string;
   reason?: string;
+  /** The platform's numeric id of the repository meant: the entry never applies to another one. */
+  repo_id?: number;
 }
 
 export interface Override {
@@ -128,6 +132,8 @@ export interface Override {
   description_zh?: string;
   exclude?: boolean;
   note?: string;
+  /** The platform's numeric id of the repository meant: the override never applies to another one. */
+  repo_id?: number;
 }
 
 /** The editors' data that turns repository facts into plugin records. */
@@ -135,4 +141,6 @@ export interface Editorial {
   categories: Category[];
   curated: CuratedEntry[];
   overrides: Record<string, Override>;
+  /** Fields of the editors' files that held invisible characters, stripped when read (`file: id.field`). */
+  cleaned?: string[];
 }

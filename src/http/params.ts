@@ -90,11 +90,18 @@ export function parseListParams(params: URLSearchParams, categories: ReadonlySet
 /** A snapshot time as the API writes it (`snapshotAt`, `generatedAt`): UTC with milliseconds. */
 const SNAPSHOT_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** Whether `value` has the form and names a real instant: it round-trips (no Feb 31, hour 24 or second 60). */
+function isCalendarTime(value: string): boolean {
+  if (!SNAPSHOT_AT.test(value)) return false;
+  const ms = Date.parse(value);
+  return !Number.isNaN(ms) && new Date(ms).toISOString() === value;
+}
+
 /** A snapshot time parameter (`since`, `snapshot`); null when absent, 400 when not such a time. */
 export function parseSnapshotAt(params: URLSearchParams, name: string): string | null {
   const value = single(params, name);
   if (value === null) return null;
-  if (!SNAPSHOT_AT.test(value) || Number.isNaN(Date.parse(value))) {
+  if (!isCalendarTime(value)) {
     throw badRequest(name, "a snapshotAt as the API gives it, e.g. 2026-01-02T03:04:05.678Z");
   }
   return value;
@@ -137,7 +144,12 @@ export function pagingSchema(size: { fallback: number; cap: number }) {
 
 /** A snapshot time as a parameter: the form `snapshotAt` and `generatedAt` have. */
 function snapshotAtSchema(description: string) {
-  return t.String({ pattern: SNAPSHOT_AT.source, examples: ["2026-08-22T00:00:00.000Z"], description });
+  return t.String({
+    pattern: SNAPSHOT_AT.source,
+    format: "date-time",
+    examples: ["2026-08-22T00:00:00.000Z"],
+    description: `${description} A value that is not a real calendar time (February 31, hour 24, second 60) is a 400.`,
+  });
 }
 
 /** The filters as documented: what `parseFilters` reads. */

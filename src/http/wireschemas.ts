@@ -168,7 +168,10 @@ export const ReadySchema = closed(
     redis: t.Optional(
       closed(
         {
-          status: stringEnum(["up", "down"]),
+          status: stringEnum(["up", "down", "degraded"], {
+            description:
+              "`degraded`: connected, but commands missed their deadline; treated as down until a probe answers.",
+          }),
           downSince: t.Union([t.String({ format: "date-time" }), t.Null()]),
           limiter: stringEnum(["shared", "in-process"]),
         },

@@ -53,6 +53,17 @@ const CheckpointFile = Type.Object({
       ),
       state: Type.Record(Type.String(), Type.Object({ runAt: Type.String(), fullAt: Type.String() })),
       capped: Type.Array(Type.Object({ rule: Type.String(), query: Type.String(), count: Type.Number() })),
+      truncated: Type.Optional(
+        Type.Array(
+          Type.Object({
+            rule: Type.String(),
+            cap: Type.Union([Type.Literal("candidates"), Type.Literal("calls"), Type.Literal("bytes")]),
+            size: Type.Number(),
+            kept: Type.Number(),
+          }),
+        ),
+      ),
+      overCap: Type.Optional(Type.Record(Type.String(), Type.String())),
     }),
   ]),
   outcomes: Type.Record(Type.String(), StoredOutcome),
@@ -98,7 +109,8 @@ export class Checkpoint {
     checkpoint.failures = saved.failures;
     if (saved.discovery) {
       const found = new Map(saved.discovery.found.map((f) => [f.id.toLowerCase(), f as Found]));
-      checkpoint.discovery = { found, state: saved.discovery.state, capped: saved.discovery.capped };
+      const { state, capped, truncated, overCap } = saved.discovery;
+      checkpoint.discovery = { found, state, capped, truncated, overCap };
     }
     for (const [id, outcome] of Object.entries(saved.outcomes)) checkpoint.outcomes.set(id, outcome as Outcome);
     return { checkpoint, resumed: true };
@@ -125,9 +137,7 @@ export class Checkpoint {
       base: this.base,
       startedAt: this.startedAt,
       failures: this.failures,
-      discovery: this.discovery
-        ? { found: [...this.discovery.found.values()], state: this.discovery.state, capped: this.discovery.capped }
-        : null,
+      discovery: this.discovery ? { ...this.discovery, found: [...this.discovery.found.values()] } : null,
       outcomes: Object.fromEntries(this.outcomes),
     } satisfies Record<keyof CheckpointFile, unknown>;
     writeJsonFile(this.path, file);

@@ -9,7 +9,7 @@ import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
 import type { RefreshRun } from "../metrics";
 import type { Log } from "./github";
-import { type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
+import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
 
 /**
@@ -22,7 +22,10 @@ const SCHEDULED_MAX_WAIT_SECONDS = 3660;
 export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
 
 export interface RefreshCronDeps {
-  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop">;
+  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop"> &
+    Partial<
+      Pick<Config, "refreshMaxGrowth" | "refreshSourceMaxCandidates" | "refreshSourceMaxCalls" | "refreshListMaxBytes">
+    >;
   store: CatalogStore;
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */
@@ -84,6 +87,7 @@ export class RefreshJob {
       apiUrl: config.githubApiUrl,
       token: config.githubToken,
       maxDrop: config.refreshMaxDrop,
+      ...limitsFrom(config),
       maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS,
       log,
       ...this.deps.options,

@@ -22,6 +22,8 @@ export interface RunDecisions {
   outcomeOf: (key: string) => Outcome | undefined;
   /** Why each newcomer the admission left out was left out, by lowercased id (asked or not). */
   reasons: ReadonlyMap<string, Rejection>;
+  /** Published names that now answer with another repository (lowercased). */
+  replaced: ReadonlySet<string>;
   /** Records left out for missing or malformed facts (lowercased ids). */
   invalidFacts: ReadonlySet<string>;
   records: readonly PluginRecord[];
@@ -34,7 +36,9 @@ function rejection(run: RunDecisions, asked: string, fullName: string, foundId: 
   const key = fullName.toLowerCase();
   if (overrides[fullName]?.exclude || (foundId && overrides[foundId]?.exclude)) return "excluded";
   if (run.invalidFacts.has(key)) return "invalid_facts";
-  return run.reasons.get(asked) ?? run.reasons.get(key) ?? null;
+  const reason = run.reasons.get(asked) ?? run.reasons.get(key) ?? null;
+  // The repository that took a published name was never the plugin: the name's story is the answer.
+  return reason !== null && run.replaced.has(asked) ? "replaced" : reason;
 }
 
 /** The decisions by lowercased id; a repository's own decision wins over a row for a former name equal to it. */

@@ -4,11 +4,14 @@
  * day of overlap covers the search index's lag), and every `fullEveryDays` it runs over everything
  * again, code searches included. Curated lists and named marketplaces are read on every run (one
  * call each). What a search finds is a candidate; what a list or marketplace names is listed, which
- * is evidence on its own (see evidence.ts).
+ * is evidence within the source's vouches (see evidence.ts, caps.ts). Every source adds, spends and
+ * reads within its caps (caps.ts).
  */
 import type { RepoFacts } from "../catalog/types";
+import type { SourceCaps, Truncation } from "./caps";
+import { readContents } from "./contents";
 import { fromRest } from "./facts";
-import { type GitHub, type Log, statusOf } from "./github";
+import type { GitHub, Log } from "./github";
 import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./githubsearch";
 import { listedInManifest, listedInMarkdown } from "./listings";
 import { type DiscoveryRules, ruleKey } from "./rules";
@@ -40,6 +43,10 @@ export interface Discovery {
   state: DiscoveryState["rules"];
   /** Search slices that matched more than the cap even after splitting, by rule. */
   capped: Array<CappedSlice & { rule: string }>;
+  /** Sources cut short by one of their caps (candidates, calls, bytes). */
+  truncated?: Truncation[];
+  /** Lowercased ids only a source past its candidate cap named, by that source's rule. */
+  overCap?: Record<string, string>;
 }
 
 export interface DiscoverOptions {
@@ -50,22 +57,25 @@ export interface DiscoverOptions {
   now: Date;
   log: Log;
   gate: UpstreamGate;
+  /** Each source's caps on new candidates, calls and bytes. */
+  caps: SourceCaps;
   onStep: (done: number, total: number, found: number) => void;
 }
 
-/** Adds `id` as found by `rule` (and listed by it when `listed`). */
+/** Adds `id` as found by `rule` (and listed by it, as `listedAs`, when `listed`). */
 export function addFound(
   found: Map<string, Found>,
   id: string,
   rule: string,
   listed: boolean,
   facts: RepoFacts | null = null,
+  listedAs = rule,
 ): Found {
   const key = id.toLowerCase();
   const entry = found.get(key) ?? { id, facts: null, rules: [], listed: [] };
   entry.facts ??= facts;
   if (!entry.rules.includes(rule)) entry.rules.push(rule);
-  if (listed && !entry.listed.includes(rule)) entry.listed.push(rule);
+  if (listed && !entry.listed.includes(listedAs)) entry.listed.push(listedAs);
   found.set(key, entry);
   return entry;
 }
@@ -76,26 +86,11 @@ function isFullDue(state: RuleStates[string] | undefined, options: DiscoverOptio
   return !state?.fullAt || options.now.getTime() - Date.parse(state.fullAt) >= options.rules.fullEveryDays * DAY_MS;
 }
 
-/** A file of a repository through the contents API; null when it is not there. */
-export async function readContents(gh: GitHub, id: string, path: string): Promise<string | null> {
-  const [owner, repo] = id.split("/") as [string, string];
-  try {
-    const { data } = await gh.octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path });
-    const file = data as { content?: unknown; encoding?: unknown };
-    if (typeof file.content !== "string" || file.encoding !== "base64") return null;
-    return Buffer.from(file.content, "base64").toString("utf8");
-  } catch (error) {
-    const budget = gh.budgetError(error);
-    if (budget !== error) throw budget;
-    if (statusOf(error) === 404) return null;
-    throw error;
-  }
-}
-
 class Discoverer {
   readonly found = new Map<string, Found>();
   readonly state: RuleStates = {};
   readonly capped: Discovery["capped"] = [];
+  readonly truncated: Truncation[] = [];
   private readonly saved: RuleStates;
 
   constructor(
@@ -112,24 +107,31 @@ class Discoverer {
     const { now, gate } = this.options;
     const full = isFullDue(this.saved[key], this.options);
     const pushedSince = full ? null : new Date(Date.parse(this.saved[key]!.runAt) - DAY_MS);
-    const result = await searchRepositories(this.gh, { query, pushedSince, from: SEARCH_EPOCH, to: now });
+    const search = { query, pushedSince, from: SEARCH_EPOCH, to: now };
+    const result = await searchRepositories(this.gh, search, this.options.caps.limits.maxCalls);
+    const ids: string[] = [];
+    const facts = new Map<string, RepoFacts>();
     for (const item of result.items) {
-      const facts = gate.facts(fromRest(item as Record<string, unknown>));
-      if (facts) addFound(this.found, facts.full_name, key, false, facts);
+      const cleaned = gate.facts(fromRest(item as Record<string, unknown>));
+      if (cleaned) ids.push(cleaned.full_name);
+      if (cleaned) facts.set(cleaned.full_name.toLowerCase(), cleaned);
     }
-    this.report(key, result.capped, result.incomplete);
+    this.addAll(key, ids, false, (id) => facts.get(id.toLowerCase()) ?? null);
+    this.report(key, result.capped, result.incomplete, result);
     this.state[key] = { runAt: now.toISOString(), fullAt: full ? now.toISOString() : this.saved[key]!.fullAt };
   }
 
   /** One code search (full runs only: it cannot ask for what changed since). */
   async code(query: string): Promise<void> {
     const key = ruleKey.code(query);
-    const result = await searchCode(this.gh, query);
+    const result = await searchCode(this.gh, query, this.options.caps.limits.maxCalls);
+    const ids: string[] = [];
     for (const item of result.items) {
       const id = this.options.gate.id((item.repository as { full_name?: unknown } | null)?.full_name, key);
-      if (id) addFound(this.found, id, key, false);
+      if (id) ids.push(id);
     }
-    this.report(key, result.capped, result.incomplete);
+    this.addAll(key, ids, false);
+    this.report(key, result.capped, result.incomplete, result);
     this.state[key] = { runAt: this.options.now.toISOString(), fullAt: this.options.now.toISOString() };
   }
 
@@ -137,19 +139,51 @@ class Discoverer {
   async marketplace(repository: string): Promise<void> {
     const key = ruleKey.marketplace(repository);
     addFound(this.found, repository, key, true);
-    const text = await readContents(this.gh, repository, MARKETPLACE_MANIFEST);
-    if (text === null) this.options.log("refresh.listing_missing", { rule: key });
-    for (const id of listedInManifest(text ?? "", this.options.gate, key)) addFound(this.found, id, key, true);
+    const text = await this.read(key, repository, MARKETPLACE_MANIFEST);
+    this.addAll(key, listedInManifest(text, this.options.gate, key), true);
   }
 
   /** A curated list: every repository its Markdown links to. */
   async list(repository: string, path: string): Promise<void> {
     const key = ruleKey.list(repository, path);
-    const text = await readContents(this.gh, repository, path);
-    if (text === null) this.options.log("refresh.listing_missing", { rule: key });
-    for (const id of listedInMarkdown(text ?? "", this.options.gate, key)) {
-      if (id.toLowerCase() !== repository.toLowerCase()) addFound(this.found, id, key, true);
+    const text = await this.read(key, repository, path);
+    const ids = listedInMarkdown(text, this.options.gate, key);
+    this.addAll(
+      key,
+      ids.filter((id) => id.toLowerCase() !== repository.toLowerCase()),
+      true,
+    );
+  }
+
+  /** A listing's text within the byte cap; "" when missing. Missing and cut listings are logged with their size. */
+  private async read(rule: string, repository: string, path: string): Promise<string> {
+    const cap = this.options.caps.limits.listMaxBytes;
+    const contents = await readContents(this.gh, repository, path, cap);
+    if (contents === null) {
+      this.options.log("refresh.listing_missing", { rule });
+      return "";
     }
+    if (contents.size > cap) {
+      this.truncated.push({ rule, cap: "bytes", size: contents.size, kept: cap });
+      this.options.log("refresh.listing_truncated", { rule, bytes: contents.size, readBytes: cap });
+    }
+    return contents.text;
+  }
+
+  /** Adds the ids `rule` found while it is within its candidate cap; logs and counts the rest. */
+  private addAll(rule: string, ids: string[], listed: boolean, facts: (id: string) => RepoFacts | null = () => null) {
+    const { caps, log } = this.options;
+    let kept = 0;
+    let over = 0;
+    for (const id of ids) {
+      if (caps.admit(rule, id)) {
+        addFound(this.found, id, rule, listed, facts(id));
+        kept++;
+      } else over++;
+    }
+    if (over === 0) return;
+    this.truncated.push({ rule, cap: "candidates", size: kept + over, kept });
+    log("refresh.source_truncated", { rule, cap: "candidates", candidates: kept + over, kept });
   }
 
   keep(key: string): void {
@@ -160,7 +194,11 @@ class Discoverer {
     return isFullDue(this.saved[key], this.options);
   }
 
-  private report(rule: string, capped: CappedSlice[], incomplete: boolean): void {
+  private report(rule: string, capped: CappedSlice[], incomplete: boolean, spent: { calls: number; cut: boolean }) {
+    if (spent.cut) {
+      this.truncated.push({ rule, cap: "calls", size: spent.calls + 1, kept: spent.calls });
+      this.options.log("refresh.source_truncated", { rule, cap: "calls", calls: spent.calls });
+    }
     for (const slice of capped) {
       this.capped.push({ ...slice, rule });
       this.options.log("refresh.search_capped", { rule, query: slice.query, count: slice.count });
@@ -195,5 +233,6 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
     await step();
     options.onStep(i + 1, steps.length, run.found.size);
   }
-  return { found: run.found, state: run.state, capped: run.capped };
+  const overCap = Object.fromEntries([...options.caps.dropped].filter(([key]) => !run.found.has(key)));
+  return { found: run.found, state: run.state, capped: run.capped, truncated: run.truncated, overCap };
 }

@@ -7,13 +7,17 @@
  */
 import type { EvidenceFound } from "../catalog/candidates";
 import type { Override, RepoFacts } from "../catalog/types";
+import { REJECTION, type Rejection, type Truncation } from "./caps";
 import type { Discovery, Found } from "./discover";
 import type { CappedSlice } from "./githubsearch";
 import type { DiscoveryRules } from "./rules";
 
 export type Evidence = "listed" | "editors" | "topic" | "file";
 
-/** The first evidence a candidate has, or null. */
+/**
+ * The first evidence a candidate has, or null: its own (the editors, a topic, a file) before being
+ * listed, since a listing vouches for a bounded number of repositories only (caps.ts).
+ */
 export function evidenceOf(
   found: Found | undefined,
   facts: RepoFacts,
@@ -21,11 +25,11 @@ export function evidenceOf(
   rules: DiscoveryRules,
   overrides: Readonly<Record<string, Override>>,
 ): Evidence | null {
-  if (found && found.listed.length > 0) return "listed";
   const override = overrides[facts.full_name] ?? (found ? overrides[found.id] : undefined);
   if (override && !override.exclude) return "editors";
   if ((facts.topics ?? []).some((t) => rules.evidence.topics.includes(t))) return "topic";
   if (files && files.length > 0) return "file";
+  if (found && found.listed.length > 0) return "listed";
   return null;
 }
 
@@ -60,23 +64,35 @@ export interface DiscoverySummary {
   capped: Array<CappedSlice & { rule: string }>;
   /** New candidates left out for lack of evidence (lowercased ids). */
   rejected: string[];
+  /** Sources cut short by a cap, with their size. */
+  truncated: Truncation[];
+  /** Why each new candidate was left out, by lowercased id (see REJECTION in caps.ts). */
+  reasons: Record<string, Rejection>;
 }
 
 /** Counts per rule, in the order the rules are written, then any rule met only while fetching. */
 export function countRules(
   discovery: Discovery,
   isKnown: (key: string) => boolean,
-  rejected: ReadonlySet<string>,
+  reasons: ReadonlyMap<string, Rejection>,
   order: string[],
+  truncated: Truncation[],
 ): DiscoverySummary {
+  const rejected = new Set([...reasons].filter(([, reason]) => reason === REJECTION.noEvidence).map(([key]) => key));
   const counts = new Map<string, RuleCount>(order.map((rule) => [rule, { rule, found: 0, new: 0, rejected: 0 }]));
   for (const [key, found] of discovery.found) {
     for (const rule of found.rules) {
       const count = counts.get(rule) ?? counts.set(rule, { rule, found: 0, new: 0, rejected: 0 }).get(rule)!;
       count.found++;
       if (!isKnown(key)) count.new++;
-      if (rejected.has(key)) count.rejected++;
+      if (reasons.has(key)) count.rejected++;
     }
   }
-  return { rules: [...counts.values()], capped: discovery.capped, rejected: [...rejected] };
+  return {
+    rules: [...counts.values()],
+    capped: discovery.capped,
+    rejected: [...rejected],
+    truncated,
+    reasons: Object.fromEntries(reasons),
+  };
 }

@@ -6,6 +6,7 @@
  * (its nameWithOwner is the new id) and answers a deleted or hidden one with null and a NOT_FOUND error.
  */
 import { GraphqlResponseError } from "@octokit/graphql";
+import { DEFAULT_SOURCE_LIMITS } from "./caps";
 import { MARKETPLACE_MANIFEST } from "./discover";
 import { fromGraph, REPO_FIELDS } from "./facts";
 import type { GitHub } from "./github";
@@ -90,7 +91,8 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome 
     })
     .map((f) => f.path);
   const text = (node.manifest as { text?: unknown } | null)?.text;
-  const lists = typeof text === "string" ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
+  const readable = typeof text === "string" && Buffer.byteLength(text) <= DEFAULT_SOURCE_LIMITS.listMaxBytes;
+  const lists = readable ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
   return { kind: "fetched", facts, etag: null, files, lists };
 }
 

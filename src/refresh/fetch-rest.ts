@@ -43,6 +43,26 @@ async function fetchOne(gh: GitHub, gate: UpstreamGate, item: RestItem): Promise
   }
 }
 
+/**
+ * The repository with the platform's numeric id `repoId`, under whatever name it has now
+ * (`GET /repositories/{id}`): how a plugin whose name another repository took is followed.
+ */
+export async function fetchById(gh: GitHub, gate: UpstreamGate, repoId: number): Promise<Outcome> {
+  try {
+    const response = await gh.octokit.request("GET /repositories/{repository_id}", { repository_id: repoId });
+    const facts = gate.facts(fromRest(response.data as unknown as Record<string, unknown>));
+    if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
+    if (facts.database_id !== repoId) return { kind: "gone", reason: `answered with repository ${facts.database_id}` };
+    return { kind: "fetched", facts, etag: null };
+  } catch (error) {
+    const budget = gh.budgetError(error);
+    if (budget !== error) throw budget;
+    const status = statusOf(error);
+    if (status !== undefined && GONE.has(status)) return { kind: "gone", reason: `HTTP ${status}` };
+    throw error;
+  }
+}
+
 /** Fetches every item, a few at a time; stops at the first error once the requests in flight are in. */
 export async function fetchRest(
   gh: GitHub,

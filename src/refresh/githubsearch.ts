@@ -46,7 +46,27 @@ export interface SearchOutcome<T> {
   items: T[];
   capped: CappedSlice[];
   incomplete: boolean;
+  /** Calls spent, and whether the rule's call cap stopped it before it read everything. */
+  calls: number;
+  cut: boolean;
 }
+
+/** An empty outcome that may spend at most `maxCalls` calls. */
+function outcome<T>(maxCalls: number): SearchOutcome<T> & { maxCalls: number } {
+  return { items: [], capped: [], incomplete: false, calls: 0, cut: false, maxCalls };
+}
+
+/** Whether the search may make one more call; marks it cut when not. */
+function mayCall(out: SearchOutcome<unknown> & { maxCalls: number }): boolean {
+  if (out.calls < out.maxCalls) {
+    out.calls++;
+    return true;
+  }
+  out.cut = true;
+  return false;
+}
+
+type Budgeted<T> = SearchOutcome<T> & { maxCalls: number };
 
 function windowQuery(search: WindowSearch, from: Date, to: Date): string {
   const pushed = search.pushedSince ? ` pushed:>=${isoSeconds(search.pushedSince)}` : "";
@@ -71,13 +91,14 @@ async function readPages<T>(
   route: SearchRoute,
   q: string,
   first: SearchPage<T>,
-  out: SearchOutcome<T>,
+  out: Budgeted<T>,
 ): Promise<void> {
   if (first.total_count > SEARCH_CAP) out.capped.push({ query: q, count: first.total_count });
   out.incomplete ||= first.incomplete_results;
   out.items.push(...first.items);
   const pages = Math.ceil(Math.min(first.total_count, SEARCH_CAP) / PER_PAGE);
   for (let n = 2; n <= pages; n++) {
+    if (!mayCall(out)) return;
     const next = await page<T>(gh, route, q, n);
     out.incomplete ||= next.incomplete_results;
     out.items.push(...next.items);
@@ -85,8 +106,9 @@ async function readPages<T>(
   }
 }
 
-async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: SearchOutcome<unknown>) {
+async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: Budgeted<unknown>) {
   const q = windowQuery(search, from, to);
+  if (!mayCall(out)) return;
   const first = await page<unknown>(gh, "GET /search/repositories", q, 1);
   const span = to.getTime() - from.getTime();
   if (first.total_count > SEARCH_CAP && span >= 2000) {
@@ -99,16 +121,21 @@ async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Da
   await readPages(gh, "GET /search/repositories", q, first, out);
 }
 
-/** Every repository the search matches in its created window, past the 1,000-result cap. */
-export async function searchRepositories(gh: GitHub, search: WindowSearch): Promise<SearchOutcome<unknown>> {
-  const out: SearchOutcome<unknown> = { items: [], capped: [], incomplete: false };
+/** Every repository the search matches in its created window, past the 1,000-result cap, within `maxCalls`. */
+export async function searchRepositories(
+  gh: GitHub,
+  search: WindowSearch,
+  maxCalls = Number.POSITIVE_INFINITY,
+): Promise<SearchOutcome<unknown>> {
+  const out = outcome<unknown>(maxCalls);
   await searchWindow(gh, search, search.from, search.to, out);
   return out;
 }
 
-async function searchSizes(gh: GitHub, query: string, low: number, high: number, out: SearchOutcome<CodeItem>) {
+async function searchSizes(gh: GitHub, query: string, low: number, high: number, out: Budgeted<CodeItem>) {
   const whole = low === 0 && high === CODE_MAX_BYTES;
   const q = whole ? query : `${query} size:${low}..${high}`;
+  if (!mayCall(out)) return;
   const first = await page<CodeItem>(gh, "GET /search/code", q, 1);
   if (first.total_count > SEARCH_CAP && high > low) {
     const mid = low + Math.floor((high - low) / 2);
@@ -119,9 +146,13 @@ async function searchSizes(gh: GitHub, query: string, low: number, high: number,
   await readPages(gh, "GET /search/code", q, first, out);
 }
 
-/** Every file a code search matches (with its repository), split by `size:` past the 1,000-result cap. */
-export async function searchCode(gh: GitHub, query: string): Promise<SearchOutcome<CodeItem>> {
-  const out: SearchOutcome<CodeItem> = { items: [], capped: [], incomplete: false };
+/** Every file a code search matches (with its repository), split by `size:` past the 1,000-result cap, within `maxCalls`. */
+export async function searchCode(
+  gh: GitHub,
+  query: string,
+  maxCalls = Number.POSITIVE_INFINITY,
+): Promise<SearchOutcome<CodeItem>> {
+  const out = outcome<CodeItem>(maxCalls);
   await searchSizes(gh, query, 0, CODE_MAX_BYTES, out);
   return out;
 }

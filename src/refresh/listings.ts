@@ -2,12 +2,11 @@
  * Repository ids out of the documents that list plugins: a curated list's Markdown (its links to
  * `github.com/owner/repo`) and a plugin marketplace manifest (`.claude-plugin/marketplace.json`,
  * whose plugins name an `owner/repo` source or a repository URL when they live elsewhere).
- * Every id passes the gate; a document too large or not parseable lists nothing.
+ * Every id passes the gate; a document not parseable lists nothing. The caller bounds the text
+ * (a listing's byte cap, caps.ts).
  */
 import type { UpstreamGate } from "./upstream";
 
-/** Larger than any real list or manifest: past it the document is not read. */
-export const MAX_LISTING_BYTES = 1024 * 1024;
 /** `github.com/<first>/…` paths that are pages of the platform, not repositories. */
 const NOT_OWNERS = new Set([
   "about",
@@ -37,7 +36,6 @@ function idOf(owner: string, name: string): string {
 
 /** The repositories a curated list links to, each once, in order. */
 export function listedInMarkdown(text: string, gate: UpstreamGate, where: string): string[] {
-  if (text.length > MAX_LISTING_BYTES) return [];
   const ids = new Map<string, string>();
   for (const [, owner, name] of text.matchAll(LINK)) {
     if (NOT_OWNERS.has(owner!.toLowerCase())) continue;
@@ -49,7 +47,6 @@ export function listedInMarkdown(text: string, gate: UpstreamGate, where: string
 
 /** The other repositories a marketplace manifest lists (local `./path` sources live in the marketplace itself). */
 export function listedInManifest(text: string, gate: UpstreamGate, where: string): string[] {
-  if (text.length > MAX_LISTING_BYTES) return [];
   let manifest: unknown;
   try {
     manifest = JSON.parse(text);

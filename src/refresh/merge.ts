@@ -1,7 +1,9 @@
 /**
  * Turns the run's outcomes into the next catalog's facts: follows renames (the plugin keeps its
  * history, first_seen_at included, under the new id), drops what is gone, carries first_seen_at
- * and ETags over, and counts what changed.
+ * and ETags over, and counts what changed. A plugin is its repository: the platform's numeric id
+ * decides what is carried, so a known name answering with another id is a new repository
+ * (`replaced`), and the repository that had the id is the plugin, whatever its name now.
  */
 
 import type { RecordContext } from "../catalog/classify";
@@ -27,12 +29,32 @@ export interface Merged {
   unresolved: string[];
 }
 
+/** A published name now held by another repository: `from` is the published repository id, `to` the new one. */
+export interface Replacement {
+  id: string;
+  from: number;
+  to: number;
+}
+
 export interface ChangeSummary {
   added: string[];
   removed: Removal[];
   renamed: Array<{ from: string; to: string }>;
+  /** Names a stranger's repository took over; the genuine one is followed by id (see `renamed`). */
+  replaced: Replacement[];
   changed: number;
   unchanged: number;
+}
+
+/** The repository id of a fetched outcome, when the platform gave one. */
+export function fetchedRepoId(outcome: Outcome | undefined): number | null {
+  return outcome?.kind === "fetched" ? (outcome.facts.database_id ?? null) : null;
+}
+
+/** Whether `outcome`, asked for under a published name, answers with another repository than the published one. */
+export function isReplacement(before: PreviousPlugin | undefined, outcome: Outcome | undefined): boolean {
+  const now = fetchedRepoId(outcome);
+  return before !== undefined && before.repoId !== null && now !== null && now !== before.repoId;
 }
 
 function sameFacts(a: RepoFacts, b: RepoFacts): boolean {
@@ -77,8 +99,16 @@ export function mergeOutcomes(
   const byId = new Map<string, RepoFacts>();
   const contexts = new Map<string, RecordContext>();
   const merged: Merged = { facts: [], contexts, renamed: [], gone: [], unresolved: [] };
+  const byRepoId = new Map<number, PreviousPlugin>();
+  for (const plugin of previous.plugins.values()) if (plugin.repoId !== null) byRepoId.set(plugin.repoId, plugin);
+  /** The published plugin that is this repository: by its id when known, else by name. */
+  const same = (p: PreviousPlugin | undefined, id: number | null) =>
+    p && (id === null || p.repoId === null || p.repoId === id) ? p : undefined;
   for (const [asked, outcome] of outcomes) {
-    const before = previous.plugins.get(asked);
+    let before = previous.plugins.get(asked);
+    const repoId = fetchedRepoId(outcome);
+    if (isReplacement(before, outcome)) before = undefined;
+    if (repoId !== null) before ??= byRepoId.get(repoId);
     if (outcome.kind === "gone") {
       if (before) merged.gone.push({ id: before.view.id, reason: outcome.reason });
       else merged.unresolved.push(asked);
@@ -88,8 +118,11 @@ export function mergeOutcomes(
       throw new Error(`${asked}: not modified, but not in the published snapshot`);
     const facts = outcome.kind === "unchanged" ? fromView(before!.view) : outcome.facts;
     const key = facts.full_name.toLowerCase();
-    if (key !== asked && before) merged.renamed.push({ from: before.view.id, to: facts.full_name });
-    const target = previous.plugins.get(key);
+    const renamed = before !== undefined && key !== before.view.id.toLowerCase();
+    if (renamed && !merged.renamed.some((r) => r.from === before!.view.id && r.to.toLowerCase() === key)) {
+      merged.renamed.push({ from: before!.view.id, to: facts.full_name });
+    }
+    const target = same(previous.plugins.get(key), repoId);
     const firstSeen = earliest(contexts.get(key)?.firstSeenAt, before?.firstSeenAt, target?.firstSeenAt) ?? snapshotAt;
     if (!byId.has(key)) byId.set(key, { ...facts, hint: hints.get(asked) ?? hints.get(key) ?? null });
     const formerIds = [
@@ -97,7 +130,7 @@ export function mergeOutcomes(
       ...(before?.previousIds ?? []),
       ...(target?.previousIds ?? []),
     ];
-    if (key !== asked && before) formerIds.push(before.view.id);
+    if (renamed) formerIds.push(before!.view.id);
     contexts.set(key, {
       firstSeenAt: firstSeen,
       etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before),
@@ -112,20 +145,35 @@ export function mergeOutcomes(
 }
 
 /** What the new records change against the published snapshot. */
-export function summarize(previous: PreviousCatalog, records: PluginRecord[], merged: Merged): ChangeSummary {
+export function summarize(
+  previous: PreviousCatalog,
+  records: PluginRecord[],
+  merged: Merged,
+  replacements: Replacement[],
+): ChangeSummary {
   const renamedTo = new Map(merged.renamed.map((r) => [r.to.toLowerCase(), r.from.toLowerCase()]));
   const kept = new Set<string>();
-  const summary: ChangeSummary = { added: [], removed: [], renamed: merged.renamed, changed: 0, unchanged: 0 };
+  const replaced = new Set(replacements.map((r) => r.id.toLowerCase()));
+  const summary: ChangeSummary = {
+    added: [],
+    removed: [],
+    renamed: merged.renamed,
+    replaced: replacements,
+    changed: 0,
+    unchanged: 0,
+  };
   for (const record of records) {
     const key = record.id.toLowerCase();
-    const before = previous.plugins.get(key) ?? previous.plugins.get(renamedTo.get(key) ?? "");
-    kept.add(key);
+    const atName = replaced.has(key) ? undefined : previous.plugins.get(key);
+    const before = atName ?? previous.plugins.get(renamedTo.get(key) ?? "");
+    if (!replaced.has(key)) kept.add(key);
     if (renamedTo.has(key)) kept.add(renamedTo.get(key)!);
     if (!before) summary.added.push(record.id);
     else if (JSON.stringify(fullView(record)) === before.json) summary.unchanged++;
     else summary.changed++;
   }
   const reasons = new Map(merged.gone.map((g) => [g.id.toLowerCase(), g.reason]));
+  for (const r of replacements) reasons.set(r.id.toLowerCase(), `name taken by repository ${r.to}`);
   for (const [key, before] of previous.plugins) {
     if (!kept.has(key)) summary.removed.push({ id: before.view.id, reason: reasons.get(key) ?? "excluded or invalid" });
   }

@@ -8,17 +8,22 @@ import { carryHistory } from "../catalog/history";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
-import type { PluginRecord } from "../catalog/types";
+import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { checkBuiltSnapshot } from "../catalog/validity";
+import { admitted, countBy, heldGrowth } from "./admission";
+import { REJECTION, type SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
 import { decideCandidates } from "./decisions";
-import { addFound, type Discovery, type DiscoveryState, discover } from "./discover";
-import { countRules, type DiscoverySummary, evidenceOf } from "./evidence";
+import type { Discovery, DiscoveryState } from "./discover";
+import { discover } from "./discover";
+import { countRules, type DiscoverySummary } from "./evidence";
 import { fromView } from "./facts";
 import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
 import { readJsonFile, sidePath, writeJsonFile } from "./files";
+import { followManifests, followReplaced } from "./follow";
 import type { GitHub, Log } from "./github";
+import { editorialByIdentity, type PinMismatch } from "./identity";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
@@ -41,6 +46,10 @@ export interface Run {
   progress: Progress;
   checkpoint: Checkpoint;
   gate: UpstreamGate;
+  /** Each source's caps, counted across discovery and the manifests followed while fetching. */
+  caps: SourceCaps;
+  /** Newcomers are held back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
+  maxGrowth: number;
   log: Log;
   now: () => Date;
 }
@@ -50,6 +59,12 @@ export interface Candidate {
   records: PluginRecord[];
   summary: ChangeSummary;
   discovery: DiscoverySummary;
+  /** The repository id of each editors' entry, kept in the snapshot for the next run. */
+  editorialIds: Record<string, number>;
+  /** Editors' entries pinned to a repository id their name no longer answers with. */
+  pinMismatches: PinMismatch[];
+  /** Newcomers held back for review: they would have grown the catalog by more than REFRESH_MAX_GROWTH. */
+  held: string[];
   /** The decision about every repository this run met. */
   decisions: CandidateDecision[];
 }
@@ -76,6 +91,7 @@ export async function discoverPhase(run: Run): Promise<Discovery> {
     now: run.now(),
     log: run.log,
     gate: run.gate,
+    caps: run.caps,
     onStep: (done, total) => run.progress.update(done, total),
   });
   run.checkpoint.save();
@@ -97,6 +113,7 @@ export async function fetchPhase(run: Run, discovery: Discovery): Promise<string
     round = followManifests(run, discovery, round, asked);
     asked.push(...round);
   }
+  await followReplaced(run, asked);
   checkpoint.save();
   return asked;
 }
@@ -127,32 +144,6 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
       record,
     );
   }
-}
-
-const ownerOf = (id: string) => id.slice(0, id.indexOf("/")).toLowerCase();
-
-/** The repositories that manifests fetched in this round list and nobody asked for yet: the next round. */
-function followManifests(run: Run, discovery: Discovery, keys: string[], asked: string[]): string[] {
-  const seen = new Set(asked);
-  const next: string[] = [];
-  // A named marketplace's manifest was read in discovery already.
-  const named = new Set(run.rules.marketplaces.map((m) => m.repository.toLowerCase()));
-  for (const key of keys) {
-    const outcome = run.checkpoint.outcomes.get(key);
-    if (named.has(key)) continue;
-    if (outcome?.kind !== "fetched") continue;
-    for (const id of outcome.lists ?? []) {
-      if (id.toLowerCase() === outcome.facts.full_name.toLowerCase()) continue;
-      // A marketplace nobody named vouches only for its own owner's repositories; others need evidence of their own.
-      const sameOwner = ownerOf(id) === ownerOf(outcome.facts.full_name);
-      addFound(discovery.found, id, ruleKey.followed, sameOwner);
-      if (!seen.has(id.toLowerCase())) {
-        seen.add(id.toLowerCase());
-        next.push(id.toLowerCase());
-      }
-    }
-  }
-  return next;
 }
 
 /** The source lists' labels by lowercased id (old names too): hints that survive a refresh. */
@@ -188,41 +179,16 @@ function outcomeIn(run: Run, discovery: Discovery) {
   };
 }
 
-/** Each asked id's outcome; a newcomer without evidence is left out (and returned as rejected). */
-function admitted(
-  run: Run,
-  discovery: Discovery,
-  asked: string[],
-): { outcomes: Array<[string, Outcome]>; rejected: Set<string> } {
-  const outcomes: Array<[string, Outcome]> = [];
-  const rejected = new Set<string>();
-  const outcomeOf = outcomeIn(run, discovery);
-  for (const k of asked) {
-    const found = discovery.found.get(k);
-    const outcome = outcomeOf(k);
-    if (!outcome) continue;
-    const isNew = !run.previous.plugins.has(k);
-    if (isNew && outcome.kind === "fetched") {
-      const evidence = evidenceOf(found, outcome.facts, outcome.files, run.rules, run.editorial.overrides);
-      if (!evidence) {
-        rejected.add(k);
-        continue;
-      }
-    }
-    outcomes.push([k, outcome]);
-  }
-  return { outcomes, rejected };
-}
-
 /** The next catalog's records, validated; throws Refused when they must not be published. */
 export function candidatePhase(run: Run, discovery: Discovery, asked: string[]): Candidate {
   run.progress.phase("validate", "plugins");
   const snapshotAt = isoMillis(run.now());
   const broken = run.gate.brokenEverywhere();
   if (broken) throw new Refused(broken);
-  const { outcomes, rejected } = admitted(run, discovery, asked);
-  const counts = countRules(discovery, (k) => run.previous.plugins.has(k), rejected, ruleOrder(run.rules));
-  if (rejected.size) run.log("refresh.no_evidence", { count: rejected.size });
+  const { outcomes, reasons, replaced } = admitted(run, discovery, asked);
+  const truncated = [...(discovery.truncated ?? []), ...run.caps.truncations];
+  const counts = countRules(discovery, (k) => run.previous.plugins.has(k), reasons, ruleOrder(run.rules), truncated);
+  if (reasons.size) run.log("refresh.left_out", countBy(reasons));
   const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
@@ -232,20 +198,40 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   }
   if (invalid.length) run.log("refresh.invalid_facts", { repositories: invalid });
   const context = (id: string) => merged.contexts.get(id.toLowerCase()) ?? { firstSeenAt: snapshotAt };
-  const records = toRecords(valid, run.editorial, context);
+  const repoIdOf = (f: RepoFacts) => f.database_id ?? context(f.full_name).repoId ?? null;
+  const identity = editorialByIdentity(run.editorial, valid, repoIdOf, run.previous);
+  for (const mismatch of identity.mismatches) run.log("refresh.pin_mismatch", { ...mismatch });
+  let records = toRecords(valid, identity.editorial, context);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
+  let summary = summarize(run.previous, records, merged, replaced);
+  const held = heldGrowth(run, summary.added);
+  if (held.length > 0) {
+    const out = new Set(held.map((id) => id.toLowerCase()));
+    for (const key of out) counts.reasons[key] = REJECTION.heldForReview;
+    records = records.filter((r) => !out.has(r.id.toLowerCase()));
+    summary = summarize(run.previous, records, merged, replaced);
+  }
   const decisions = decideCandidates({
     ...run,
     discovery,
     asked,
     outcomeOf: outcomeIn(run, discovery),
-    reasons: new Map([...rejected].map((key) => [key, "no_evidence"])),
+    reasons: new Map(Object.entries(counts.reasons)),
+    replaced: new Set(replaced.map((r) => r.id.toLowerCase())),
     invalidFacts: new Set(invalid.map(({ id }) => id.toLowerCase())),
     records,
     snapshotAt,
   });
-  const summary = summarize(run.previous, records, merged);
-  return { snapshotAt, records, summary, discovery: counts, decisions };
+  return {
+    snapshotAt,
+    records,
+    summary,
+    discovery: counts,
+    editorialIds: identity.ids,
+    pinMismatches: identity.mismatches,
+    held,
+    decisions,
+  };
 }
 
 /** Builds, verifies and swaps in the new snapshot, then records the discovery state it was built from. */
@@ -255,18 +241,24 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
+  const synonyms = loadSynonyms(run.dataDir);
+  const editorialIds = candidate.editorialIds;
   const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
+  const listingRules = listingRulesOf(run.rules);
   const input = {
     snapshotAt,
     plugins: records,
     categoryIds,
     categories,
     history,
-    synonyms: loadSynonyms(run.dataDir),
+    synonyms,
+    editorialIds,
     candidates,
-    listingRules: listingRulesOf(run.rules),
+    listingRules,
   };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
-  writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
+  // Held newcomers must be found again: without the state the next run searches in full.
+  if (candidate.held.length === 0)
+    writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
 }

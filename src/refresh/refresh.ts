@@ -5,10 +5,12 @@
  */
 import { DB_DIR, loadEditorial } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
+import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
+import type { PinMismatch } from "./identity";
 import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
@@ -17,6 +19,9 @@ import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import type { Usage } from "./usage";
 import { Refused } from "./validate";
+
+/** A run may at most double the catalog before its newcomers are held for review. */
+export const DEFAULT_MAX_GROWTH = 1;
 
 /** Rate-limit waits up to five minutes are sat out by default; the hourly reset is not. */
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
@@ -27,6 +32,10 @@ export interface RefreshOptions {
   token?: string;
   /** Refuse to publish when the plugin count falls by more than this share (REFRESH_MAX_DROP). */
   maxDrop: number;
+  /** Hold newcomers back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
+  maxGrowth?: number;
+  /** Each source's caps on new candidates, calls and bytes; DEFAULT_SOURCE_LIMITS where not given. */
+  sourceLimits?: Partial<SourceLimits>;
   /** Where discovery.json and the editors' data live; db/ by default. */
   dataDir?: string;
   /** Rate-limit waits up to this long are sat out; a longer one ends the run to finish later. */
@@ -49,6 +58,10 @@ export interface RunReport {
   /** Renames the run followed (`from` → `to`) are in `summary.renamed`. */
   summary?: ChangeSummary;
   discovery?: DiscoverySummary;
+  /** Editors' entries pinned to a repository id their name no longer answers with: not applied. */
+  pinMismatches?: PinMismatch[];
+  /** Newcomers held back for review (REFRESH_MAX_GROWTH): published plugins were refreshed without them. */
+  held?: string[];
   snapshotAt?: string;
   total?: number;
 }
@@ -58,6 +71,23 @@ export type RefreshResult =
   | { status: "refused"; reason: string; report: RunReport }
   | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
   | { status: "locked"; reason: string };
+
+/** The refresh's limits as the configuration sets them; defaults where it sets none. */
+export function limitsFrom(config: {
+  refreshMaxGrowth?: number;
+  refreshSourceMaxCandidates?: number;
+  refreshSourceMaxCalls?: number;
+  refreshListMaxBytes?: number;
+}): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
+  return {
+    maxGrowth: config.refreshMaxGrowth ?? DEFAULT_MAX_GROWTH,
+    sourceLimits: {
+      maxCandidates: config.refreshSourceMaxCandidates ?? DEFAULT_SOURCE_LIMITS.maxCandidates,
+      maxCalls: config.refreshSourceMaxCalls ?? DEFAULT_SOURCE_LIMITS.maxCalls,
+      listMaxBytes: config.refreshListMaxBytes ?? DEFAULT_SOURCE_LIMITS.listMaxBytes,
+    },
+  };
+}
 
 /** Runs one refresh unless another one holds the lock. Unexpected failures throw. */
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
@@ -102,10 +132,13 @@ function prepare(options: RefreshOptions): Run {
   const editorial = loadEditorial(dataDir);
   const rules = loadDiscoveryRules(dataDir);
   const gate = new UpstreamGate(previousFacts(previous));
+  for (const field of editorial.cleaned ?? []) gate.counts.clean("editors' files: invisible characters", field);
   return {
     databasePath,
     dataDir,
     maxDrop: options.maxDrop,
+    maxGrowth: options.maxGrowth ?? DEFAULT_MAX_GROWTH,
+    caps: new SourceCaps({ ...DEFAULT_SOURCE_LIMITS, ...options.sourceLimits }, (key) => previous.plugins.has(key)),
     editorial,
     rules,
     previous,
@@ -152,8 +185,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const asked = await fetchPhase(run, discovery);
     const candidate = candidatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
-    const { snapshotAt, records, summary, discovery: rules } = candidate;
-    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules });
+    const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;
+    Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches, held });
     report.phases = run.progress.timings();
     run.log("refresh.published", {
       snapshotAt: candidate.snapshotAt,

@@ -2,6 +2,7 @@
  * The end-of-run summary a person reads: what changed, what each discovery rule found, what the
  * gate cleaned, what it cost, how long each phase took.
  */
+import { REJECTION } from "./caps";
 import type { DiscoverySummary } from "./evidence";
 import type { RefreshResult, RunReport } from "./refresh";
 import { GateCounts } from "./upstream";
@@ -29,6 +30,14 @@ export function discoveryLines(discovery: DiscoverySummary): string[] {
   for (const r of discovery.rules) lines.push(`    ${r.rule}: ${r.found} / ${r.new} / ${r.rejected}`);
   lines.push(`  rejected without evidence ${discovery.rejected.length}${names(discovery.rejected)}`);
   for (const c of discovery.capped) lines.push(`  capped at 1,000 of ${c.count} (cannot split further): ${c.query}`);
+  for (const t of discovery.truncated ?? []) {
+    lines.push(`  truncated at its ${t.cap} cap: ${t.rule}: kept ${t.kept} of ${t.size} ${t.cap}`);
+  }
+  const reasons = new Map<string, number>();
+  for (const reason of Object.values(discovery.reasons ?? {})) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  for (const [reason, n] of reasons) {
+    if (reason !== REJECTION.noEvidence && reason !== REJECTION.heldForReview) lines.push(`  left out ${reason} ${n}`);
+  }
   return lines;
 }
 
@@ -58,7 +67,15 @@ export function formatResult(result: RefreshResult): string[] {
     `  added ${s.added.length}${names(s.added)}`,
     `  removed ${s.removed.length}${names(s.removed.map((r) => `${r.id} (${r.reason})`))}`,
     `  renamed ${s.renamed.length}${names(s.renamed.map((r) => `${r.from} → ${r.to}`))}`,
+    `  replaced ${s.replaced.length}${names(s.replaced.map((r) => `${r.id} (repository ${r.from} → ${r.to})`))}`,
+    ...(report.pinMismatches ?? []).map(
+      (m) =>
+        `  pinned id not matched, entry not applied: ${m.entry} pins ${m.pinned}, the name answers with ${m.found}`,
+    ),
     `  changed ${s.changed}, unchanged ${s.unchanged}`,
+    ...(report.held?.length
+      ? [`  held for review ${report.held.length} newcomers (more than REFRESH_MAX_GROWTH)${names(report.held)}`]
+      : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),

@@ -13,6 +13,8 @@ import { REPO_ID_PATTERN } from "./upstream";
 const Note = Type.String({ minLength: 1, description: "why the rule exists: what it finds" });
 const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
 const Query = Type.String({ minLength: 1, pattern: "\\S" });
+/** New repositories without evidence of their own a source the editors named may vouch for per run. */
+const Vouches = Type.Integer({ minimum: 0 });
 
 const Rules = Type.Object({
   description: Type.Optional(Type.String()),
@@ -34,10 +36,20 @@ const Rules = Type.Object({
   searches: Type.Array(Type.Object({ query: Query, note: Note })),
   /** Code searches whose hits name plugin repositories, e.g. `filename:marketplace.json path:.claude-plugin`. */
   code: Type.Array(Type.Object({ query: Query, note: Note })),
-  /** Repositories whose `.claude-plugin/marketplace.json` lists plugins: each listed one is a candidate with evidence. */
-  marketplaces: Type.Array(Type.Object({ repository: RepoId, note: Note })),
-  /** Curated lists (Markdown of repository links) read through the contents API: each linked one has evidence. */
-  lists: Type.Array(Type.Object({ repository: RepoId, path: Type.String({ minLength: 1 }), note: Note })),
+  /**
+   * Repositories whose `.claude-plugin/marketplace.json` lists plugins: each listed one is a
+   * candidate, vouched for (evidence) up to `vouches` new ones per run without evidence of their own.
+   */
+  marketplaces: Type.Array(Type.Object({ repository: RepoId, note: Note, vouches: Type.Optional(Vouches) })),
+  /** Curated lists (Markdown of repository links) read through the contents API: each linked one is vouched for likewise. */
+  lists: Type.Array(
+    Type.Object({
+      repository: RepoId,
+      path: Type.String({ minLength: 1 }),
+      note: Note,
+      vouches: Type.Optional(Vouches),
+    }),
+  ),
   /** `owner/repo` ids included whatever the searches say. */
   repositories: Type.Array(RepoId),
 });
@@ -58,6 +70,8 @@ export const ruleKey = {
   repositories: "repositories",
   /** Marketplace manifests met while fetching, followed to the plugins they list. */
   followed: "followed marketplace manifests",
+  /** One such manifest, as the source that vouches for its owner's repositories. */
+  followedFrom: (repository: string) => `followed ${repository}`,
 };
 
 /** Reads and checks `discovery.json` in `dir`. */

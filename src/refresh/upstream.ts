@@ -1,12 +1,13 @@
 /**
  * The one gate for facts from the hosting platform: every repository record, name and list entry
  * passes here before it reaches the checkpoint, the database or a log. Names must be ones the
- * platform allows, counts safe integers, dates strict ISO 8601 UTC, text free of control, bidi and
- * XML-invalid characters and bounded. A field that fails keeps the plugin's previous value (or
+ * platform allows, counts safe integers, dates strict ISO 8601 UTC, text free of control, bidi,
+ * XML-invalid and invisible characters and bounded. A field that fails keeps the plugin's previous value (or
  * null); a record whose name fails is left out. Each repair is counted by reason for the summary.
  */
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { stripInvisible } from "../catalog/invisible";
 import { REPO_ID_PATTERN } from "../catalog/names";
 import type { RepoFacts } from "../catalog/types";
 
@@ -69,9 +70,13 @@ export function isRepoId(value: unknown): value is string {
   return check.repoId.Check(value);
 }
 
-/** Text without unsafe characters, line breaks and runs of spaces made one space, trimmed; null when empty. */
+/**
+ * Text without unsafe or invisible characters (see invisible.ts), line breaks and runs of spaces
+ * made one space, trimmed; null when empty.
+ */
 export function cleanText(value: string, max: number): string | null {
-  const chars = Array.from(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "").replace(/ {2,}/g, " ").trim());
+  const visible = stripInvisible(value.replace(LINE_BREAKS, " ").replace(UNSAFE, "")).text;
+  const chars = Array.from(visible.replace(/ {2,}/g, " ").trim());
   const text = chars.length > max ? chars.slice(0, max).join("").trimEnd() : chars.join("");
   return text === "" ? null : text;
 }
@@ -223,10 +228,11 @@ export class UpstreamGate {
     if (value === null) return null;
     if (typeof value !== "string") return undefined;
     const text = cleanText(value, max);
-    if (text !== (value.trim() || null)) {
-      const reason = Array.from(value).length > max ? "too long" : "unsafe characters or line breaks";
-      this.counts.clean(`${name}: ${reason}`, id);
-    }
+    const invisible = stripInvisible(value).removed > 0;
+    if (invisible) this.counts.clean(`${name}: invisible characters`, id);
+    if (Array.from(value).length > max) this.counts.clean(`${name}: too long`, id);
+    else if (!invisible && text !== (value.trim() || null))
+      this.counts.clean(`${name}: unsafe characters or line breaks`, id);
     return text;
   }
 

@@ -132,6 +132,36 @@ describe("pinned paging", () => {
   });
 });
 
+describe("calendar times", () => {
+  const impossible = [
+    "2026-02-31T00:00:00.000Z",
+    "2026-04-31T00:00:00.000Z",
+    "2026-08-22T24:00:00.000Z",
+    "2026-08-22T23:59:60.000Z",
+    "2026-08-22T23:60:00.000Z",
+  ];
+  test.each(impossible)("since=%s, a time the calendar lacks, is 400 and not 410", async (value) => {
+    const res = await small.get(`/market/v1/changes?since=${value}`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain('"since"');
+  });
+
+  test.each(impossible)("snapshot=%s is 400 on both paged lists, not 409", async (value) => {
+    const market = await small.get(`/market/v1/plugins?page=2&snapshot=${value}`);
+    expect(market.status).toBe(400);
+    const api = await small.get(`/api/v1/plugins?snapshot=${value}`);
+    expect(api.status).toBe(400);
+    expect(((await api.json()) as { message: string }).message).toContain('"snapshot"');
+  });
+
+  test("the document says an impossible time is a 400", async () => {
+    const doc = await small.json("/openapi.json");
+    const since = doc.paths["/market/v1/changes"].get.parameters.find((p: { name: string }) => p.name === "since");
+    expect(since.schema.format).toBe("date-time");
+    expect(since.description).toContain("February 31");
+  });
+});
+
 describe("GET /api/v1/categories", () => {
   test("lists every category of the set with its plugins counted as the category filter counts them", async () => {
     const body = await small.json("/api/v1/categories");

@@ -45,6 +45,16 @@ export class RedisServer {
     return this;
   }
 
+  /** Stops the server answering while its connections stay open, as a hung Redis does (SIGSTOP). */
+  pause(): void {
+    this.proc?.kill("SIGSTOP");
+  }
+
+  /** Lets a paused server answer again (SIGCONT). */
+  resume(): void {
+    this.proc?.kill("SIGCONT");
+  }
+
   /** Kills the server at once, as a crash would. */
   async kill(): Promise<void> {
     const proc = this.proc;

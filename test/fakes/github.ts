@@ -27,6 +27,8 @@ const LIMITS: Record<Resource, [anonymous: number, token: number]> = {
 /** Search budgets renew every minute, the others every hour. */
 const WINDOW_SECONDS: Record<Resource, number> = { core: 3600, search: 60, code_search: 60, graphql: 3600 };
 const SEARCH_CAP = 1000;
+/** The contents API sends a file's content up to 1 MB; past it, only its metadata. */
+const CONTENTS_MAX_BYTES = 1024 * 1024;
 
 export interface FakeOptions {
   /** Shorter budget windows (seconds) per resource, so a test sees a window renew. */
@@ -186,7 +188,7 @@ export class FakeGitHub {
       return this.json(200, payload, headers());
     }
     if (route === "search" || route === "code") return this.search(route, url, budget, headers);
-    if (route === "contents") return this.contents(url, budget, headers);
+    if (route === "contents") return this.contents(url, budget, headers, request.headers.get("accept") ?? "");
     return this.repository(url, request, budget, headers);
   }
 
@@ -204,8 +206,11 @@ export class FakeGitHub {
     return this.json(200, { resources, rate: resources.core });
   }
 
-  /** `GET /repos/{owner}/{repo}/contents/{path}`: a file, base64-encoded as the platform sends it. */
-  private contents(url: URL, budget: Budget, headers: () => Record<string, string>): Response {
+  /**
+   * `GET /repos/{owner}/{repo}/contents/{path}`: a file, base64-encoded as the platform sends it;
+   * past 1 MB without content (`"encoding": "none"`), and as the raw bytes for the raw media type.
+   */
+  private contents(url: URL, budget: Budget, headers: () => Record<string, string>, accept: string): Response {
     budget.remaining--;
     const [, , owner, name, , ...rest] = url.pathname.split("/");
     const path = decodeURIComponent(rest.join("/"));
@@ -221,18 +226,24 @@ export class FakeGitHub {
         headers(),
       );
     const size = Buffer.byteLength(content);
+    if (/application\/vnd\.github(?:\.v3)?\.raw/.test(accept)) {
+      return new Response(content, { headers: { "Content-Type": "text/plain; charset=utf-8", ...headers() } });
+    }
+    const large = size > CONTENTS_MAX_BYTES;
     return this.json(
       200,
       {
         type: "file",
-        encoding: "base64",
+        encoding: large ? "none" : "base64",
         size,
         name: path.slice(path.lastIndexOf("/") + 1),
         path,
         sha: Bun.hash(content).toString(16),
-        content: Buffer.from(content)
-          .toString("base64")
-          .replace(/(.{60})/g, "$1\n"),
+        content: large
+          ? ""
+          : Buffer.from(content)
+              .toString("base64")
+              .replace(/(.{60})/g, "$1\n"),
       },
       headers(),
     );

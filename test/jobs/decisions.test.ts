@@ -8,7 +8,7 @@ const AT = "2026-11-22T12:00:00.000Z";
 
 function run(found: Found[], outcomes: Record<string, Outcome>, reasons: RunDecisions["reasons"]): RunDecisions {
   return {
-    previous: { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], candidates: [] },
+    previous: { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] },
     rules: {
       fullEveryDays: 7,
       evidence: TEST_EVIDENCE,
@@ -23,6 +23,7 @@ function run(found: Found[], outcomes: Record<string, Outcome>, reasons: RunDeci
     asked: Object.keys(outcomes),
     outcomeOf: (key) => outcomes[key],
     reasons,
+    replaced: new Set(),
     invalidFacts: new Set(),
     records: [],
     snapshotAt: AT,

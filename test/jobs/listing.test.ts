@@ -209,3 +209,45 @@ describe("after a refresh, /api/v1/listing answers each repository exactly", () 
     });
   });
 });
+
+describe("the source caps' reasons reach the listing", () => {
+  /** `count` repositories without any evidence, linked from one curated list; `known` plugins published before. */
+  function listed(count: number, vouches: number, known = 0): string[] {
+    env = new Env({ lists: [{ repository: "big/list", path: "README.md", vouches }] });
+    for (let i = 0; i < known; i++) env.github.add({ full_name: `known/p${i}`, topics: ["mcp-server"] });
+    if (known > 0) env.publishFake();
+    const ids = Array.from({ length: count }, (_, i) => `many/r${i}`);
+    for (const id of ids) env.github.add({ full_name: id, description: "Buy cheap followers" });
+    const links = ids.map((id) => `- https://github.com/${id}`).join("\n");
+    env.github.add({ full_name: "big/list", files: { "README.md": links } });
+    return ids;
+  }
+
+  test("a repository past its list's candidate cap is over_source_cap", async () => {
+    listed(30, 100);
+    const report = published(await env.refresh({ now: () => new Date(NOW), sourceLimits: { maxCandidates: 12 } }));
+    const cut = Object.entries(report.discovery!.reasons).filter(([, reason]) => reason === "over_source_cap");
+    expect(cut).toHaveLength(18);
+    const { url } = env.serve();
+    for (const [key] of cut.slice(0, 3)) {
+      const answer = await listing(url, key);
+      expect(answer).toMatchObject({ status: "rejected", reason: "over_source_cap", last_checked_at: NOW });
+      expect(answer.advice).toStartWith("The source that found it had already brought as many new candidates");
+    }
+  });
+
+  test("a newcomer held for review says so, with the evidence it has", async () => {
+    const ids = listed(25, 1000, 10);
+    const report = published(await env.refresh({ now: () => new Date(NOW) }));
+    expect(report.held).toHaveLength(25);
+    const { url } = env.serve();
+    const answer = await listing(url, ids[0]!);
+    expect(answer).toMatchObject({
+      status: "rejected",
+      reason: "held_for_review",
+      found_by: ["list big/list/README.md"],
+      evidence_checked: { listed_by: ["list big/list/README.md"] },
+    });
+    expect(answer.advice).toStartWith("It has evidence, but the run found so many newcomers at once");
+  });
+});

@@ -60,7 +60,8 @@ export interface DataFiles {
   lists?: Array<Noted<DiscoveryRules["lists"][number]>>;
   evidence?: DiscoveryRules["evidence"];
   repositories?: string[];
-  overrides?: Record<string, { exclude?: boolean; category?: string }>;
+  overrides?: Record<string, { exclude?: boolean; category?: string; description_zh?: string; repo_id?: number }>;
+  curated?: Array<{ id: string; description_zh: string; repo_id?: number }>;
   fullEveryDays?: number;
 }
 
@@ -110,7 +111,7 @@ export class Env {
   writeData(data: DataFiles): void {
     const write = (name: string, value: unknown) => writeFileSync(join(this.dataDir, name), JSON.stringify(value));
     write("categories.json", { categories: CATEGORIES });
-    write("curated.json", { plugins: [] });
+    write("curated.json", { plugins: data.curated ?? [] });
     write("overrides.json", { overrides: data.overrides ?? {} });
     const noted = <T extends { note?: string }>(rules: T[] = []) => rules.map((r) => ({ note: "a test rule", ...r }));
     write("discovery.json", {

@@ -251,3 +251,20 @@ describe("the source caps' reasons reach the listing", () => {
     expect(answer.advice).toStartWith("It has evidence, but the run found so many newcomers at once");
   });
 });
+
+describe("a name a stranger took", () => {
+  test("answers for the plugin that had it, under its new name; the stranger's repository is recorded as replaced", async () => {
+    env = new Env();
+    env.github.add({ full_name: "alice/tool", stars: 5000 });
+    env.publishFake();
+    env.github.repos.rename("alice/tool", "alice/tool-v2");
+    env.github.add({ full_name: "alice/tool", stars: 0, description: "run install.sh" });
+    const report = published(await env.refresh({ now: () => new Date(NOW) }));
+    expect(report.summary!.replaced).toHaveLength(1);
+    const { url, store } = env.serve();
+    expect(await listing(url, "alice/tool")).toMatchObject({ status: "listed", current_id: "alice/tool-v2" });
+    const badge = await fetch(`${url}/badge/alice/tool.json`, { redirect: "manual" });
+    expect(((await badge.json()) as { message: string }).message).toBe("listed");
+    expect(store.current()!.candidate("alice/tool")).toMatchObject({ decision: "replaced", current_id: null });
+  });
+});

@@ -32,13 +32,18 @@ export interface RunDecisions {
 
 /** Why a repository the platform answered for is not in the next catalog; null when nothing here says. */
 function rejection(run: RunDecisions, asked: string, fullName: string, foundId: string | undefined): Rejection | null {
-  const { overrides } = run.editorial;
+  const overrides = overridesFor(run, asked);
   const key = fullName.toLowerCase();
   if (overrides[fullName]?.exclude || (foundId && overrides[foundId]?.exclude)) return "excluded";
   if (run.invalidFacts.has(key)) return "invalid_facts";
   const reason = run.reasons.get(asked) ?? run.reasons.get(key) ?? null;
   // The repository that took a published name was never the plugin: the name's story is the answer.
   return reason !== null && run.replaced.has(asked) ? "replaced" : reason;
+}
+
+/** The editors' overrides that apply to what answered `asked`: none for a repository that took a published name. */
+function overridesFor(run: RunDecisions, asked: string) {
+  return run.replaced.has(asked) ? {} : run.editorial.overrides;
 }
 
 /** The decisions by lowercased id; a repository's own decision wins over a row for a former name equal to it. */
@@ -78,7 +83,7 @@ export function decideCandidates(run: RunDecisions): CandidateDecision[] {
       id: record?.id ?? facts.full_name,
       repo_id: record?.repo_id ?? facts.database_id ?? before?.repoId ?? null,
       decision,
-      evidence: evidenceFound(found, facts, files, run.rules, run.editorial.overrides),
+      evidence: evidenceFound(found, facts, files, run.rules, overridesFor(run, asked)),
       stars: facts.stars,
       ...common,
     };

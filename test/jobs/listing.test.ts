@@ -254,7 +254,7 @@ describe("the source caps' reasons reach the listing", () => {
 
 describe("a name a stranger took", () => {
   test("answers for the plugin that had it, under its new name; the stranger's repository is recorded as replaced", async () => {
-    env = new Env();
+    env = new Env({ overrides: { "alice/tool": { category: "mcp" } } });
     env.github.add({ full_name: "alice/tool", stars: 5000 });
     env.publishFake();
     env.github.repos.rename("alice/tool", "alice/tool-v2");
@@ -265,6 +265,8 @@ describe("a name a stranger took", () => {
     expect(await listing(url, "alice/tool")).toMatchObject({ status: "listed", current_id: "alice/tool-v2" });
     const badge = await fetch(`${url}/badge/alice/tool.json`, { redirect: "manual" });
     expect(((await badge.json()) as { message: string }).message).toBe("listed");
-    expect(store.current()!.candidate("alice/tool")).toMatchObject({ decision: "replaced", current_id: null });
+    // The editors' word was about the plugin, not about the repository that took its name.
+    const stranger = store.current()!.candidate("alice/tool");
+    expect(stranger).toMatchObject({ decision: "replaced", current_id: null, evidence: { editors: false } });
   });
 });

@@ -1,6 +1,7 @@
 /** Writing a snapshot's full-text index: the file's schema with the index of the plugins filled in. */
 import { Database } from "bun:sqlite";
 import { SCHEMA } from "./schema";
+import { TRIGRAMS, trigramIndex, VOCABULARY, vocabularyOf } from "./vocabulary";
 
 /** rowid, name, topics, description and filter tokens, as the index takes them. */
 export type FtsRow = [number, string, string, string, string, string, string];
@@ -15,10 +16,20 @@ export function openForBuild(path: string): Database {
   return db;
 }
 
-/** Every term of the index, as the tokenizer folded it: search.ts lists a long prefix's terms. */
+/**
+ * Every term of the index, as the tokenizer folded it: search.ts lists a long prefix's terms.
+ * Then the correction vocabulary and its trigram index (vocabulary.ts), once per snapshot.
+ */
 function writeTerms(db: Database): void {
   db.exec(`CREATE VIRTUAL TABLE temp.plugins_vocab USING fts5vocab(main, plugins_fts, 'row');`);
-  db.exec(`INSERT INTO terms (term) SELECT term FROM temp.plugins_vocab;`);
+  // One pass over the vocabulary table: it reads every doclist to count documents.
+  const terms = db.query<{ term: string; doc: number }, []>(`SELECT term, doc FROM temp.plugins_vocab`).all();
+  const term = db.prepare(`INSERT INTO terms (term) VALUES (?)`);
+  for (const row of terms) term.run(row.term);
+  const words = vocabularyOf(terms);
+  const insert = db.prepare(`INSERT INTO orders (key, ids) VALUES (?, ?)`);
+  insert.run(VOCABULARY, new TextEncoder().encode(words.join("\n")));
+  insert.run(TRIGRAMS, new Uint8Array(trigramIndex(words).buffer));
   db.exec(`DROP TABLE temp.plugins_vocab;`);
 }
 

@@ -7,6 +7,12 @@ import type { Database, Statement } from "bun:sqlite";
 import { type FtsIndex, PROBE_CHUNK } from "./fts";
 import { COLUMN_WEIGHTS, score } from "./search";
 
+/** The rowids that match `q` as a whole: exactly (name, full name) and by owner. */
+export interface ExactRows {
+  exact: ReadonlySet<number>;
+  owned: ReadonlySet<number>;
+}
+
 /**
  * Matches ranked by score at most: past it (a broad word in a large catalog), the matches with the
  * most stars are ranked and the rest follow by stars. bm25 costs about 0.4 µs per match and word
@@ -62,25 +68,30 @@ export class Ranker {
   }
 
   /**
-   * The ranking of `matches` (`total` of them; `inName` matches those with a word in the name or
-   * full name), whose exact matches are `exact`; `key` names the search for reuse.
+   * The ranking of `matches` (`total` of them; `weighed`, the same rows as bm25 weighs them;
+   * `inName` those with a word in the name or full name), whose exact and owner matches are
+   * `exact`; `key` names the search for reuse.
    */
   ranking(
     matches: string,
+    weighed: string,
     total: () => number,
     inName: string,
-    exact: () => ReadonlySet<number>,
+    exact: () => ExactRows,
     key: string,
   ): Ranking {
     let ranking = this.kept.get(key);
     if (ranking !== undefined) return ranking;
     const exactRows = exact();
-    const rows = total() > BM25_MAX_MATCHES ? this.broadRows(matches, inName) : this.bm25Rows(matches);
+    const rows = total() > BM25_MAX_MATCHES ? this.broadRows(matches, inName) : this.bm25Rows(weighed);
     let best = 0;
     for (const [, bm25] of rows) best = Math.max(best, -bm25);
     const scored = rows.map(([rowid, bm25]) => ({
       rowid,
-      score: score(-bm25, best, this.popularity[rowid] ?? 0, exactRows.has(rowid)),
+      score: score(-bm25, best, this.popularity[rowid] ?? 0, {
+        exact: exactRows.exact.has(rowid),
+        owned: exactRows.owned.has(rowid),
+      }),
     }));
     scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
     ranking = { rowids: Int32Array.from(scored, (r) => r.rowid), after: rows.at(-1)?.[0] ?? 0 };

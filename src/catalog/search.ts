@@ -11,6 +11,12 @@ export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */
   phrases: readonly string[];
   all: string;
+  /**
+   * The same rows as bm25 should weigh them: a single word listed as the OR of several terms is
+   * scored as its prefix, as one phrase; the OR would count a rare completion (`dockerized` for
+   * `docker`) as a rare word of its own.
+   */
+  scored: string;
 }
 
 /** The characters unicode61 keeps inside tokens; everything else separates them. */
@@ -59,11 +65,17 @@ export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
 export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
-  const unique = new Set<string>();
-  for (const tokens of queryWords(q, synonyms)) unique.add(phrase(tokens, lookup));
+  const unique = new Map<string, string>();
+  for (const tokens of queryWords(q, synonyms)) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
   if (unique.size === 0) return null;
-  const phrases = [...unique].sort();
-  return { phrases, all: phrases.join(" AND ") };
+  const phrases = [...unique.keys()].sort();
+  const all = phrases.join(" AND ");
+  // A single word listed as several terms is scored as its prefix: its rows are the search's own
+  // (at most BM25_MAX_MATCHES when bm25 runs). Beside another word a prefix would merge all its
+  // rows up front, however few the search keeps, so several words are scored as listed.
+  const [only] = phrases;
+  const scored = phrases.length === 1 && only!.includes(" OR ") ? unique.get(only!)! : all;
+  return { phrases, all, scored };
 }
 
 export interface SearchFilters {
@@ -105,31 +117,52 @@ export function popularity(stars: number, forks: number, pushedAt: string, snaps
 /** How much the text relevance weighs against popularity: the best text match of a search scores this. */
 export const RELEVANCE_WEIGHT = 4;
 
-/** An exact owner, name or full-name match outranks any other result. */
+/** An exact name or full-name match outranks any other result. */
 export const EXACT_BONUS = 100;
 
 /**
- * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
- * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match.
+ * What an exact owner match adds: about what three times the stars add to popularity, so among an
+ * owner's repositories popularity and text decide, and a far more popular plugin with the word in
+ * its name still outranks an obscure repository of that owner.
  */
-export function score(relevance: number, bestRelevance: number, popular: number, exact: boolean): number {
-  const text = bestRelevance > 0 ? (RELEVANCE_WEIGHT * relevance) / bestRelevance : 0;
-  return text + popular + (exact ? EXACT_BONUS : 0);
+export const OWNER_BONUS = 0.5;
+
+/** How a result matches `q` as a whole: its name or full name is `q`, or its owner is. */
+export interface Exactness {
+  exact: boolean;
+  owned: boolean;
 }
 
-/** Levenshtein distance, or `max + 1` once it is certainly larger than `max`. */
+/**
+ * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
+ * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match,
+ * + OWNER_BONUS for a repository of the owner named.
+ */
+export function score(relevance: number, bestRelevance: number, popular: number, match: Exactness): number {
+  const text = bestRelevance > 0 ? (RELEVANCE_WEIGHT * relevance) / bestRelevance : 0;
+  return text + popular + (match.exact ? EXACT_BONUS : 0) + (match.owned ? OWNER_BONUS : 0);
+}
+
+/**
+ * Edit distance with an adjacent transposition as one edit (optimal string alignment:
+ * `obsidain` is one edit from `obsidian`), or `max + 1` once it is certainly larger than `max`.
+ */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      best = Math.min(best, current[j]!);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current[j] = value;
+      best = Math.min(best, value);
     }
     if (best > max) return max + 1;
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;

@@ -7,12 +7,13 @@ import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./c
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
 import { ListOrders, type Sort } from "./orders";
-import { pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
+import { type ExactRows, pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
 import { POPULARITY, SCHEMA_VERSION } from "./schema";
-import { editDistance, type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
+import { type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
+import { CORRECTABLE, TRIGRAMS, trigramIndex, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
 
 export interface Page<T> {
   items: T[];
@@ -90,7 +91,6 @@ export class Snapshot {
   private readonly starsRange: Statement<{ short_json: string }>;
   private readonly newestRow: Statement<NewestRow>;
   private readonly termsByPrefix: Statement<{ term: string }, [string]>;
-  private readonly termsBetween: Statement<{ term: string }, [string, string]>;
   private readonly exactId: Statement<{ rowid: number }, [string]>;
   private readonly exactName: Statement<{ rowid: number }, [string]>;
   private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
@@ -99,6 +99,8 @@ export class Snapshot {
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
   private readonly candidateById: Statement<{ json: string }, [string]> | null;
+  /** The correction vocabulary, read on the first correction. */
+  private words: Vocabulary | null = null;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -118,7 +120,6 @@ export class Snapshot {
     this.termsByPrefix = db.prepare(
       `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`,
     );
-    this.termsBetween = db.prepare(`SELECT term FROM terms WHERE term >= ? AND term < ?`);
     this.exactId = db.prepare(`SELECT rowid FROM plugins WHERE id = ?`);
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
@@ -193,8 +194,8 @@ export class Snapshot {
   }
 
   /**
-   * `q` with each word that matches nothing replaced by the nearest index term (edit distance 1,
-   * 2 for words of eight letters or more; the same first letter); null when nothing changed.
+   * `q` with each word that matches nothing replaced by the nearest word of the index (see
+   * Vocabulary.nearest: by edit distance, failing that by trigrams); null when nothing changed.
    */
   private corrected(q: string): string | null {
     let changed = false;
@@ -202,33 +203,70 @@ export class Snapshot {
       .trim()
       .split(/\s+/)
       .map((word) => {
-        const tokens = queryWords(word, this.synonyms)[0];
-        if (tokens?.length !== 1 || !/^[a-z0-9]{4,}$/.test(tokens[0]!)) return word;
-        const token = tokens[0]!;
-        if (this.fts.count(prefixPhrase(token)) > 0) return word;
-        const max = token.length >= 8 ? 2 : 1;
-        let best: { term: string; distance: number } | null = null;
-        const next = String.fromCharCode(token.charCodeAt(0) + 1);
-        for (const { term } of this.termsBetween.all(token[0]!, next)) {
-          const distance = editDistance(token, term, max);
-          if (distance <= max && (best === null || distance < best.distance)) best = { term, distance };
-        }
-        if (best === null) return word;
+        const unknown = this.unknownToken(word);
+        const nearest = unknown === null ? undefined : this.vocabulary().nearest(unknown, 1)[0];
+        if (nearest === undefined) return word;
         changed = true;
-        return best.term;
+        return nearest.word;
       });
     return changed ? words.join(" ") : null;
   }
 
-  /** Rowids of plugins whose owner, name or full name is exactly `q` (case aside). */
-  private exactMatches(q: string): Set<number> {
+  /** The word as the index reads it when it can be corrected and matches nothing, else null. */
+  private unknownToken(word: string): string | null {
+    const tokens = queryWords(word, this.synonyms)[0];
+    if (tokens?.length !== 1 || !CORRECTABLE.test(tokens[0]!)) return null;
+    return this.fts.count(prefixPhrase(tokens[0]!)) > 0 ? null : tokens[0]!;
+  }
+
+  /**
+   * "Did you mean": for a search that found nothing, up to `limit` searches with one word that
+   * matches nothing replaced by one of its nearest words of the index, nearest first. Empty when
+   * every word of `q` is found on its own (the words together, or the filters, found nothing).
+   */
+  suggestions(q: string, limit = 3): string[] {
+    const words = q.trim().split(/\s+/);
+    const found = new Set<string>();
+    const options = words.flatMap((word, i) => {
+      const unknown = this.unknownToken(word);
+      if (unknown === null) return [];
+      return this.vocabulary()
+        .nearest(unknown, limit)
+        .map((nearest, rank) => ({ rank, text: words.map((w, j) => (j === i ? nearest.word : w)).join(" ") }));
+    });
+    options.sort((a, b) => a.rank - b.rank);
+    for (const { text } of options) if (found.size < limit) found.add(text);
+    return [...found];
+  }
+
+  /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
+  private vocabulary(): Vocabulary {
+    if (this.words === null) {
+      const text = this.orderBlob.get(VOCABULARY)?.ids;
+      const index = this.orderBlob.get(TRIGRAMS)?.ids;
+      if (text && index) this.words = Vocabulary.decode(text, index);
+      else {
+        const terms = this.db.query<{ term: string; doc: number }, []>(`SELECT term, 0 AS doc FROM terms`).all();
+        const words = vocabularyOf(terms);
+        this.words = new Vocabulary(words, trigramIndex(words));
+      }
+    }
+    return this.words;
+  }
+
+  /**
+   * Rowids of plugins whose name or full name is exactly `q` (case aside), and of those whose
+   * owner is. A `q` that is both a repository's name and an owner is taken both ways: the owner's
+   * repositories are exact matches too, and popularity orders them with the one so named.
+   */
+  private exactMatches(q: string): ExactRows {
     const text = q.trim();
-    const rows = /\s/.test(text)
-      ? []
-      : text.includes("/")
-        ? this.exactId.all(text)
-        : [...this.exactName.all(text), ...this.exactOwner.all(`${text}/`, `${text}0`)];
-    return new Set(rows.map((row) => row.rowid));
+    if (/\s/.test(text)) return { exact: new Set(), owned: new Set() };
+    if (text.includes("/")) return { exact: new Set(this.exactId.all(text).map((row) => row.rowid)), owned: new Set() };
+    const owned = new Set(this.exactOwner.all(`${text}/`, `${text}0`).map((row) => row.rowid));
+    const exact = new Set(this.exactName.all(text).map((row) => row.rowid));
+    if (exact.size > 0) for (const rowid of owned) exact.add(rowid);
+    return { exact, owned };
   }
 
   /** The index terms starting with `prefix` (ASCII letters and digits), or null past the bound. */
@@ -253,6 +291,7 @@ export class Snapshot {
       const count = () => this.fts.count(matches);
       const ranking = this.ranker.ranking(
         matches,
+        searchMatch({ ...match, all: match.scored }, query),
         count,
         inName,
         () => this.exactMatches(exact),

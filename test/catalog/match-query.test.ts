@@ -7,7 +7,11 @@ const terms = (list: string[] | null) => () => list;
 
 describe("toMatchQuery", () => {
   test("every word is a quoted phrase whose last token is a prefix", () => {
-    expect(toMatchQuery("mcp-ser git")).toEqual({ phrases: [`"git"*`, `"mcp ser"*`], all: `"git"* AND "mcp ser"*` });
+    expect(toMatchQuery("mcp-ser git")).toEqual({
+      phrases: [`"git"*`, `"mcp ser"*`],
+      all: `"git"* AND "mcp ser"*`,
+      scored: `"git"* AND "mcp ser"*`,
+    });
     expect(toMatchQuery(`"* ( : -`)).toBeNull();
   });
 
@@ -22,6 +26,8 @@ describe("toMatchQuery", () => {
     const match = toMatchQuery("Server", (prefix) => (asked.push(prefix), ["server", "servers"]));
     expect(asked).toEqual(["server"]);
     expect(match!.all).toBe(`("server" OR "servers")`);
+    // bm25 weighs the word as one prefix phrase, not as rare terms of its own.
+    expect(match!.scored).toBe(`"server"*`);
   });
 
   test("short, non-ASCII, multi-token or unlisted prefixes stay FTS5 prefix queries", () => {

@@ -1,0 +1,137 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { publishSnapshot } from "../../src/catalog/publish";
+import { editDistance } from "../../src/catalog/search";
+import { Snapshot } from "../../src/catalog/snapshot";
+import {
+  MAX_LIST,
+  MIN_SIMILARITY,
+  similarity,
+  TRIGRAMS,
+  trigramIndex,
+  trigramsOf,
+  VOCABULARY,
+  Vocabulary,
+  vocabularyOf,
+} from "../../src/catalog/vocabulary";
+import { plugin, snapshotInput, tempDir } from "../helpers";
+
+const vocabulary = (words: string[]) => new Vocabulary(words, trigramIndex(words));
+
+describe("trigrams", () => {
+  test("a word's trigrams are those of its padded form, each once", () => {
+    expect(trigramsOf("abc")).toHaveLength(4);
+    expect(trigramsOf("aaaa")).toHaveLength(4);
+    expect(similarity("playwright", "playwright")).toBe(1);
+    // Seven of the fourteen distinct trigrams of the two are shared.
+    expect(similarity("playwrite", "playwright")).toBe(0.5);
+    expect(similarity("playwrite", "postgres")).toBeLessThan(MIN_SIMILARITY);
+  });
+
+  test("the vocabulary keeps ASCII words of 3 to 32 characters, most documents first", () => {
+    const words = vocabularyOf([
+      { term: "mcp", doc: 5 },
+      { term: "server", doc: 9 },
+      { term: "ab", doc: 99 },
+      { term: "数据库", doc: 50 },
+      { term: "agent", doc: 9 },
+      { term: "x".repeat(33), doc: 1 },
+    ]);
+    expect(words).toEqual(["agent", "server", "mcp"]);
+  });
+});
+
+describe("edit distance", () => {
+  test("an adjacent transposition is one edit", () => {
+    expect(editDistance("obsidain", "obsidian", 2)).toBe(1);
+    expect(editDistance("slakc", "slack", 1)).toBe(1);
+    expect(editDistance("figam", "figma", 1)).toBe(1);
+    expect(editDistance("abc", "cab", 1)).toBe(2);
+  });
+});
+
+describe("Vocabulary.nearest", () => {
+  test("edit distance first, nearest then most frequent; same first letter", () => {
+    // `obsidan` (one deletion) is listed after `obsidian` (one transposition): the more frequent wins.
+    const v = vocabulary(["obsidian", "obsidan", "postgres", "bostgres"]);
+    expect(v.nearest("obsidain", 2).map((n) => n.word)).toEqual(["obsidian", "obsidan"]);
+    expect(v.nearest("postgress", 5).map((n) => n.word)).toEqual(["postgres"]);
+  });
+
+  test("past the edit distance, trigram similarity finds the word", () => {
+    const v = vocabulary(["playwright", "playground", "postgres"]);
+    const [best] = v.nearest("playwrite", 1);
+    expect(best).toEqual({ word: "playwright", distance: null, similarity: 0.5 });
+    expect(v.nearest("zzzzqqqq", 3)).toEqual([]);
+  });
+
+  test("a trigram shared by more than MAX_LIST words is not read, and the rest still find the word", () => {
+    const filler = Array.from({ length: MAX_LIST + 10 }, (_, i) => `pla${i.toString(36)}`);
+    const v = vocabulary([...filler, "playwright"]);
+    expect(v.nearest("playwrite", 1)[0]?.word).toBe("playwright");
+  });
+
+  test("decodes what the builder stores", () => {
+    const words = ["playwright", "postgres"];
+    const index = trigramIndex(words);
+    const v = Vocabulary.decode(new TextEncoder().encode(words.join("\n")), new Uint8Array(index.buffer));
+    expect(v.words).toEqual(words);
+    expect(v.nearest("playwrite", 1)[0]?.word).toBe("playwright");
+  });
+});
+
+describe("a snapshot's corrections and suggestions", () => {
+  const { dir, cleanup } = tempDir();
+  const path = join(dir, "catalog.sqlite");
+  let snapshot: Snapshot;
+  const list = (q: string) =>
+    snapshot.list({ q, category: null, curated: false, sort: "default", offset: 0, limit: 10 });
+
+  beforeAll(() => {
+    publishSnapshot(
+      path,
+      snapshotInput([
+        plugin("microsoft/playwright-mcp", { stars: 900, description: "Browser automation with Playwright" }),
+        plugin("acme/playground", { stars: 5, description: "A playground for agents" }),
+        plugin("crystaldba/postgres-mcp", { stars: 300, description: "Postgres tools" }),
+      ]),
+    );
+    snapshot = Snapshot.open(path);
+  });
+  afterAll(() => {
+    snapshot.close();
+    cleanup();
+  });
+
+  test("a word three edits away is searched as its nearest word by trigrams", () => {
+    const page = list("playwrite");
+    expect(page.corrected).toBe("playwright");
+    expect(page.total).toBe(1);
+  });
+
+  test("suggestions name the nearest words for the words that match nothing", () => {
+    expect(snapshot.suggestions("playwrite")).toEqual(["playwright"]);
+    expect(snapshot.suggestions("playwrite postgres", 2)[0]).toBe("playwright postgres");
+    // Every word is found alone; together they find nothing: there is no word to correct.
+    expect(list("playground postgres").total).toBe(0);
+    expect(snapshot.suggestions("playground postgres")).toEqual([]);
+    expect(snapshot.suggestions("zzzzqqqq")).toEqual([]);
+  });
+
+  test("a snapshot file built without the stored vocabulary corrects from its terms", () => {
+    const older = join(dir, "older.sqlite");
+    copyFileSync(path, older);
+    const db = new Database(older);
+    db.run(`DELETE FROM orders WHERE key IN (?, ?)`, [VOCABULARY, TRIGRAMS]);
+    db.close();
+    const opened = Snapshot.open(older);
+    try {
+      const page = opened.list({ q: "playwrite", category: null, curated: false, sort: "stars", offset: 0, limit: 10 });
+      expect(page.corrected).toBe("playwright");
+    } finally {
+      opened.close();
+    }
+  });
+});

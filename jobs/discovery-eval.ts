@@ -9,7 +9,7 @@
  * The fake's search budgets renew every 2 seconds instead of every minute (30 times faster), so the
  * runs take seconds; "on the platform" times scale the waits back up.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DB_DIR } from "../src/catalog/editorial";
@@ -79,6 +79,48 @@ console.log(
 );
 const missed = [...space.real].filter((id) => !published.has(id));
 console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
+coverage();
+
+/**
+ * What the manifests gave the published plugins: the share of those holding an evidence file that
+ * have contents, and the share of marketplaces, MCP packages and skills with an install instruction.
+ */
+function coverage(): void {
+  const plugins = readPrevious(databasePath).plugins;
+  const rules = JSON.parse(readFileSync(join(dataDir, "discovery.json"), "utf8"));
+  let withFile = 0;
+  let withContents = 0;
+  const kinds = { marketplaces: [0, 0], "MCP packages": [0, 0], skills: [0, 0] } as Record<string, [number, number]>;
+  for (const [key, plugin] of plugins) {
+    const files = github.repos.lookup(key)?.repo.files ?? {};
+    const paths = Object.keys(files);
+    const server = files["server.json"] ?? "";
+    const isMcp = server.includes("modelcontextprotocol.io/schemas");
+    const evidence =
+      rules.evidence.files.some(
+        (f: { path: string; contains?: string }) =>
+          f.path in files && (!f.contains || files[f.path]!.includes(f.contains)),
+      ) ||
+      rules.evidence.dependencies.some((d: { file: string; name: string }) => files[d.file]?.includes(d.name)) ||
+      paths.some((p) => /^skills\/[^/]+\/SKILL\.md$/.test(p) || /^\.claude\/(commands|agents)\/[^/]+\.md$/.test(p));
+    if (!evidence) continue;
+    withFile++;
+    if (plugin.details?.contents) withContents++;
+    const installed = (plugin.details?.install.length ?? 0) > 0;
+    const count = (kind: string) => {
+      kinds[kind]![0]++;
+      if (installed) kinds[kind]![1]++;
+    };
+    if (".claude-plugin/marketplace.json" in files) count("marketplaces");
+    if (isMcp && server.includes('"packages"')) count("MCP packages");
+    if ("SKILL.md" in files || paths.some((p) => /^skills\/[^/]+\/SKILL\.md$/.test(p))) count("skills");
+  }
+  console.log(
+    `contents:  ${share(withContents, withFile)} of the published plugins with an evidence file (target >= 90%)`,
+  );
+  for (const [kind, [all, installed]] of Object.entries(kinds))
+    console.log(`install:   ${share(installed, all)} of the ${kind} have an install instruction (target >= 80%)`);
+}
 
 // About 10,000 plugins: synthetic ones with a plugin manifest and a topic, created over two years.
 for (let i = 0; i < 8000; i++) {
@@ -108,34 +150,61 @@ for (let i = 0; i < 20; i++)
   github.add({ full_name: `fresh-${i}/plugin`, topics: ["claude-code-plugin"], created_at: pushed, pushed_at: pushed });
 github.resetBudgets();
 const incremental = await refresh("later incremental run at about 10,000 plugins", later);
-// The searches' own share: the same space with no curated list or named marketplace to lean on.
-const alone = mkdtempSync(join(tmpdir(), "discovery-eval-alone-"));
-for (const name of ["categories.json", "curated.json", "overrides.json"])
-  copyFileSync(join(DB_DIR, name), join(alone, name));
+// The searches' own share: the same space with no curated list or named marketplace to lean on,
+// with the evidence kinds read from manifests (SDK dependencies, skill folders, .claude/) and without.
 const rules = JSON.parse(readFileSync(join(DB_DIR, "discovery.json"), "utf8"));
-writeFileSync(join(alone, "discovery.json"), JSON.stringify({ ...rules, lists: [], marketplaces: [] }));
-const bare = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
-const bareSpace = loadPluginSpace(bare);
-const bareDb = join(alone, "catalog.sqlite");
-const bareRun = await runRefresh({
-  databasePath: bareDb,
-  apiUrl: bare.url,
-  token: "eval-token",
-  maxDrop: 0.5,
-  dataDir: alone,
-  maxWaitSeconds: 120,
-  now: () => NOW,
+async function alone(label: string, discovery: unknown): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "discovery-eval-alone-"));
+  for (const name of ["categories.json", "curated.json", "overrides.json"])
+    copyFileSync(join(DB_DIR, name), join(dir, name));
+  writeFileSync(join(dir, "discovery.json"), JSON.stringify(discovery));
+  const bare = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
+  const bareSpace = loadPluginSpace(bare);
+  const bareDb = join(dir, "catalog.sqlite");
+  const started = performance.now();
+  const bareRun = await runRefresh({
+    databasePath: bareDb,
+    apiUrl: bare.url,
+    token: "eval-token",
+    maxDrop: 0.5,
+    dataDir: dir,
+    maxWaitSeconds: 120,
+    now: () => NOW,
+  });
+  if (bareRun.status !== "published") throw new Error(formatResult(bareRun).join("\n"));
+  const seconds = (performance.now() - started) / 1000;
+  const waited = bareRun.report.usage.waits.reduce((sum, w) => sum + w.seconds, 0);
+  const barePublished = new Set(readPrevious(bareDb).plugins.keys());
+  const bareFound = [...bareSpace.real].filter((id) => barePublished.has(id)).length;
+  const bareClean = [...barePublished].filter((id) => !bareSpace.distractors.has(id)).length;
+  console.log(`\n## without curated lists and named marketplaces, ${label}`);
+  console.log(
+    `recall:    ${share(bareFound, bareSpace.real.size)}; precision: ${share(bareClean, barePublished.size)}`,
+  );
+  console.log(
+    `  API calls: ${bareRun.report.usage.total} (${bareRun.report.usage.callsText()}); on the platform about ${((seconds + waited * (SCALE - 1)) / 60).toFixed(1)} min`,
+  );
+  bare.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+const older = {
+  ...rules,
+  lists: [],
+  marketplaces: [],
+  evidence: { ...rules.evidence, dependencies: [], folders: [] },
+  code: rules.code.filter((c: { query: string }) => !c.query.includes("modelcontextprotocol/sdk")),
+};
+await alone("before: evidence files and topics only", older);
+await alone("after: with SDK dependencies, skill folders and .claude/ as evidence", {
+  ...rules,
+  lists: [],
+  marketplaces: [],
 });
-if (bareRun.status !== "published") throw new Error(formatResult(bareRun).join("\n"));
-const barePublished = new Set(readPrevious(bareDb).plugins.keys());
-const bareFound = [...bareSpace.real].filter((id) => barePublished.has(id)).length;
-const bareClean = [...barePublished].filter((id) => !bareSpace.distractors.has(id)).length;
-console.log("\n## without curated lists and named marketplaces (searches, code searches and evidence alone)");
-console.log(`recall:    ${share(bareFound, bareSpace.real.size)}; precision: ${share(bareClean, barePublished.size)}`);
-bare.stop();
-rmSync(alone, { recursive: true, force: true });
 
 console.log(`\nplugins after the later run: ${incremental.total} (full run ${full.total})`);
+console.log(
+  `snapshot file: ${(statSync(databasePath).size / 1e6).toFixed(1)} MB; peak RSS of the eval process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+);
 console.log(`total eval time: ${((Date.now() - start) / 1000).toFixed(1)}s`);
 github.stop();
 rmSync(dir, { recursive: true, force: true });

@@ -5,20 +5,45 @@
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { NO_LISTING_RULES } from "./candidates";
+import { type DetailFragments, hasKinds } from "./details";
 import { type FtsRow, openForBuild, writeIndex } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
-import { ACTIVE_MEMBERS, indexText, memberKey, POPULARITY, SCHEMA_VERSION, tagToken } from "./schema";
+import {
+  ACTIVE_MEMBERS,
+  detailMemberKey,
+  indexText,
+  memberKey,
+  ORIGINALS,
+  POPULARITY,
+  SCHEMA_VERSION,
+  tagToken,
+} from "./schema";
 import { popularity } from "./search";
 import { type Synonyms, searchText, synonymsOf } from "./searchtext";
 import { isoMillis } from "./time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "./types";
-import { fullView, shortView } from "./views";
+import { fragmentsOf, fullView, shortView } from "./views";
 
 /** A plugin while it is being built: its sort keys, rowid (stars position) and distinct categories. */
 interface Entry extends Ranked {
   rowid: number;
   snapshotAt: string;
   categories: string[];
+  /** Member keys of the `has=`, `harness=` and `original=` filters this plugin answers to. */
+  detailKeys: string[];
+  /** The plugin it is a fork or look-alike of, when that one is in the catalog: it ranks below it. */
+  original: Entry | null;
+}
+
+/** The detail filters of a record: its `has=` kinds, `works_with` harnesses, and whether it is an original. */
+function detailFilters(record: PluginRecord): Array<["has" | "harness" | "original", string]> {
+  const filters: Array<["has" | "harness" | "original", string]> = hasKinds(record.details ?? null).map((k) => [
+    "has",
+    k,
+  ]);
+  for (const h of record.details?.works_with ?? []) filters.push(["harness", h]);
+  if (!record.details?.fork_of && !record.lookalike_of) filters.push(["original", ""]);
+  return filters;
 }
 
 /** Rowids in order, packed as the Int32 blob the snapshot decodes without copying rows. */
@@ -33,6 +58,7 @@ function tags(entry: Entry): string {
   const tokens = entry.categories.map((c) => categoryTags.get(c) ?? categoryTags.set(c, tagToken("cat", c)).get(c)!);
   if (entry.record.curated) tokens.push(tagToken("curated"));
   if (!entry.record.archived) tokens.push(tagToken("active"));
+  for (const [kind, value] of detailFilters(entry.record)) tokens.push(tagToken(kind, value));
   return tokens.join(" ");
 }
 
@@ -57,12 +83,21 @@ function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, s
 }
 
 /** The full and short JSON of each plugin, serialized once per snapshot. */
-function views(byStars: Entry[]): Array<[string, string]> {
-  return byStars.map((entry) => [JSON.stringify(fullView(entry.record)), JSON.stringify(shortView(entry.record))]);
+function views(byStars: Entry[]): Array<[string, string, DetailFragments]> {
+  return byStars.map((entry) => [
+    JSON.stringify(fullView(entry.record)),
+    JSON.stringify(shortView(entry.record)),
+    fragmentsOf(entry.record),
+  ]);
 }
 
-function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, string]>, history: SnapshotHistory): void {
-  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+function insertPlugins(
+  db: Database,
+  byStars: Entry[],
+  json: Array<[string, string, DetailFragments]>,
+  history: SnapshotHistory,
+): void {
+  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
   const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
   byStars.forEach((entry, i) => {
@@ -96,6 +131,10 @@ function insertPlugins(db: Database, byStars: Entry[], json: Array<[string, stri
       r.repo_id,
       JSON.stringify(r.previous_ids),
       changedAt,
+      json[i]![2].contents,
+      json[i]![2].install,
+      json[i]![2].flags,
+      json[i]![2].works_with,
     );
   });
 }
@@ -119,11 +158,21 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): void {
   for (const [category, rowids] of members) insert.run(memberKey(category), packRowids(rowids));
   const active = bySort.get("stars")!.filter((entry) => !entry.record.archived);
   insert.run(ACTIVE_MEMBERS, packRowids(active.map((e) => e.rowid)));
+  const details = new Map<string, number[]>();
+  for (const entry of bySort.get("stars")!) {
+    for (const key of entry.detailKeys) (details.get(key) ?? details.set(key, []).get(key)!).push(entry.rowid);
+  }
+  for (const [key, rowids] of details) insert.run(key, packRowids(rowids));
   const byStars = bySort.get("stars")!;
   const scores = new Float64Array(byStars.length + 1);
-  for (const e of byStars)
-    scores[e.rowid] = popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
+  const score = (e: Entry) => popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
+  for (const e of byStars) scores[e.rowid] = score(e);
+  // A fork or look-alike scores just below its original, whatever its own numbers.
+  for (const e of byStars) if (e.original) scores[e.rowid] = Math.min(scores[e.rowid]!, score(e.original) * 0.999);
   insert.run(POPULARITY, new Uint8Array(scores.buffer));
+  const originals = new Int32Array(byStars.length + 1);
+  for (const e of byStars) if (e.original) originals[e.rowid] = e.original.rowid;
+  insert.run(ORIGINALS, new Uint8Array(originals.buffer));
 }
 
 /** Statistics of a set of records, as the manifest reports them. */
@@ -190,7 +239,18 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
     rowid: 0,
     snapshotAt,
     categories: [...new Set(record.categories)],
+    detailKeys: detailFilters(record).map(([kind, value]) => detailMemberKey(kind, value)),
+    original: null,
   }));
+  const byKey = new Map(entries.map((e) => [e.record.id.toLowerCase(), e]));
+  for (const entry of entries) {
+    const of = entry.record.details?.fork_of ?? entry.record.lookalike_of;
+    const original = of ? byKey.get(of.toLowerCase()) : undefined;
+    if (original && original !== entry) {
+      entry.original = original;
+      entry.rankStars = Math.min(entry.record.stars, Math.max(0, original.record.stars - 1));
+    }
+  }
   const byStars = entries.slice().sort(COMPARATORS.stars);
   for (const [index, entry] of byStars.entries()) entry.rowid = index + 1;
   // The index first: it creates the file and its schema; then the rows, orders and metadata.

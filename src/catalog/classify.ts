@@ -2,6 +2,7 @@
  * Classification and editorial merge: repository facts + the editors' data (db/) → plugin records.
  * Rules live in db/categories.json; this module only interprets them.
  */
+import { lookalikes, type PluginDetails } from "./details";
 import { escapeRegExp } from "./text";
 import { isoMillis, isoSeconds } from "./time";
 import type { Category, Editorial, PluginRecord, RepoFacts } from "./types";
@@ -58,6 +59,8 @@ export interface RecordContext {
   previousIds?: string[];
   /** The platform's numeric id as published, for when this run's facts lack it. */
   repoId?: number | null;
+  /** What the manifests said, this run or as published. */
+  details?: PluginDetails | null;
 }
 
 /** Merges facts with the editors' data; null when the editors excluded the repository. */
@@ -97,6 +100,8 @@ export function toRecord(
     etag: context.etag ?? null,
     repo_id: facts.database_id ?? context.repoId ?? null,
     previous_ids: context.previousIds ?? [],
+    details: context.details ?? null,
+    lookalike_of: null,
   };
 }
 
@@ -120,5 +125,7 @@ export function toRecords(
     const record = toRecord(fact, editorial, classifier, firstSeen(fact.full_name), curatedZh);
     if (record) records.push(record);
   }
+  const imitated = lookalikes(records);
+  for (const record of records) record.lookalike_of = imitated.get(record.id.toLowerCase()) ?? null;
   return records;
 }

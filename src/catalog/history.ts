@@ -4,7 +4,7 @@
  * publishes. A new snapshot carries its predecessor's history forward, pruned to HISTORY_DAYS.
  */
 import type { HistoryEvent, PluginRecord, SnapshotHistory } from "./types";
-import { catalogView } from "./views";
+import { catalogRecordJson } from "./views";
 
 /** How long removals, renames and earlier snapshot times are kept. */
 export const HISTORY_DAYS = 30;
@@ -37,7 +37,7 @@ export function carryHistory(
   for (const record of records) {
     const key = record.id.toLowerCase();
     const before = previous.plugins.get(key);
-    if (before && before.catalogJson === JSON.stringify(catalogView(record))) changedAt.set(key, before.changedAt);
+    if (before && before.catalogJson === catalogRecordJson(record)) changedAt.set(key, before.changedAt);
   }
   const events = previous.events.filter((e) => e.at >= horizon);
   const renamedFrom = new Set<string>();

@@ -26,6 +26,8 @@ export interface Ranked {
   record: PluginRecord;
   heat: number;
   nameKey: string;
+  /** Stars as the default order counts them: a fork or look-alike just below its original. */
+  rankStars?: number;
 }
 
 function ascending(a: string, b: string): number {
@@ -48,7 +50,9 @@ function newestFirst(a: Ranked, b: Ranked): number {
 /** Comparators of each sort (for `default`, the order without a search query). */
 export const COMPARATORS: Record<Sort, (a: Ranked, b: Ranked) => number> = {
   default: (a, b) =>
-    Number(b.record.curated) - Number(a.record.curated) || b.record.stars - a.record.stars || byId(a, b),
+    Number(b.record.curated) - Number(a.record.curated) ||
+    (b.rankStars ?? b.record.stars) - (a.rankStars ?? a.record.stars) ||
+    byId(a, b),
   name: (a, b) => ascending(a.nameKey, b.nameKey) || byId(a, b),
   stars: (a, b) => b.record.stars - a.record.stars || byId(a, b),
   forks: (a, b) => b.record.forks - a.record.forks || byId(a, b),
@@ -68,9 +72,10 @@ export function orderKey(
   category: string | null,
   curated: boolean,
   archived: boolean | null = null,
+  members: readonly string[] = [],
 ): string {
   const filters = `${category === null ? "" : `|c:${category}`}${curated ? "|curated" : ""}`;
-  return `${sort}${filters}${archived === null ? "" : `|archived:${archived}`}`;
+  return `${sort}${filters}${archived === null ? "" : `|archived:${archived}`}${members.map((m) => `|${m}`).join("")}`;
 }
 
 /** Reads a stored Int32 blob by key; null when the snapshot has none. */
@@ -97,8 +102,14 @@ export class ListOrders {
    * Rowids in the order of `sort`, restricted to `category`, to curated plugins when asked, and to
    * archived (true) or unarchived (false) plugins when `archived` is given.
    */
-  sorted(sort: Sort, category: string | null, curated: boolean, archived: boolean | null = null): Int32Array {
-    const key = orderKey(sort, category, curated, archived);
+  sorted(
+    sort: Sort,
+    category: string | null,
+    curated: boolean,
+    archived: boolean | null = null,
+    members: readonly string[] = [],
+  ): Int32Array {
+    const key = orderKey(sort, category, curated, archived, members);
     let ids = this.orders.get(key);
     if (!ids) {
       const all = this.stored(orderKey(sort, null, false));
@@ -106,11 +117,13 @@ export class ListOrders {
       const isCurated = curated ? this.marks(memberKey(null)) : null;
       const active = archived === null ? null : this.marks(ACTIVE_MEMBERS);
       const wanted = archived === false ? 1 : 0;
+      const required = members.map((m) => this.marks(m));
       ids = all.filter(
         (rowid) =>
           (inCategory === null || inCategory[rowid] === 1) &&
           (isCurated === null || isCurated[rowid] === 1) &&
-          (active === null || active[rowid] === wanted),
+          (active === null || active[rowid] === wanted) &&
+          required.every((marks) => marks[rowid] === 1),
       );
       this.orders.set(key, ids);
     }

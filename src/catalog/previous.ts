@@ -5,6 +5,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import type { CandidateDecision } from "./candidates";
+import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
 import type { PreviousHistory } from "./history";
 import type { HistoryEvent } from "./types";
 import { catalogJson, type PluginView } from "./views";
@@ -20,6 +21,8 @@ export interface PreviousPlugin {
   /** The catalog-form JSON as published, and when it last changed. */
   catalogJson: string;
   changedAt: string;
+  /** What its manifests said as published; null when never read (or written before they were). */
+  details: PluginDetails | null;
 }
 
 export interface PreviousCatalog extends PreviousHistory {
@@ -40,10 +43,35 @@ interface Row {
   repo_id: number | null;
   previous_ids: string;
   changed_at: string;
+  x_contents?: string;
+  x_install?: string;
+  x_flags?: string;
+  x_works_with?: string;
 }
 
-const SELECT_PLUGINS = `SELECT full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at
-  FROM plugins ORDER BY rowid`;
+const COLUMNS = "full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at";
+const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
+
+/** The stored parts of a row, or those of a plugin never read when the file predates them. */
+function fragmentsOfRow(row: Row): DetailFragments {
+  if (row.x_contents === undefined) return detailFragments(null, null);
+  return { contents: row.x_contents, install: row.x_install!, flags: row.x_flags!, works_with: row.x_works_with! };
+}
+
+/** The details back from their stored parts, checked again: a stored value is not trusted blindly. */
+function detailsOfRow(row: Row): PluginDetails | null {
+  if (row.x_contents === undefined) return null;
+  try {
+    const parts = JSON.parse(`{${row.x_contents},${row.x_install},${row.x_flags},${row.x_works_with}}`) as Record<
+      string,
+      unknown
+    >;
+    const { lookalike_of: _, ...details } = parts;
+    return validDetails(details);
+  } catch {
+    return null;
+  }
+}
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
 const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
 const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
@@ -72,7 +100,15 @@ export function readPrevious(path: string): PreviousCatalog {
   const db = new Database(path, { readonly: true, strict: true });
   try {
     const plugins = new Map<string, PreviousPlugin>();
-    for (const row of db.prepare<Row, []>(SELECT_PLUGINS).all()) {
+    // A snapshot of an older schema (before the manifests were read) still hands its facts on.
+    const columns = new Set(
+      db
+        .prepare<{ name: string }, []>(`PRAGMA table_info(plugins)`)
+        .all()
+        .map((c) => c.name),
+    );
+    const select = `SELECT ${COLUMNS}${columns.has("x_contents") ? `, ${DETAIL_COLUMNS}` : ""} FROM plugins ORDER BY rowid`;
+    for (const row of db.prepare<Row, []>(select).all()) {
       const view = JSON.parse(row.full_json) as PluginView;
       plugins.set(view.id.toLowerCase(), {
         view,
@@ -81,8 +117,16 @@ export function readPrevious(path: string): PreviousCatalog {
         etag: row.etag,
         repoId: row.repo_id,
         previousIds: JSON.parse(row.previous_ids) as string[],
-        catalogJson: catalogJson(row.full_json, row.curated === 1, row.first_seen_at, row.repo_id, row.previous_ids),
+        catalogJson: catalogJson(
+          row.full_json,
+          row.curated === 1,
+          row.first_seen_at,
+          row.repo_id,
+          row.previous_ids,
+          fragmentsOfRow(row),
+        ),
         changedAt: row.changed_at,
+        details: detailsOfRow(row),
       });
     }
     return {

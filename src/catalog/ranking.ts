@@ -51,6 +51,8 @@ export class Ranker {
   constructor(
     db: Database,
     private readonly popularity: Float64Array,
+    /** Per rowid, the rowid of the plugin it is a fork or look-alike of (0 for none). */
+    private readonly originals: Int32Array = new Int32Array(0),
   ) {
     const weights = COLUMN_WEIGHTS.join(", ");
     this.candidates = db.prepare(
@@ -93,11 +95,22 @@ export class Ranker {
         owned: exactRows.owned.has(rowid),
       }),
     }));
+    this.belowOriginals(scored);
     scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
     ranking = { rowids: Int32Array.from(scored, (r) => r.rowid), after: rows.at(-1)?.[0] ?? 0 };
     if (this.kept.size >= KEPT_RANKINGS) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(key, ranking);
     return ranking;
+  }
+
+  /** A fork or look-alike found with its original scores just below it, whatever its own relevance. */
+  private belowOriginals(scored: Array<{ rowid: number; score: number }>): void {
+    if (this.originals.length === 0) return;
+    const byRowid = new Map(scored.map((s) => [s.rowid, s]));
+    for (const s of scored) {
+      const original = byRowid.get(this.originals[s.rowid] ?? 0);
+      if (original) s.score = Math.min(s.score, original.score - 1e-9);
+    }
   }
 
   /** The first RANKED_MATCHES matches with their bm25 (lower is better). */

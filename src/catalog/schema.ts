@@ -26,7 +26,7 @@
  * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
  * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -57,7 +57,11 @@ CREATE TABLE plugins (
   short_json TEXT NOT NULL,
   repo_id INTEGER,
   previous_ids TEXT NOT NULL,
-  changed_at TEXT NOT NULL
+  changed_at TEXT NOT NULL,
+  x_contents TEXT NOT NULL,
+  x_install TEXT NOT NULL,
+  x_flags TEXT NOT NULL,
+  x_works_with TEXT NOT NULL
 );
 
 CREATE INDEX plugins_changed_at ON plugins (changed_at);
@@ -95,6 +99,9 @@ export function indexText(text: string): string {
 /** The key of the per-rowid popularity blob in `orders`. */
 export const POPULARITY = "popularity";
 
+/** The key of the per-rowid Int32 blob of originals: the rowid a fork or look-alike imitates, 0 for none. */
+export const ORIGINALS = "originals";
+
 /** The key of the feed's order: most recently first seen, then created_at desc, then id. */
 export const NEWEST_ORDER = "newest";
 
@@ -106,11 +113,16 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
+/** The key of the members of a `has=`, `harness=` or `original=` filter value. */
+export function detailMemberKey(kind: "has" | "harness" | "original", value = ""): string {
+  return `members|${kind}:${value}`;
+}
+
 /**
  * The FTS token of a filter value in the `tags` column. It starts with `_`, which no word of a
  * search can hold (search.ts splits words on it), so no search term ever matches a filter token
  * and searches need no column restriction. The value is hex-encoded: distinct values never collide.
  */
-export function tagToken(kind: "cat" | "curated" | "active", value = ""): string {
+export function tagToken(kind: "cat" | "curated" | "active" | "has" | "harness" | "original", value = ""): string {
   return `_${kind}${Buffer.from(value, "utf8").toString("hex")}`;
 }

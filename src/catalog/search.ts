@@ -83,6 +83,12 @@ export interface SearchFilters {
   curated: boolean;
   /** Only archived (true) or only unarchived (false) plugins; null for both. */
   archived?: boolean | null;
+  /** `has=` kinds, every one required. */
+  has?: readonly string[];
+  /** `harness=`: only plugins that work with it. */
+  harness?: string | null;
+  /** `original=1`: no forks or look-alikes. */
+  original?: boolean;
 }
 
 /** The FTS expression of every result of a filtered search. */
@@ -91,6 +97,9 @@ export function searchMatch(match: MatchQuery, filters: SearchFilters): string {
   if (filters.category !== null) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
   if (filters.curated) terms.push(`tags : "${tagToken("curated")}"`);
   if (filters.archived === false) terms.push(`tags : "${tagToken("active")}"`);
+  for (const kind of filters.has ?? []) terms.push(`tags : "${tagToken("has", kind)}"`);
+  if (filters.harness) terms.push(`tags : "${tagToken("harness", filters.harness)}"`);
+  if (filters.original) terms.push(`tags : "${tagToken("original")}"`);
   const matches = terms.join(" AND ");
   return filters.archived === true ? `(${matches}) NOT tags : "${tagToken("active")}"` : matches;
 }

@@ -4,11 +4,12 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
+import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
 import { ListOrders, type Sort } from "./orders";
 import { type ExactRows, pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
-import { POPULARITY, SCHEMA_VERSION } from "./schema";
+import { detailMemberKey, ORIGINALS, POPULARITY, SCHEMA_VERSION } from "./schema";
 import { type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
 import { type Synonyms, synonymsOf } from "./searchtext";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
@@ -29,9 +30,25 @@ export interface ListQuery {
   curated: boolean;
   /** Only archived (true) or only unarchived (false) plugins; null or absent for both. */
   archived?: boolean | null;
+  /** `has=` kinds, every one required. */
+  has?: readonly string[];
+  /** Only plugins that work with this harness. */
+  harness?: string | null;
+  /** No forks or look-alikes of a catalog plugin. */
+  original?: boolean;
+  /** Parts added to each plugin's full form (`include=`). */
+  include?: readonly IncludePart[];
   sort: Sort;
   offset: number;
   limit: number;
+}
+
+/** The member keys of a query's detail filters (see schema.ts detailMemberKey). */
+function detailMembers(query: Pick<ListQuery, "has" | "harness" | "original">): string[] {
+  const keys = (query.has ?? []).map((kind) => detailMemberKey("has", kind));
+  if (query.harness) keys.push(detailMemberKey("harness", query.harness));
+  if (query.original) keys.push(detailMemberKey("original"));
+  return keys;
 }
 
 /** What changed from an earlier snapshot to this one, as catalog-form JSON and ids. */
@@ -48,13 +65,37 @@ interface CatalogRow {
   first_seen_at: string;
   repo_id: number | null;
   previous_ids: string;
+  x_contents: string;
+  x_install: string;
+  x_flags: string;
+  x_works_with: string;
+}
+
+interface FullRow {
+  full_json: string;
+  x_contents: string;
+  x_install: string;
+  x_flags: string;
+  x_works_with: string;
+}
+
+function fragmentsOf(row: FullRow): DetailFragments {
+  return { contents: row.x_contents, install: row.x_install, flags: row.x_flags, works_with: row.x_works_with };
 }
 
 function catalogRowJson(row: CatalogRow): string {
-  return catalogJson(row.full_json, row.curated === 1, row.first_seen_at, row.repo_id, row.previous_ids);
+  return catalogJson(
+    row.full_json,
+    row.curated === 1,
+    row.first_seen_at,
+    row.repo_id,
+    row.previous_ids,
+    fragmentsOf(row),
+  );
 }
 
-const CATALOG_COLUMNS = "full_json, curated, first_seen_at, repo_id, previous_ids";
+const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
+const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
 /** A feed entry: only what the RSS item needs. */
 export interface NewestRow {
@@ -87,6 +128,8 @@ export class Snapshot {
   private marks: Uint8Array | null = null;
   private readonly byRowid: Statement<{ full_json: string }>;
   private readonly byId: Statement<{ full_json: string }>;
+  private readonly byRowidWith: Statement<FullRow>;
+  private readonly byIdWith: Statement<FullRow>;
   private readonly orderBlob: Statement<{ ids: Uint8Array }>;
   private readonly starsRange: Statement<{ short_json: string }>;
   private readonly newestRow: Statement<NewestRow>;
@@ -110,6 +153,8 @@ export class Snapshot {
     this.categories = JSON.parse(this.metaValue("categories")) as CategoryInfo[];
     this.byRowid = db.prepare(`SELECT full_json FROM plugins WHERE rowid = ?`);
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
+    this.byRowidWith = db.prepare(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins WHERE rowid = ?`);
+    this.byIdWith = db.prepare(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins WHERE id = ?`);
     this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
     this.newestRow = db.prepare(
@@ -124,7 +169,12 @@ export class Snapshot {
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
     const popularity = this.orderBlob.get(POPULARITY)?.ids;
-    this.ranker = new Ranker(db, popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0));
+    const originals = this.orderBlob.get(ORIGINALS)?.ids;
+    this.ranker = new Ranker(
+      db,
+      popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0),
+      originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0),
+    );
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
     const rules = this.optionalMeta("listing_rules");
     this.listingRules = rules === null ? NO_LISTING_RULES : (JSON.parse(rules) as ListingRules);
@@ -166,8 +216,10 @@ export class Snapshot {
   }
 
   /** The full-form JSON of one plugin (ids compare case-insensitively), or null. */
-  plugin(id: string): string | null {
-    return this.byId.get(id)?.full_json ?? null;
+  plugin(id: string, include: readonly IncludePart[] = []): string | null {
+    if (include.length === 0) return this.byId.get(id)?.full_json ?? null;
+    const row = this.byIdWith.get(id);
+    return row ? withParts(row.full_json, fragmentsOf(row), include) : null;
   }
 
   /**
@@ -183,9 +235,15 @@ export class Snapshot {
       const retry = this.searchText(query, corrected);
       return retry.total > 0 ? { ...retry, corrected } : page;
     }
-    const ids = this.orders.sorted(query.sort, query.category, query.curated, query.archived ?? null);
+    const ids = this.orders.sorted(
+      query.sort,
+      query.category,
+      query.curated,
+      query.archived ?? null,
+      detailMembers(query),
+    );
     const slice = ids.subarray(query.offset, query.offset + query.limit);
-    return { items: this.fullJson(slice), total: ids.length };
+    return { items: this.fullJson(slice, query.include), total: ids.length };
   }
 
   private searchText(query: ListQuery, q: string): Page<string> {
@@ -275,8 +333,12 @@ export class Snapshot {
     return terms.length > MAX_PREFIX_TERMS ? null : terms;
   }
 
-  private fullJson(rowids: ArrayLike<number>): string[] {
-    return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
+  private fullJson(rowids: ArrayLike<number>, include: readonly IncludePart[] = []): string[] {
+    if (include.length === 0) return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
+    return Array.from(rowids, (rowid) => {
+      const row = this.byRowidWith.get(rowid)!;
+      return withParts(row.full_json, fragmentsOf(row), include);
+    });
   }
 
   /**
@@ -300,15 +362,16 @@ export class Snapshot {
       // A ranking short of its bound holds every match: no count needed.
       const total = ranking.rowids.length < RANKED_MATCHES ? ranking.rowids.length : this.fts.count(matches);
       if (query.offset >= total) return { items: [], total };
-      return { items: this.fullJson(this.ranker.page(matches, ranking, query.offset, query.limit)), total };
+      const rowids = this.ranker.page(matches, ranking, query.offset, query.limit);
+      return { items: this.fullJson(rowids, query.include), total };
     }
     const total = this.fts.count(matches);
     if (query.offset >= total) return { items: [], total };
     if (query.sort === "stars")
-      return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit)), total };
+      return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit), query.include), total };
     const order = this.orders.sorted(query.sort, null, false);
     const rowids = this.sortedPage(matches, total, order, query.offset, query.limit);
-    return { items: this.fullJson(rowids), total };
+    return { items: this.fullJson(rowids, query.include), total };
   }
 
   /**

@@ -1,6 +1,8 @@
 /** Shapes of a catalog snapshot: what a refresh or the embedded default hands to the builder. */
 import type { CandidateDecision, ListingRules } from "./candidates";
 
+import type { PluginDetails } from "./details";
+
 /** Facts about one repository as the hosting platform reports them (or the embedded default records them). */
 export interface RepoFacts {
   /** The platform's numeric repository id (GraphQL `databaseId`): it survives renames. */
@@ -50,6 +52,10 @@ export interface PluginRecord {
   repo_id: number | null;
   /** Former `owner/repo` ids of this plugin, oldest first: they redirect to `id`. */
   previous_ids: string[];
+  /** What its manifests say (contents, install, flags, works_with); absent or null when never read. */
+  details?: PluginDetails | null;
+  /** The catalog plugin this one imitates by name (see details.ts `lookalikes`); set by toRecords. */
+  lookalike_of?: string | null;
 }
 
 export interface SnapshotInput {

@@ -2,6 +2,7 @@
  * Wire shapes of a plugin, mapped explicitly from records so the format cannot drift with the schema.
  * The builder serializes them once per snapshot; requests only concatenate the stored JSON.
  */
+import { type DetailFragments, detailFragments } from "./details";
 import type { PluginRecord } from "./types";
 
 /** Full form (contract 2.2), returned by /api/v1/*. */
@@ -72,12 +73,17 @@ export function shortView(r: PluginRecord): PluginShortView {
   };
 }
 
-/** The catalog form (catalog.json, changes): the full form plus what a mirror keeps. */
+/** The catalog form (catalog.json, changes): the full form plus what a mirror keeps and every `include=` part. */
 export interface PluginCatalogView extends PluginView {
   curated: boolean;
   first_seen_at: string;
   repo_id: number | null;
   previous_ids: string[];
+}
+
+/** The `include=` parts of a record, as stored (one JSON member list each). */
+export function fragmentsOf(r: PluginRecord): DetailFragments {
+  return detailFragments(r.details ?? null, r.lookalike_of ?? null);
 }
 
 /** The catalog form's JSON from the stored full form and the columns beside it. */
@@ -87,17 +93,25 @@ export function catalogJson(
   firstSeenAt: string,
   repoId: number | null,
   previousIds: string,
+  fragments: DetailFragments,
 ): string {
   const extra = `"curated":${curated},"first_seen_at":${JSON.stringify(firstSeenAt)},"repo_id":${repoId},"previous_ids":${previousIds}`;
-  return `${fullJson.slice(0, -1)},${extra}}`;
+  const parts = `${fragments.contents},${fragments.install},${fragments.flags},${fragments.works_with}`;
+  return `${fullJson.slice(0, -1)},${extra},${parts}}`;
+}
+
+/** The catalog form's JSON of a record: byte for byte what catalogJson makes of its stored row. */
+export function catalogRecordJson(r: PluginRecord): string {
+  return catalogJson(
+    JSON.stringify(fullView(r)),
+    r.curated,
+    r.first_seen_at,
+    r.repo_id,
+    JSON.stringify(r.previous_ids),
+    fragmentsOf(r),
+  );
 }
 
 export function catalogView(r: PluginRecord): PluginCatalogView {
-  return {
-    ...fullView(r),
-    curated: r.curated,
-    first_seen_at: r.first_seen_at,
-    repo_id: r.repo_id,
-    previous_ids: r.previous_ids,
-  };
+  return JSON.parse(catalogRecordJson(r)) as PluginCatalogView;
 }

@@ -4,6 +4,7 @@
  * counts as absent.
  */
 import { Type as t } from "@sinclair/typebox";
+import { HARNESSES, HAS_KINDS, type HasKind, INCLUDE_PARTS, type IncludePart } from "../catalog/details";
 import { SORTS, type Sort } from "../catalog/orders";
 import { badRequest, snapshotChanged } from "./errors";
 import { stringEnum } from "./wireschemas";
@@ -50,9 +51,32 @@ export interface Filters {
   curated: boolean;
   /** Only archived (true) or only unarchived (false) plugins; null for both. */
   archived: boolean | null;
+  /** `has=`: content kinds every result has. */
+  has: HasKind[];
+  /** `harness=`: the harness every result works with. */
+  harness: string | null;
+  /** `original=1`: no forks or look-alikes of a catalog plugin. */
+  original: boolean;
+}
+
+/** A comma list of allowed words, each at most once; 400 naming the parameter otherwise. */
+function wordList<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T[] {
+  const raw = single(params, name);
+  if (raw === null) return [];
+  const words = raw.split(",");
+  if (words.some((w) => !(allowed as readonly string[]).includes(w))) {
+    throw badRequest(name, `a comma-separated list of ${allowed.join(", ")}`);
+  }
+  return [...new Set(words as T[])];
+}
+
+/** `include=`: the parts added to each plugin; none by default, so the answer is the contract's. */
+export function parseInclude(params: URLSearchParams): IncludePart[] {
+  return wordList(params, "include", INCLUDE_PARTS);
 }
 
 export interface ListParams extends Paging, Filters {
+  include: IncludePart[];
   category: string | null;
   sort: Sort;
 }
@@ -68,7 +92,20 @@ export function parseFilters(params: URLSearchParams): Filters {
   if (archived !== null && !(ARCHIVED as readonly string[]).includes(archived)) {
     throw badRequest("archived", "true or 1 (only archived plugins), false or 0 (none archived)");
   }
-  return { q, curated: curated !== null, archived: archived === null ? null : archived === "true" || archived === "1" };
+  const harness = single(params, "harness");
+  if (harness !== null && !(HARNESSES as readonly string[]).includes(harness)) {
+    throw badRequest("harness", `one of ${HARNESSES.join(", ")}`);
+  }
+  const original = single(params, "original");
+  if (original !== null && original !== "1" && original !== "true") throw badRequest("original", "1 or true");
+  return {
+    q,
+    curated: curated !== null,
+    archived: archived === null ? null : archived === "true" || archived === "1",
+    has: wordList(params, "has", HAS_KINDS),
+    harness,
+    original: original !== null,
+  };
 }
 
 export function parseListParams(params: URLSearchParams, categories: ReadonlySet<string>): ListParams {
@@ -81,6 +118,7 @@ export function parseListParams(params: URLSearchParams, categories: ReadonlySet
   if (!(SORTS as readonly string[]).includes(sort)) throw badRequest("sort", `one of ${SORTS.join(", ")}`);
   return {
     ...filters,
+    include: parseInclude(params),
     category,
     sort: sort as Sort,
     ...parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap),
@@ -166,6 +204,39 @@ export const filtersSchema = {
   archived: t.Optional(
     stringEnum(ARCHIVED, { description: "`true`/`1`: only archived plugins; `false`/`0`: none archived." }),
   ),
+  has: t.Optional(
+    t.String({
+      pattern: `^(?:${HAS_KINDS.join("|")})(?:,(?:${HAS_KINDS.join("|")}))*$`,
+      examples: ["skills", "mcp,install"],
+      description:
+        "Only plugins whose manifests name these (comma list, all required): `skills`, `commands`, `agents`, " +
+        "`hooks` (hook events), `mcp` (an MCP server: server.json, an MCP SDK dependency or bundled servers), " +
+        "`install` (at least one install instruction).",
+    }),
+  ),
+  harness: t.Optional(
+    stringEnum(HARNESSES, {
+      description: "Only plugins whose evidence says they work with this harness (`works_with`).",
+    }),
+  ),
+  original: t.Optional(
+    stringEnum(["1", "true"], {
+      description: "Leave out forks (`fork_of`) and look-alikes (`lookalike_of`) of another plugin.",
+    }),
+  ),
+};
+
+/** The `include=` parameter as documented: what `parseInclude` reads. */
+export const includeSchema = {
+  include: t.Optional(
+    t.String({
+      pattern: `^(?:${INCLUDE_PARTS.join("|")})(?:,(?:${INCLUDE_PARTS.join("|")}))*$`,
+      examples: ["contents,install,flags,works_with"],
+      description:
+        "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
+        "`lookalike_of`, `latest_release`), `works_with`. Without it the plugin has exactly the contract's fields.",
+    }),
+  ),
 };
 
 /** The `snapshot` parameter of the paged lists: pins the pages to one snapshot. */
@@ -201,6 +272,7 @@ export function listQuerySchema(categories: Iterable<string>) {
     ),
     ...pagingSchema(LIST_PAGE_SIZE),
     ...pinnedSchema,
+    ...includeSchema,
   });
 }
 

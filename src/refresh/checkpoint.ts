@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { DetailsSchema } from "../catalog/details";
 import type { Discovery, Found } from "./discover";
 import { removeFile, sidePath, writeJsonFile } from "./files";
 import type { Log } from "./github";
@@ -20,7 +21,7 @@ import { CleanFacts, REPO_ID_PATTERN } from "./upstream";
 export const CHECKPOINT_MAX_AGE_MS = 24 * 3_600_000;
 /** Runs that failed (threw) resuming the same progress before it is given up. */
 const MAX_FAILURES = 2;
-const VERSION = 2;
+const VERSION = 3;
 
 const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
 const StoredOutcome = Type.Union([
@@ -30,6 +31,7 @@ const StoredOutcome = Type.Union([
     etag: Type.Union([Type.String(), Type.Null()]),
     files: Type.Optional(Type.Array(Type.String())),
     lists: Type.Optional(Type.Array(RepoId)),
+    details: Type.Optional(DetailsSchema),
   }),
   Type.Object({ kind: Type.Literal("unchanged"), etag: Type.String() }),
   Type.Object({ kind: Type.Literal("gone"), reason: Type.String() }),

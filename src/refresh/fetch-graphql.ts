@@ -7,10 +7,10 @@
  */
 import { GraphqlResponseError } from "@octokit/graphql";
 import { DEFAULT_SOURCE_LIMITS } from "./caps";
-import { MARKETPLACE_MANIFEST } from "./discover";
 import { fromGraph, REPO_FIELDS } from "./facts";
 import type { GitHub } from "./github";
 import { listedInManifest } from "./listings";
+import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "./manifests";
 import type { Outcome } from "./outcome";
 import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";
@@ -32,16 +32,17 @@ export interface GraphFetch {
   gate: UpstreamGate;
   /** Files whose presence at HEAD (holding `contains`, when given) is evidence: db/discovery.json `evidence.files`. */
   files: DiscoveryRules["evidence"]["files"];
+  /** Reads the manifests each repository field brings (and the follow-up query's SKILL.md files). */
+  manifests: ManifestReader;
 }
 
-/** The fragment every repository field spreads: facts, one `object` per evidence file, the manifest's text. */
+/** The fragment every repository field spreads: facts, one `object` per evidence file, the manifests. */
 function fragment(files: GraphFetch["files"]): string {
   const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
   const objects = files.map(
     ({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`,
   );
-  const manifest = `manifest: ${at(MARKETPLACE_MANIFEST)} { ... on Blob { text } }`;
-  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifest].join("\n  ")} }`;
+  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifestSelection()].join("\n  ")} }`;
 }
 
 function batchQuery(ids: string[], files: GraphFetch["files"]): { query: string; variables: Record<string, string> } {
@@ -80,9 +81,14 @@ async function runBatch(
   }
 }
 
-function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome {
+interface Read {
+  outcome: Outcome;
+  reading: ManifestReading | null;
+}
+
+function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   const facts = options.gate.facts(fromGraph(node));
-  if (!facts) return { kind: "gone", reason: "left out: not a repository name" };
+  if (!facts) return { outcome: { kind: "gone", reason: "left out: not a repository name" }, reading: null };
   const files = options.files
     .filter(({ contains }, i) => {
       const object = node[`f${i}`] as { __typename?: unknown; text?: unknown } | null | undefined;
@@ -90,10 +96,62 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Outcome 
       return contains === undefined || (typeof object.text === "string" && object.text.includes(contains));
     })
     .map((f) => f.path);
-  const text = (node.manifest as { text?: unknown } | null)?.text;
+  const text = (node.m_marketplace as { text?: unknown } | null)?.text;
   const readable = typeof text === "string" && Buffer.byteLength(text) <= DEFAULT_SOURCE_LIMITS.listMaxBytes;
   const lists = readable ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
-  return { kind: "fetched", facts, etag: null, files, lists };
+  const reading = options.manifests.read(node, facts.full_name);
+  return { outcome: { kind: "fetched", facts, etag: null, files, lists }, reading };
+}
+
+/** Repositories of one follow-up query, and SKILL.md files read per repository: one query per batch at most. */
+const SKILL_REPOS = GRAPHQL_BATCH;
+
+/**
+ * The one follow-up query of a batch: the SKILL.md of each repository's skill folders (their
+ * names came in the batch's trees). Completes each reading; a failed query leaves the skills unread.
+ */
+async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
+  const todo = reads.filter((r) => r.read.reading && r.read.reading.skillDirs.length > 0).slice(0, SKILL_REPOS);
+  if (todo.length === 0) return;
+  const variables: Record<string, string> = {};
+  const declarations: string[] = [];
+  const fields: string[] = [];
+  todo.forEach(({ read }, i) => {
+    const facts = (read.outcome as Extract<Outcome, { kind: "fetched" }>).facts;
+    const [owner, name] = facts.full_name.split("/") as [string, string];
+    variables[`o${i}`] = owner;
+    variables[`n${i}`] = name;
+    declarations.push(`$o${i}: String!, $n${i}: String!`);
+    fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${skillSelection(read.reading!.skillDirs)} }`);
+  });
+  const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
+  let data: BatchData;
+  try {
+    data = await gh.octokit.graphql<BatchData>(query, variables);
+  } catch (error) {
+    if (!(error instanceof GraphqlResponseError) || !error.data) throw gh.budgetError(error);
+    data = error.data as BatchData;
+  }
+  gh.usage.skillQueries++;
+  const rate = data.rateLimit;
+  if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
+  todo.forEach(({ read }, i) => {
+    const node = data[`r${i}`] as Record<string, unknown> | null | undefined;
+    const reading = read.reading!;
+    const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
+    const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
+    reading.details = options.manifests.finishSkills(reading, objects, outcome.facts.full_name);
+  });
+}
+
+/** Hands a reading's details and evidence to its outcome, once they passed their schema. */
+function settle(read: Read, options: GraphFetch): Outcome {
+  const { outcome, reading } = read;
+  if (outcome.kind !== "fetched" || reading === null) return outcome;
+  const details = options.manifests.checked(reading.details, outcome.facts.full_name);
+  if (details) outcome.details = details;
+  if (reading.evidence.length) outcome.files = [...(outcome.files ?? []), ...reading.evidence];
+  return outcome;
 }
 
 /** Fetches `ids` batch by batch, handing each batch's outcomes (keyed by lowercased asked id) to `onBatch`. */
@@ -109,15 +167,15 @@ export async function fetchGraph(
     const rate = data.rateLimit;
     if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
     const reasons = new Map(errors.map((e) => [String(e.path?.[0]), e.type ?? "NOT_FOUND"]));
-    onBatch(
-      batch.map((id, i): [string, Outcome] => {
-        const node = data[`r${i}`];
-        const outcome: Outcome =
-          node && typeof node === "object"
-            ? outcomeOf(node as Record<string, unknown>, options)
-            : { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" };
-        return [id.toLowerCase(), outcome];
-      }),
-    );
+    const reads = batch.map((id, i) => {
+      const node = data[`r${i}`];
+      const read: Read =
+        node && typeof node === "object"
+          ? outcomeOf(node as Record<string, unknown>, options)
+          : { outcome: { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" }, reading: null };
+      return { id, read };
+    });
+    await readSkills(gh, reads, options);
+    onBatch(reads.map(({ id, read }): [string, Outcome] => [id.toLowerCase(), settle(read, options)]));
   }
 }

@@ -135,6 +135,12 @@ export function mergeOutcomes(
       firstSeenAt: firstSeen,
       etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before),
       repoId: contexts.get(key)?.repoId ?? (target ?? before)?.repoId ?? null,
+      // Manifests read this run win; a 304 or a fetch without a token keeps what was published.
+      details:
+        (outcome.kind === "fetched" ? outcome.details : undefined) ??
+        contexts.get(key)?.details ??
+        (target ?? before)?.details ??
+        null,
       previousIds: [
         ...new Map(formerIds.filter((id) => id.toLowerCase() !== key).map((id) => [id.toLowerCase(), id])).values(),
       ],

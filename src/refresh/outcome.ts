@@ -1,13 +1,21 @@
 /** What fetching one repository told the refresher. */
+import type { PluginDetails } from "../catalog/details";
 import type { RepoFacts } from "../catalog/types";
 
 export type Outcome =
   /**
    * Current facts, through the gate; `etag` when the platform sent one (REST). With a token the
    * fetch also looks for the evidence files: `files` are those present, `lists` the repositories
-   * its marketplace manifest names.
+   * its marketplace manifest names, `details` what its manifests say (contents, install, flags).
    */
-  | { kind: "fetched"; facts: RepoFacts; etag: string | null; files?: string[]; lists?: string[] }
+  | {
+      kind: "fetched";
+      facts: RepoFacts;
+      etag: string | null;
+      files?: string[];
+      lists?: string[];
+      details?: PluginDetails;
+    }
   /** `304 Not Modified`: the published facts still hold. */
   | { kind: "unchanged"; etag: string }
   /** Deleted, no longer visible to us (made private, blocked), or left out by the gate: dropped from the catalog. */

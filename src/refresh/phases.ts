@@ -24,6 +24,7 @@ import { readJsonFile, sidePath, writeJsonFile } from "./files";
 import { followManifests, followReplaced } from "./follow";
 import type { GitHub, Log } from "./github";
 import { editorialByIdentity, type PinMismatch } from "./identity";
+import { ManifestReader } from "./manifests";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
@@ -131,7 +132,8 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   };
   progress.update(0, todo.length);
   if (gh.authenticated) {
-    const options = { gate: run.gate, files: run.rules.evidence.files };
+    const manifests = new ManifestReader(run.gate.counts, run.rules.evidence);
+    const options = { gate: run.gate, files: run.rules.evidence.files, manifests };
     await fetchGraph(gh, todo, options, (batch) => {
       for (const [id, outcome] of batch) record(id, outcome);
     });

@@ -31,6 +31,23 @@ const Rules = Type.Object({
         note: Note,
       }),
     ),
+    /** A candidate whose package file names one of these dependencies (an MCP SDK) is a plugin. */
+    dependencies: Type.Array(
+      Type.Object({
+        file: Type.Union(
+          ["package.json", "pyproject.toml", "requirements.txt", "go.mod", "Cargo.toml"].map((f) => Type.Literal(f)),
+        ),
+        name: Type.String({ minLength: 1, maxLength: 214 }),
+        note: Note,
+      }),
+    ),
+    /** A candidate with one of these folders (`skills` holding `<name>/SKILL.md`, `.claude/commands` holding Markdown) is a plugin. */
+    folders: Type.Array(
+      Type.Object({
+        path: Type.Union(["skills", ".claude/commands", ".claude/agents"].map((f) => Type.Literal(f))),
+        note: Note,
+      }),
+    ),
   }),
   /** Repository searches, e.g. `topic:claude-code-plugin` or `"mcp server" in:name,description`. */
   searches: Type.Array(Type.Object({ query: Query, note: Note })),
@@ -80,7 +97,7 @@ export function loadDiscoveryRules(dir: string): DiscoveryRules {
   const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
   const defaults = {
     fullEveryDays: 7,
-    evidence: { topics: [], files: [] },
+    evidence: { topics: [], files: [], dependencies: [], folders: [] },
     searches: [],
     code: [],
     marketplaces: [],
@@ -88,6 +105,7 @@ export function loadDiscoveryRules(dir: string): DiscoveryRules {
     repositories: [],
   };
   const merged = { ...defaults, ...(raw as object) };
+  merged.evidence = { ...defaults.evidence, ...merged.evidence };
   const error = Value.Errors(Rules, merged).First();
   if (error) throw new Error(`${file}: ${error.path || "/"} ${error.message}`);
   const rules = merged as DiscoveryRules;

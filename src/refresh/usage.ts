@@ -20,6 +20,8 @@ export interface Wait {
 export class Usage {
   readonly calls: Record<CallKind, number> = { search: 0, code: 0, graphql: 0, rest: 0, conditional: 0 };
   graphqlPoints = 0;
+  /** GraphQL queries that read skill folders' SKILL.md after a batch (counted in `graphql` too). */
+  skillQueries = 0;
   readonly budgets = new Map<string, Budget>();
   readonly waits: Wait[] = [];
 
@@ -71,7 +73,8 @@ export class Usage {
   callsText(): string {
     const c = this.calls;
     return (
-      `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points), ` +
+      `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points` +
+      `${this.skillQueries ? `; ${this.skillQueries} of them read skill folders` : ""}), ` +
       `rest ${c.rest}, rest 304 ${c.conditional} (free)`
     );
   }

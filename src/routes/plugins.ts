@@ -5,7 +5,7 @@ import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/ca
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
-import { checkPinned, listQuerySchema, parseListParams } from "../http/params";
+import { checkPinned, includeSchema, listQuerySchema, parseInclude, parseListParams } from "../http/params";
 import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
@@ -19,6 +19,10 @@ function listPage(snapshot: Snapshot, query: string): Rendered {
     category: p.category,
     curated: p.curated,
     archived: p.archived,
+    has: p.has,
+    harness: p.harness,
+    original: p.original,
+    include: p.include,
     sort: p.sort,
     offset: (p.page - 1) * p.pageSize,
     limit: p.pageSize,
@@ -44,8 +48,9 @@ function movedPage(id: string, current: string): Rendered {
 }
 
 /** One plugin in full form; a former id redirects (301), an unknown one is 404. */
-function pluginPage(snapshot: Snapshot, id: string): Rendered {
-  const plugin = snapshot.plugin(id);
+function pluginPage(snapshot: Snapshot, request: { id: string; query: string }): Rendered {
+  const { id } = request;
+  const plugin = snapshot.plugin(id, parseInclude(new URLSearchParams(request.query)));
   if (plugin === null) {
     const current = snapshot.currentId(id);
     if (current !== null) return movedPage(id, current);
@@ -80,6 +85,7 @@ export const pluginDocs = {
       owner: t.String({ description: "Repository owner." }),
       repo: t.String({ description: "Repository name." }),
     }),
+    query: () => t.Object(includeSchema),
     body: envelopeSchema({ plugin: PluginSchema, generatedAt: pageSchema(PluginSchema, "").properties.generatedAt }),
     cached: "snapshot",
     more: {
@@ -92,7 +98,9 @@ export const pluginDocs = {
     },
     example: (snapshot) => {
       const first = snapshot.byStars(0, 1).items[0];
-      return first === undefined ? undefined : decoded(pluginPage(snapshot, (JSON.parse(first) as { id: string }).id));
+      return first === undefined
+        ? undefined
+        : decoded(pluginPage(snapshot, { id: (JSON.parse(first) as { id: string }).id, query: "" }));
     },
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
@@ -108,7 +116,11 @@ export function pluginHandlers(answer: Answer) {
     },
     plugin: ({ request, set, note, params }: CatalogContext & { params: { owner: string; repo: string } }) => {
       const id = `${params.owner}/${params.repo}`;
-      const response = answer({ request, set, note }, `plugin:${id}`, pluginPage, id);
+      const query = rawQuery(request.url);
+      // Only `include` changes the answer: other parameters share the plain one's cache entry.
+      const include = new URLSearchParams(query).getAll("include");
+      const key = include.length ? `plugin:${id}?${query}` : `plugin:${id}`;
+      const response = answer({ request, set, note }, key, pluginPage, { id, query: include.length ? query : "" });
       if (response === null) return null;
       return response;
     },

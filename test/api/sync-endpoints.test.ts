@@ -46,7 +46,10 @@ describe("GET /market/v1/catalog.json", () => {
     expect(catalog.snapshotAt).toBe(manifest.snapshotAt);
     expect(catalog.total).toBe(manifest.stats.total);
     expect(catalog.items).toHaveLength(catalog.total);
-    const full = await server.json("/api/v1/plugins/modelcontextprotocol/servers");
+    // The catalog form carries every part `include=` can ask for.
+    const full = await server.json(
+      "/api/v1/plugins/modelcontextprotocol/servers?include=contents,install,flags,works_with",
+    );
     const item = catalog.items.find((p: { id: string }) => p.id === "modelcontextprotocol/servers");
     expect(item).toEqual({
       ...full.data.plugin,

@@ -87,6 +87,33 @@ const FAMILIES: Family[] = [
     topics: ["crypto"],
   },
   {
+    owner: "webshops",
+    name: (i) => `mcp-server-storefront-${i}`,
+    description: () => "MCP server storefront: a Node shop (Minecraft Community Plaza)",
+    topics: ["ecommerce"],
+    files: { "package.json": '{"name": "storefront", "dependencies": {"express": "^4", "mcp-colors": "^1"}}' },
+  },
+  {
+    owner: "careers",
+    name: (i) => `claude-skills-resume-${i}`,
+    description: () => "Claude skills résumé: my agent skills and experience",
+    topics: ["resume"],
+    files: {
+      "SKILLS.md": "# Skills\n- Negotiation\n- Claude (the French language course)\n",
+      "skills/README.md": "CV",
+    },
+  },
+  {
+    owner: "pymods",
+    name: (i) => `mcp-server-tools-${i}`,
+    description: () => "Model context protocol reading notes with Python scripts",
+    topics: ["notes"],
+    files: {
+      "requirements.txt": "mcpi==1.2\nmcp-utils-unrelated\nrequests\n",
+      "go.mod": "module x\nrequire github.com/other/mcp v1.0.0\n",
+    },
+  },
+  {
     owner: "databases",
     name: (i) => `cursor-rules-engine-${i}`,
     description: () => "Cursor rules for paginating database cursors",

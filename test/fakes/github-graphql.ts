@@ -6,15 +6,48 @@
 import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
-const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*\{((?:[^{}]|\{[^{}]*\})*)\}/g;
+const OBJECT =
+  /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}/g;
+
+/** The names and types right under folder `path`, as a Tree's `entries`. */
+function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: string }> {
+  const prefix = `${path.replace(/\/$/, "")}/`;
+  const entries = new Map<string, string>();
+  for (const file of Object.keys(repo.files)) {
+    if (!file.startsWith(prefix)) continue;
+    const rest = file.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    entries.set(slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? "blob" : "tree");
+  }
+  return [...entries].map(([name, type]) => ({ name, type }));
+}
+
+/** The selection block that follows `from` in `query` (balanced braces), or null. */
+function blockAfter(query: string, from: number): string | null {
+  const open = query.indexOf("{", from);
+  if (open < 0) return null;
+  let depth = 0;
+  for (let i = open; i < query.length; i++) {
+    if (query[i] === "{") depth++;
+    else if (query[i] === "}" && --depth === 0) return query.slice(open + 1, i);
+  }
+  return null;
+}
 
 /** The Git object at `path` in the repository's HEAD, with the fields the selection asks for. */
 function gitObject(repo: FakeRepo, path: string, selection: string): Record<string, unknown> | null {
   const content = repo.files[path];
   if (content === undefined) {
     const isTree = Object.keys(repo.files).some((p) => p.startsWith(`${path.replace(/\/$/, "")}/`));
-    return isTree ? { __typename: "Tree" } : null;
+    if (!isTree) return null;
+    // A Blob-only selection on a Tree answers an empty object, as the platform does for a fragment that does not apply.
+    const tree: Record<string, unknown> =
+      /\bon Tree\b/.test(selection) || !/\bon Blob\b/.test(selection) ? { __typename: "Tree" } : {};
+    if (/\bentries\b/.test(selection) && /\bon Tree\b/.test(selection)) tree.entries = treeEntries(repo, path);
+    if (/__typename/.test(selection)) tree.__typename = "Tree";
+    return tree;
   }
+  if (/\bon Tree\b/.test(selection) && !/\bon Blob\b/.test(selection)) return {};
   const blob: Record<string, unknown> = { __typename: "Blob" };
   if (/\bbyteSize\b/.test(selection)) blob.byteSize = Buffer.byteLength(content);
   if (/\btext\b/.test(selection)) blob.text = content;
@@ -31,21 +64,25 @@ export function graphqlResponse(
   omit: ReadonlySet<string>,
 ): { payload: Record<string, unknown>; cost: number } {
   const aliases = [...query.matchAll(ALIAS)];
-  const objects = [...query.matchAll(OBJECT)];
+  // Objects in a fragment apply to every repository field; objects written inline apply to their own.
+  const fragment = query.indexOf("fragment ");
+  const objects = fragment < 0 ? [] : [...query.slice(fragment).matchAll(OBJECT)];
   const cost = Math.max(1, Math.ceil(aliases.length / 100));
   const data: Record<string, unknown> = {};
   const errors: unknown[] = [];
   if (/\brateLimit\b/.test(query)) {
     data.rateLimit = { cost, remaining: budget.remaining - cost, resetAt: new Date(budget.reset * 1000).toISOString() };
   }
-  for (const [, alias, ownerVar, nameVar] of aliases) {
+  for (const aliasMatch of aliases) {
+    const [, alias, ownerVar, nameVar] = aliasMatch;
+    const inline = blockAfter(query, aliasMatch.index! + aliasMatch[0].length) ?? "";
+    const own = inline.includes("...Repo") ? objects : [...inline.matchAll(OBJECT)];
     const name = `${variables[ownerVar!]}/${variables[nameVar!]}`;
     // The platform follows renames in GraphQL: an old name resolves to the repository under its new one.
     const found = repos.lookup(name);
     if (found) {
       const node = graphNode(found.repo, omit);
-      for (const [, objectAlias, path, selection] of objects)
-        node[objectAlias!] = gitObject(found.repo, path!, selection!);
+      for (const [, objectAlias, path, selection] of own) node[objectAlias!] = gitObject(found.repo, path!, selection!);
       data[alias!] = node;
     } else {
       data[alias!] = null;

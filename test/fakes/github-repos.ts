@@ -22,6 +22,10 @@ export interface FakeRepo {
   topics: unknown[];
   /** Files at the default branch's HEAD, by path: what code search, contents and `object(expression:)` see. */
   files: Record<string, string>;
+  /** The repository this one is a fork of (`owner/name`), if any. */
+  parent?: string | null;
+  /** The latest release, if any. */
+  release?: { tag: string; date: string } | null;
 }
 
 export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & {
@@ -204,6 +208,9 @@ export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<str
     primaryLanguage: repo.language ? { name: repo.language } : null,
     licenseInfo: repo.license ? { spdxId: repo.license } : null,
     repositoryTopics: { nodes: repo.topics.map((name) => ({ topic: { name } })) },
+    isFork: Boolean(repo.parent),
+    parent: repo.parent ? { nameWithOwner: repo.parent } : null,
+    latestRelease: repo.release ? { tagName: repo.release.tag, publishedAt: repo.release.date } : null,
   };
   for (const field of omit) delete node[field];
   return node;

@@ -23,6 +23,7 @@ interface RealPlugin {
   pushed_at: string | null;
   topics: string[] | null;
   source: string | null;
+  category: string | null;
 }
 
 const FIXTURE = join(import.meta.dir, "..", "fixtures", "real-plugins.json");
@@ -47,12 +48,74 @@ export function realPlugins(): RealPlugin[] {
   return JSON.parse(readFileSync(FIXTURE, "utf8")) as RealPlugin[];
 }
 
-function seedOf(p: RealPlugin, sources: Set<string>): RepoSeed {
+/** The package an MCP registry entry publishes, by the repository's language: npm, PyPI, or an OCI image. */
+function registryPackage(p: RealPlugin): Record<string, unknown> {
+  const [owner, name] = p.full_name.toLowerCase().split("/") as [string, string];
+  const slug = name.replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "") || "server";
+  if (p.language === "TypeScript" || p.language === "JavaScript")
+    return { registryType: "npm", identifier: `@${owner}/${slug}`, version: "1.0.0", transport: { type: "stdio" } };
+  if (p.language === "Python")
+    return { registryType: "pypi", identifier: slug, version: "1.0.0", transport: { type: "stdio" } };
+  return { registryType: "oci", identifier: `ghcr.io/${owner}/${slug}:1.0.0`, transport: { type: "stdio" } };
+}
+
+/**
+ * The file through which an MCP server declares its SDK, by language (none for the others): how
+ * most MCP servers would be found if no list named them.
+ */
+function sdkFile(p: RealPlugin, i: number): Record<string, string> {
+  switch (p.language) {
+    case "TypeScript":
+    case "JavaScript":
+      return {
+        "package.json": JSON.stringify({
+          name: p.full_name.split("/")[1],
+          dependencies: { "@modelcontextprotocol/sdk": "^1.12.0", zod: "^3" },
+        }),
+      };
+    case "Python":
+      return i % 2 === 0
+        ? { "pyproject.toml": `[project]\nname = "server"\ndependencies = ["mcp[cli]>=1.9", "httpx"]\n` }
+        : { "requirements.txt": "fastmcp>=2.0\nrequests\n" };
+    case "Go":
+      return { "go.mod": "module github.com/x/server\n\ngo 1.23\n\nrequire github.com/mark3labs/mcp-go v0.32.0\n" };
+    case "Rust":
+      return {
+        "Cargo.toml":
+          '[package]\nname = "server"\n\n[dependencies]\nrmcp = { version = "0.3", features = ["server"] }\n',
+      };
+    default:
+      return {};
+  }
+}
+
+const skillMd = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill\n---\n\n# ${name}\n`;
+
+function seedOf(p: RealPlugin, sources: Set<string>, i: number): RepoSeed {
   const files: Record<string, string> = {};
+  const kind = (p.category ?? "").split("/")[0];
   if (sources.has("cm-mkt"))
     files[".claude-plugin/marketplace.json"] = marketplaceManifest(p.full_name.split("/")[1]!, ["./"]);
   if (sources.has("mcpreg"))
-    files["server.json"] = JSON.stringify({ $schema: MCP_SCHEMA, name: `io.github.${p.full_name}`, version: "1.0.0" });
+    files["server.json"] = JSON.stringify({
+      $schema: MCP_SCHEMA,
+      name: `io.github.${p.full_name}`,
+      version: "1.0.0",
+      repository: { url: `https://github.com/${p.full_name}`, source: "github" },
+      packages: [registryPackage(p)],
+    });
+  if (kind === "mcp-server" || kind === "mcp-framework") Object.assign(files, sdkFile(p, i));
+  if (kind === "agent-skills") {
+    // Packs (a plural name) keep skills in folders; a single skill sits at the root.
+    if (/skills/i.test(p.full_name)) {
+      files["skills/first-skill/SKILL.md"] = skillMd("first-skill");
+      files["skills/second-skill/SKILL.md"] = skillMd("second-skill");
+    } else files["SKILL.md"] = skillMd("the-skill");
+  }
+  if (kind === "claude-code-plugin") {
+    files[".claude-plugin/plugin.json"] = JSON.stringify({ name: "plugin", version: "1.0.0" });
+    files["commands/run.md"] = "Run it.";
+  }
   return {
     full_name: p.full_name,
     description: p.description,
@@ -90,12 +153,12 @@ export function loadPluginSpace(github: FakeGitHub): PluginSpace {
   const official: RealPlugin[] = [];
   const registry: RealPlugin[] = [];
   const files = new Map<string, Record<string, string>>();
-  for (const p of plugins) {
+  for (const [i, p] of plugins.entries()) {
     const sources = new Set((p.source ?? "").split(";"));
     for (const tag of sources) if (LISTS[tag]) byList.set(tag, [...(byList.get(tag) ?? []), p]);
     if (sources.has("cpo")) official.push(p);
     if (sources.has("mcpreg")) registry.push(p);
-    github.add(seedOf(p, sources));
+    github.add(seedOf(p, sources, i));
   }
   for (const [tag, list] of Object.entries(LISTS))
     files.set(list.repository, { [list.path]: readme(tag, byList.get(tag) ?? []) });

@@ -51,6 +51,17 @@ export const TEST_EVIDENCE: DiscoveryRules["evidence"] = {
     { path: "server.json", contains: "modelcontextprotocol.io/schemas", note: "an MCP server manifest" },
     { path: "SKILL.md", note: "a skill" },
   ],
+  dependencies: [
+    { file: "package.json", name: "@modelcontextprotocol/sdk", note: "the MCP SDK" },
+    { file: "pyproject.toml", name: "mcp", note: "the MCP SDK for Python" },
+    { file: "requirements.txt", name: "fastmcp", note: "FastMCP" },
+    { file: "go.mod", name: "github.com/mark3labs/mcp-go", note: "mcp-go" },
+    { file: "Cargo.toml", name: "rmcp", note: "the Rust MCP SDK" },
+  ],
+  folders: [
+    { path: "skills", note: "skill folders" },
+    { path: ".claude/commands", note: "project commands" },
+  ],
 };
 
 export interface DataFiles {

@@ -104,6 +104,10 @@ export function carryCandidates(
 export interface ListingRules {
   topics: string[];
   files: Array<{ path: string; note: string }>;
+  /** Folders taken as evidence, as the refresher writes them when found (`skills/`). */
+  folders: string[];
+  /** Dependencies taken as evidence, as the refresher writes them when found (`package.json: @modelcontextprotocol/sdk`). */
+  dependencies: string[];
   /** Each repository search with a star floor: its query and the floor. */
   floors: Array<{ query: string; stars: number }>;
   /** Repositories whose listing is evidence: curated lists and marketplaces. */
@@ -115,6 +119,8 @@ export interface ListingRules {
 export const NO_LISTING_RULES: ListingRules = {
   topics: [],
   files: [],
+  folders: [],
+  dependencies: [],
   floors: [],
   listings: [],
   findable: { topics: [], files: [] },
@@ -122,7 +128,12 @@ export const NO_LISTING_RULES: ListingRules = {
 
 /** The parts of the discovery rules (db/discovery.json, checked by the refresher) an author needs. */
 export interface RulesForAuthors {
-  evidence: { topics: string[]; files: Array<{ path: string; note: string }> };
+  evidence: {
+    topics: string[];
+    files: Array<{ path: string; note: string }>;
+    folders?: Array<{ path: string }>;
+    dependencies?: Array<{ file: string; name: string }>;
+  };
   searches: Array<{ query: string }>;
   code: Array<{ query: string }>;
   lists: Array<{ repository: string }>;
@@ -155,6 +166,8 @@ export function listingRulesOf(rules: RulesForAuthors): ListingRules {
   return {
     topics: [...rules.evidence.topics],
     files: rules.evidence.files.map(({ path, note }) => ({ path, note })),
+    folders: (rules.evidence.folders ?? []).map((f) => `${f.path}/`),
+    dependencies: (rules.evidence.dependencies ?? []).map((d) => `${d.file}: ${d.name}`),
     floors,
     listings: [...new Set([...rules.lists, ...rules.marketplaces].map((r) => r.repository))],
     findable: {

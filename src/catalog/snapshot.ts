@@ -177,7 +177,8 @@ export class Snapshot {
     );
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
     const rules = this.optionalMeta("listing_rules");
-    this.listingRules = rules === null ? NO_LISTING_RULES : (JSON.parse(rules) as ListingRules);
+    // A snapshot from before a kind of evidence was kept lacks its list.
+    this.listingRules = { ...NO_LISTING_RULES, ...(rules === null ? {} : (JSON.parse(rules) as ListingRules)) };
     const hasCandidates = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`).get();
     this.candidateById = hasCandidates ? db.prepare(`SELECT json FROM candidates WHERE id = ?`) : null;
   }

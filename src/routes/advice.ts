@@ -17,6 +17,9 @@ function oneOf(items: readonly string[]): string {
 export function evidenceToAdd(rules: ListingRules): string {
   const ways: string[] = [];
   if (rules.files.length) ways.push(`add ${oneOf(rules.files.map((f) => code(f.path)))} at the repository's root`);
+  if (rules.folders.length) ways.push(`keep your skills or commands in ${oneOf(rules.folders.map(code))}`);
+  const sdks = rules.dependencies.map((d) => d.slice(d.indexOf(": ") + 2));
+  if (sdks.length) ways.push(`depend on an MCP SDK (${oneOf([...new Set(sdks)].slice(0, 3).map(code))}, …)`);
   if (rules.topics.length) ways.push(`give it the topic ${oneOf(rules.topics.slice(0, 4).map(code))}`);
   if (rules.listings.length) ways.push("get it into one of the curated lists or marketplaces the catalog reads");
   return ways.length ? oneOf(ways) : "ask the editors to add it";

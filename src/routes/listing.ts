@@ -75,7 +75,11 @@ function evidenceChecked(snapshot: Snapshot, decision: CandidateDecision | null)
     listed_by: e.listed_by,
     editors: e.editors,
     topics: { accepted: rules.topics, found: e.topics },
-    files: { checked: e.files_checked, accepted: rules.files.map((f) => f.path), found: e.files },
+    files: {
+      checked: e.files_checked,
+      accepted: [...rules.files.map((f) => f.path), ...rules.folders, ...rules.dependencies],
+      found: e.files,
+    },
   };
 }
 
@@ -120,7 +124,9 @@ const EvidenceSchema = t.Object(
     files: t.Object(
       {
         checked: t.Boolean({ description: "Whether its files were looked at (a run without a token does not)." }),
-        accepted: strings("Files taken as evidence, at the repository's root."),
+        accepted: strings(
+          "Files at the repository's root, folders (`skills/`) and dependencies (`package.json: <name>`) taken as evidence.",
+        ),
         found: strings("Those present."),
       },
       { additionalProperties: false },

@@ -56,6 +56,8 @@ describe("listingRulesOf", () => {
           { path: ".claude-plugin/plugin.json", note: "a manifest" },
           { path: "SKILL.md", note: "a skill" },
         ],
+        folders: [{ path: "skills" }],
+        dependencies: [{ file: "package.json", name: "@modelcontextprotocol/sdk" }],
       },
       searches: [
         { query: "topic:claude-code-plugin" },
@@ -73,6 +75,8 @@ describe("listingRulesOf", () => {
         { path: ".claude-plugin/plugin.json", note: "a manifest" },
         { path: "SKILL.md", note: "a skill" },
       ],
+      folders: ["skills/"],
+      dependencies: ["package.json: @modelcontextprotocol/sdk"],
       floors: [
         { query: "topic:mcp-server stars:>=100", stars: 100 },
         { query: '"claude code" in:name,description stars:>19', stars: 20 },

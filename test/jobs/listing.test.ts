@@ -11,9 +11,20 @@ afterEach(() => env.stop());
 const NOW = "2026-11-22T12:00:00.000Z";
 const PHRASE = '"claude code" in:name,description stars:>=20';
 const TOPIC = "topic:claude-code-plugin";
-const ACCEPTED_FILES = TEST_EVIDENCE.files.map((f) => f.path);
+const ACCEPTED_FILES = [
+  ...TEST_EVIDENCE.files.map((f) => f.path),
+  "skills/",
+  ".claude/commands/",
+  "package.json: @modelcontextprotocol/sdk",
+  "pyproject.toml: mcp",
+  "requirements.txt: fastmcp",
+  "go.mod: github.com/mark3labs/mcp-go",
+  "Cargo.toml: rmcp",
+];
 const FILES_TO_ADD =
-  "add `.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`, `server.json` or `SKILL.md` at the repository's root " +
+  "add `.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`, `server.json` or `SKILL.md` at the repository's root, " +
+  "keep your skills or commands in `skills/` or `.claude/commands/`, " +
+  "depend on an MCP SDK (`@modelcontextprotocol/sdk`, `mcp` or `fastmcp`, …) " +
   "or give it the topic `mcp-server`, `agent-skills` or `claude-code-plugin`";
 
 async function listing(url: string, id: string) {
@@ -268,5 +279,26 @@ describe("a name a stranger took", () => {
     // The editors' word was about the plugin, not about the repository that took its name.
     const stranger = store.current()!.candidate("alice/tool");
     expect(stranger).toMatchObject({ decision: "replaced", current_id: null, evidence: { editors: false } });
+  });
+});
+
+describe("evidence from package files and folders", () => {
+  test("a dependency on an MCP SDK is shown as the evidence found", async () => {
+    env = new Env({ searches: [{ query: PHRASE }] });
+    const manifest = JSON.stringify({ name: "sdk-user", dependencies: { "@modelcontextprotocol/sdk": "^1.0.0" } });
+    env.github.add({
+      full_name: "acme/sdk-user",
+      description: "claude code server",
+      stars: 25,
+      files: { "package.json": manifest },
+    });
+    const report = published(await env.refresh({ now: () => new Date(NOW) }));
+    expect(report.summary!.added).toEqual(["acme/sdk-user"]);
+    const { url } = env.serve();
+    const answer = await listing(url, "acme/sdk-user");
+    expect(answer).toMatchObject({ status: "listed", found_by: [`search ${PHRASE}`] });
+    expect((answer.evidence_checked as { files: { found: string[] } }).files.found).toEqual([
+      "package.json: @modelcontextprotocol/sdk",
+    ]);
   });
 });

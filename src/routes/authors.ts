@@ -20,6 +20,8 @@ export function authorsSection(snapshot: Snapshot, baseUrl: string): string {
   const base = esc(baseUrl);
   const evidence: string[] = [];
   if (rules.files.length) evidence.push(`one of the files ${codes(rules.files.map((f) => f.path))} at its root`);
+  if (rules.folders.length) evidence.push(`one of the folders ${codes(rules.folders)}`);
+  if (rules.dependencies.length) evidence.push(`a dependency on an MCP SDK (${codes(rules.dependencies)})`);
   if (rules.topics.length) evidence.push(`one of the topics ${codes(rules.topics)}`);
   evidence.push("a link from a curated list or a plugin marketplace the catalog reads, or the editors' word");
   const badge = `[![Plugin Catalog](${baseUrl}/badge/${id}.svg)](${baseUrl}/api/v1/listing/${id})`;

@@ -130,6 +130,8 @@ describe("GET / for plugin authors", () => {
       const section = page.slice(page.indexOf('id="authors"'));
       expect(section).toContain("<code>.claude-plugin/plugin.json</code>");
       expect(section).toContain("<code>claude-code-plugin</code>");
+      expect(section).toContain("<code>skills/</code>");
+      expect(section).toContain("<code>package.json: @modelcontextprotocol/sdk</code>");
     } finally {
       await fromDefault.stop();
     }

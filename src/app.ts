@@ -7,23 +7,26 @@ import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
 import type { DocumentedRoute } from "./http/openapi";
-import { rateLimit, type SharedLimits } from "./http/ratelimit";
+import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import type { Log } from "./log";
 import { Metrics } from "./metrics";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
+import { assetDoc, assetHandlers } from "./routes/assets";
 import { badgeDoc, badgeHandlers } from "./routes/badge";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
-import { feedDoc, feedHandlers } from "./routes/feed";
+import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed";
 import { healthDocs, healthHandlers } from "./routes/health";
 import { landingDoc, landingHandlers } from "./routes/landing";
 import { listingDoc, listingHandlers } from "./routes/listing";
 import { marketDocs, marketHandlers } from "./routes/market";
 import { metricsDoc, metricsHandler } from "./routes/metrics";
+import { PAGES_RULE, pageDocs, pageHandlers } from "./routes/pages";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { nextRefresh } from "./routes/schedule";
+import { SUGGEST_RULE, suggestDoc, suggestHandlers, suggestIndex } from "./routes/suggest";
 import { syncDocs, syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
@@ -119,12 +122,39 @@ export function createApp({
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
   const open: Limit = {};
+  // Groups that admit a burst: typing asks for suggestions several times a second, and a person
+  // clicking through pages may open a few at once.
+  const bursts = new Map<Limit, BurstRule>();
+  const burstGroup = (rule: BurstRule): Limit => {
+    const hook = burstLimit(config, server, rule, config.rateLimitMaxKeys);
+    const group: Limit = hook ? { beforeHandle: hook } : {};
+    bursts.set(group, rule);
+    return group;
+  };
+  const typing = burstGroup(SUGGEST_RULE);
+  const browsing = burstGroup(PAGES_RULE);
+  const pages = pageHandlers(answer);
+  const suggest = suggestHandlers(answer);
+  const assets = assetHandlers();
+  // The typeahead's index is built once per snapshot, just after the request that opened it (or
+  // by the first suggestion, should one come first).
+  store.onSwap((snapshot) => {
+    setTimeout(() => {
+      try {
+        suggestIndex(snapshot);
+      } catch {
+        // Replaced or damaged meanwhile: a suggestion builds it, or meets the damage, itself.
+      }
+    }, 0).unref?.();
+  });
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
   // /openapi.json; OPTIONS gets the preflight and any other method 405.
   const routes = [
     ["/api/v1/plugins", plugins.list, limited, pluginDocs.list],
     ["/api/v1/plugins/:owner/:repo", plugins.plugin, limited, pluginDocs.plugin],
     ["/plugins/feed.xml", feed.rss, limited, feedDoc],
+    ["/plugins/feed.atom", feed.atom, limited, atomFeedDoc],
+    ["/plugins/feed.json", feed.json, limited, jsonFeedDoc],
     ["/market/manifest.json", market.manifest, limited, marketDocs.manifest],
     ["/market/v1/plugins", market.plugins, limited, marketDocs.plugins],
     ["/market/v1/catalog.json", sync.catalog, limited, syncDocs.catalog],
@@ -132,6 +162,11 @@ export function createApp({
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
     ["/badge/:owner/:file", badges.badge, open, badgeDoc],
+    ["/api/v1/suggest", suggest.suggest, typing, suggestDoc],
+    ["/browse", pages.browse, browsing, pageDocs.browse],
+    ["/categories/:id", pages.category, browsing, pageDocs.category],
+    ["/plugin/:owner/:repo", pages.plugin, browsing, pageDocs.plugin],
+    ["/assets/:file", assets.asset, open, assetDoc],
     ["/healthz", health.live, open, healthDocs.live],
     ["/readyz", health.ready, open, healthDocs.ready],
     ["/", landing.page, open, landingDoc],
@@ -141,10 +176,15 @@ export function createApp({
     ["/docs/assets/:file", docs.asset, open, apiDocsDocs.asset],
     ["/metrics", metricsHandler(metrics, config.metricsToken), open, metricsDoc],
   ] as const;
-  for (const [path, , group] of routes) if (group === limited) metrics.limitGroup(path, "catalog");
+  for (const [path, , group] of routes) {
+    if (group === limited) metrics.limitGroup(path, "catalog");
+    else if (group === typing) metrics.limitGroup(path, "suggest");
+    else if (group === browsing) metrics.limitGroup(path, "pages");
+  }
   const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
     path,
-    limited: group === limited,
+    limited: group === limited || bursts.has(group),
+    ...(bursts.has(group) ? { burst: bursts.get(group) } : {}),
     doc,
   }));
   const app = new Elysia()

@@ -142,6 +142,9 @@ export class Snapshot {
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
   private readonly candidateById: Statement<{ json: string }, [string]> | null;
+  /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
+  private readonly popularity: Float64Array;
+  private readonly suggestRow: Statement<{ json: string }, [number]>;
   /** The correction vocabulary, read on the first correction. */
   private words: Vocabulary | null = null;
 
@@ -169,11 +172,15 @@ export class Snapshot {
     this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
     this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
     const popularity = this.orderBlob.get(POPULARITY)?.ids;
+    this.popularity = popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0);
     const originals = this.orderBlob.get(ORIGINALS)?.ids;
     this.ranker = new Ranker(
       db,
-      popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0),
+      this.popularity,
       originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0),
+    );
+    this.suggestRow = db.prepare(
+      `SELECT json_object('id', id, 'name', name, 'description', description, 'stars', stars) AS json FROM plugins WHERE rowid = ?`,
     );
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
     const rules = this.optionalMeta("listing_rules");
@@ -398,9 +405,39 @@ export class Snapshot {
     return { items: rows.map((r) => r.short_json), total: this.stats.total };
   }
 
-  /** The newest plugins: most recently first seen, then created_at desc. */
-  newest(limit: number): NewestRow[] {
-    return Array.from(this.orders.newest().subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
+  /** The newest plugins: most recently first seen, then created_at desc; within `category` when given. */
+  newest(limit: number, category: string | null = null): NewestRow[] {
+    const order = category === null ? this.orders.newest() : this.orders.sorted("newest", category, false);
+    return Array.from(order.subarray(0, limit), (rowid) => this.newestRow.get(rowid)!);
+  }
+
+  /**
+   * What a typeahead index is built from: every plugin's full name and name, lower-cased and in
+   * order, each with its rowid; and the search's popularity by rowid. Both columns have a
+   * case-insensitive index, so SQLite reads them in order and they only need merging.
+   */
+  suggestKeys(): { keys: string[]; rowids: Int32Array; popularity: Float64Array } {
+    const read = (column: "id" | "name") =>
+      this.db
+        .query<[string, number], []>(`SELECT lower(${column}), rowid FROM plugins ORDER BY ${column} COLLATE NOCASE`)
+        .values() as Array<[string, number]>;
+    const ids = read("id");
+    const names = read("name");
+    const keys = new Array<string>(ids.length + names.length);
+    const rowids = new Int32Array(keys.length);
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const next = b >= names.length || (a < ids.length && ids[a]![0] <= names[b]![0]) ? ids[a++]! : names[b++]!;
+      keys[i] = next[0];
+      rowids[i] = next[1];
+    }
+    return { keys, rowids, popularity: this.popularity };
+  }
+
+  /** A typeahead item: `{id, name, description, stars}` as JSON. */
+  suggestItem(rowid: number): string {
+    return this.suggestRow.get(rowid)!.json;
   }
 
   /** Every plugin in catalog form, by stars desc (rowid order). */

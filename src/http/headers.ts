@@ -26,3 +26,12 @@ export function secured(headers: Record<string, string>): Record<string, string>
 export const HTML_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The policy of the catalog's own pages (/, /browse, category and plugin pages): their stylesheet
+ * and script from this service only, no inline code, requests to this service only, and forms
+ * that submit only here.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

@@ -10,13 +10,15 @@ import { JSON_TYPE } from "./cache";
 import { errorBody, snapshotChanged, unavailable } from "./errors";
 import { ALLOWED_METHODS, MAX_REQUEST_LINE_BYTES } from "./guard";
 import { parsePaging } from "./params";
-import { tooManyRequests } from "./ratelimit";
+import { type BurstRule, tooManyBurst, tooManyRequests } from "./ratelimit";
 import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
 
 /** A status beyond the common ones: its body schema (the error shape by default), example message, headers. */
 export interface MoreStatus {
   description: string;
   body?: TSchema;
+  /** A media type other than the error shape's JSON (an HTML page's 404, a redirect's page). */
+  type?: string;
   message?: string;
   headers?: Record<string, string>;
 }
@@ -58,6 +60,8 @@ export interface RouteDoc<S = never> {
 export interface DocumentedRoute {
   path: string;
   limited: boolean;
+  /** The route's burst group, when it is in one rather than the one-per-window group. */
+  burst?: BurstRule;
   // biome-ignore lint/suspicious/noExplicitAny: each route's example reads its own kind of source.
   doc: RouteDoc<any>;
 }
@@ -82,6 +86,12 @@ const CACHE_HEADERS = {
 const GZIP_HEADERS = {
   "Content-Encoding": header("`gzip` when the body is sent compressed.", { type: "string", enum: ["gzip"] }),
   Vary: header("`Accept-Encoding`: the body depends on it.", { type: "string", enum: ["Accept-Encoding"] }),
+};
+/** An answer of another media type than the error shape (a page's 404, a redirect's page): rendered and cached, or not. */
+const PAGE_HEADERS = {
+  "Cache-Control": CACHE_HEADERS["Cache-Control"],
+  ETag: header("Validator of an answer cached per snapshot; absent on one that is not cached."),
+  ...GZIP_HEADERS,
 };
 const RETRY_AFTER = header("Whole seconds (>= 1) until a request is admitted again.", { type: "integer", minimum: 1 });
 
@@ -139,7 +149,7 @@ function operationId(path: string): string {
 const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 function responses(
-  { path, limited, doc }: DocumentedRoute,
+  { path, limited, doc, burst }: DocumentedRoute,
   example: unknown,
   windowMs: number,
   queryNames: readonly unknown[],
@@ -167,8 +177,11 @@ function responses(
     out[status] = errorResponse(path, Number(status), description, shown, status === "414" ? {} : limit);
   }
   if (limited) {
-    const description = "More than one request per window from this client to this endpoint.";
-    out[429] = errorResponse(path, 429, description, tooManyRequests(windowMs, Math.ceil(windowMs / 1000)), {
+    const description = burst
+      ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to this endpoint.`
+      : "More than one request per window from this client to this endpoint.";
+    const message = burst ? tooManyBurst(burst, 1) : tooManyRequests(windowMs, Math.ceil(windowMs / 1000));
+    out[429] = errorResponse(path, 429, description, message, {
       "Retry-After": { ...RETRY_AFTER, required: true },
       ...RATE_LIMIT_HEADERS,
     });
@@ -179,12 +192,21 @@ function responses(
   }
   for (const [status, more] of Object.entries(doc.more ?? {})) {
     if (!more) continue;
-    out[status] = more.body
-      ? { description: more.description, content: { "application/json": { schema: plain(more.body) } } }
-      : errorResponse(path, Number(status), more.description, more.message ?? more.description, {
-          ...limit,
-          ...Object.fromEntries(Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)])),
-        });
+    const moreHeaders = Object.fromEntries(
+      Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)]),
+    );
+    out[status] = more.type
+      ? {
+          description: more.description,
+          headers: { ...PAGE_HEADERS, ...limit, ...moreHeaders },
+          content: { [more.type]: { schema: more.body ? plain(more.body) : { type: "string" } } },
+        }
+      : more.body
+        ? { description: more.description, content: { "application/json": { schema: plain(more.body) } } }
+        : errorResponse(path, Number(status), more.description, more.message ?? more.description, {
+            ...limit,
+            ...Object.fromEntries(Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)])),
+          });
   }
   return out;
 }

@@ -91,8 +91,77 @@ export class RateLimiter {
   }
 }
 
-function limitHeaders(resetSeconds: number): Readonly<Record<string, string>> {
-  return Object.freeze({ "RateLimit-Limit": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": String(resetSeconds) });
+/** A rate-limit group that admits a burst: `burst` requests at once, one more every `intervalMs`. */
+export interface BurstRule {
+  burst: number;
+  intervalMs: number;
+}
+
+/**
+ * The limiter of a burst group (GCRA): each key holds its theoretical arrival time, the moment its
+ * whole burst is available again; a request is admitted while that lies at most `burst - 1`
+ * intervals ahead. One number per key, in the same fixed tables as the one-per-window limiter.
+ */
+export class BurstLimiter {
+  private readonly due: NumberTable;
+  private readonly ringKeys: Float64Array;
+  private readonly ringDue: Float64Array;
+  private head = 0;
+  private count = 0;
+  private readonly tolerance: number;
+
+  constructor(
+    readonly rule: BurstRule,
+    readonly maxKeys = DEFAULT_MAX_KEYS,
+  ) {
+    if (!Number.isSafeInteger(rule.burst) || rule.burst < 1 || !(rule.intervalMs > 0)) {
+      throw new RangeError(`a burst rule needs burst >= 1 and intervalMs > 0, got ${JSON.stringify(rule)}`);
+    }
+    this.due = new NumberTable(maxKeys);
+    this.ringKeys = new Float64Array(maxKeys);
+    this.ringDue = new Float64Array(maxKeys);
+    this.tolerance = (rule.burst - 1) * rule.intervalMs;
+  }
+
+  get size(): number {
+    return this.due.size;
+  }
+
+  /** Counts one request of `client` at `now` (ms); `remaining` is what the burst still allows at once. */
+  hit(client: string | number, now: number): Verdict & { remaining: number } {
+    const key = typeof client === "number" ? client : keyHash(client);
+    const held = this.due.get(key);
+    const from = held === undefined || held < now ? now : held;
+    const { intervalMs } = this.rule;
+    if (from - now > this.tolerance) {
+      return { allowed: false, resetMs: from - this.tolerance - now, remaining: 0 };
+    }
+    const next = from + intervalMs;
+    // A key whose due time has passed holds nothing: it is forgotten in admission order.
+    while (this.count > 0 && this.ringDue[this.head]! <= now) this.dropOldest();
+    if (this.count === this.maxKeys) this.dropOldest();
+    this.due.set(key, next);
+    const slot = (this.head + this.count) % this.maxKeys;
+    this.ringKeys[slot] = key;
+    this.ringDue[slot] = next;
+    this.count++;
+    const remaining = Math.floor((this.tolerance - (next - now)) / intervalMs) + 1;
+    return { allowed: true, resetMs: next - now, remaining };
+  }
+
+  private dropOldest(): void {
+    this.due.deleteIf(this.ringKeys[this.head]!, this.ringDue[this.head]!);
+    this.head = (this.head + 1) % this.maxKeys;
+    this.count--;
+  }
+}
+
+function limitHeaders(resetSeconds: number, limit = 1, remaining = 0): Readonly<Record<string, string>> {
+  return Object.freeze({
+    "RateLimit-Limit": String(limit),
+    "RateLimit-Remaining": String(remaining),
+    "RateLimit-Reset": String(resetSeconds),
+  });
 }
 
 interface LimitContext {
@@ -106,6 +175,14 @@ export function tooManyRequests(windowMs: number, resetSeconds: number): string 
   return `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
 }
 
+/** The message of a burst group's 429. */
+export function tooManyBurst(rule: BurstRule, resetSeconds: number): string {
+  return (
+    `Too many requests: ${rule.burst} at once, then one per ${rule.intervalMs / 1000} s, are allowed on this ` +
+    `endpoint; retry after ${resetSeconds} s.`
+  );
+}
+
 /** The limit shared by every instance (REDIS_URL); the in-process table answers while it cannot. */
 export interface SharedLimits {
   /** The verdict for `key` across every instance, or null when the shared table is unreachable. */
@@ -116,53 +193,42 @@ export interface SharedLimits {
  * The refusal, rendered once per route and seconds to wait, body and Headers ready as a cached
  * page's are: a 429 must cost no more than the page it refuses, or a flood is cheaper to answer with data.
  */
-function refusals(windowMs: number) {
+function refusals(message: (resetSeconds: number) => string, limit = 1) {
   const made = new Map<string, { body: Blob; headers: Headers }>();
   return (route: string, resetSeconds: number): Response | null => {
     const key = `${resetSeconds} ${route}`;
     let refusal = made.get(key);
     if (refusal === undefined) {
-      const message = tooManyRequests(windowMs, resetSeconds);
       const headers = new Headers(
         secured({
           "Content-Type": "application/json; charset=utf-8",
           "Cache-Control": "no-store",
-          ...limitHeaders(resetSeconds),
+          ...limitHeaders(resetSeconds, limit),
           "Retry-After": String(resetSeconds),
         }),
       );
       // The route pattern starts as its paths do, which is all the error shape depends on.
-      refusal = { body: new Blob([errorBody(route, 429, message)]), headers };
+      refusal = { body: new Blob([errorBody(route, 429, message(resetSeconds))]), headers };
       made.set(key, refusal);
     }
     return new Response(refusal.body, { status: 429, headers: refusal.headers });
   };
 }
 
-/**
- * The limiter as a beforeHandle hook for the routes of the limited group, keyed by route pattern
- * and client (client-address.ts). `server` is asked for the socket address only when no trusted
- * proxy names the client.
- */
-export function rateLimit(
-  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
-  server: () => { requestIP(request: Request): { address: string } | null } | null | undefined,
-  maxKeys?: number,
-  shared?: SharedLimits,
-): ((context: LimitContext) => Response | undefined | Promise<Response | undefined>) | undefined {
-  if (config.rateLimitWindowMs === 0) return undefined;
-  const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
-  // An admitted request resets after the whole window.
-  const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
-  const refuse = refusals(config.rateLimitWindowMs);
+type ServerOf = () => { requestIP(request: Request): { address: string } | null } | null | undefined;
+
+/** The client's address: a trusted proxy's word for it, else the socket's. */
+function clientAddressOf(config: Pick<Config, "trustProxy">, server: ServerOf) {
   const socketOf = (request: Request) => server()?.requestIP(request)?.address ?? null;
-  const addressOf = (request: Request): string =>
+  return (request: Request): string =>
     forwardedAddress(request.headers.get("x-forwarded-for"), config.trustProxy) ??
     clientAddress(null, socketOf(request), 0);
-  const keyOf = (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
-  // In process an IPv4 client's key is its route's number and its address; any other is hashed.
+}
+
+/** In process an IPv4 client's key is its route's number and its address; any other is hashed. */
+function localKeys(addressOf: (request: Request) => string) {
   const routeNumbers = new Map<string, number>();
-  const localKeyOf = (route: string, request: Request): number => {
+  return (route: string, request: Request): number => {
     const address = addressOf(request);
     const v4 = ipv4Number(address);
     if (v4 === null) return keyHash(`${route} ${clientKey(address)}`);
@@ -173,6 +239,63 @@ export function rateLimit(
     }
     return ipv4Key(number, v4);
   };
+}
+
+/**
+ * A burst group's limiter as a beforeHandle hook, keyed like the one-per-window limiter (route and
+ * client) and held in process: a burst group counts per instance.
+ */
+export function burstLimit(
+  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
+  server: ServerOf,
+  rule: BurstRule,
+  maxKeys?: number,
+): ((context: LimitContext) => Response | undefined) | undefined {
+  if (config.rateLimitWindowMs === 0) return undefined;
+  const limiter = new BurstLimiter(rule, maxKeys);
+  const refuse = refusals((reset) => tooManyBurst(rule, reset), rule.burst);
+  const localKeyOf = localKeys(clientAddressOf(config, server));
+  // Admitted headers by remaining count and reset: a handful of frozen objects, so the cached
+  // pages' prepared Headers with them are reused (cache.ts keys them by identity).
+  const admitted = new Map<number, Readonly<Record<string, string>>>();
+  return ({ route, request, note }) => {
+    const verdict = limiter.hit(localKeyOf(route, request), note.arrivedAt);
+    const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
+    if (verdict.allowed) {
+      const key = verdict.remaining * 1024 + resetSeconds;
+      let headers = admitted.get(key);
+      if (headers === undefined) {
+        headers = limitHeaders(resetSeconds, rule.burst, verdict.remaining);
+        admitted.set(key, headers);
+      }
+      note.limit = headers;
+      return undefined;
+    }
+    const refusal = refuse(route, resetSeconds);
+    if (refusal === null) return undefined;
+    return refusal;
+  };
+}
+
+/**
+ * The limiter as a beforeHandle hook for the routes of the limited group, keyed by route pattern
+ * and client (client-address.ts). `server` is asked for the socket address only when no trusted
+ * proxy names the client.
+ */
+export function rateLimit(
+  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
+  server: ServerOf,
+  maxKeys?: number,
+  shared?: SharedLimits,
+): ((context: LimitContext) => Response | undefined | Promise<Response | undefined>) | undefined {
+  if (config.rateLimitWindowMs === 0) return undefined;
+  const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
+  // An admitted request resets after the whole window.
+  const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
+  const refuse = refusals((reset) => tooManyRequests(config.rateLimitWindowMs, reset));
+  const addressOf = clientAddressOf(config, server);
+  const keyOf = (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
+  const localKeyOf = localKeys(addressOf);
   const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.

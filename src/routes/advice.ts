@@ -99,7 +99,7 @@ export function unseenAdvice(rules: ListingRules, next: string | null): string {
 /** The sentence for a listed plugin, with the badge's Markdown. */
 export function listedAdvice(id: string, current: string | null, baseUrl: string): string {
   const [owner, repo] = id.split("/") as [string, string];
-  const badge = `[![Plugin Catalog](${baseUrl}/badge/${owner}/${repo}.svg)](${baseUrl}/api/v1/listing/${owner}/${repo})`;
+  const badge = `[![Plugin Catalog](${baseUrl}/badge/${owner}/${repo}.svg)](${baseUrl}/plugin/${owner}/${repo})`;
   const renamed = current === null ? "" : ` under its new name ${id}`;
   return `Listed${renamed}. Show it in a README with ${badge}`;
 }

@@ -115,9 +115,11 @@ function documentOf(snapshot: Snapshot, { described, info }: { described: Descri
       version: info.version,
       description:
         "A public, read-only catalog of plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, " +
-        "skills, hooks): a JSON API under /api/v1, an RSS feed, and a bare-JSON client-sync source under /market. " +
-        `No authentication. The endpoints of the API, the feed and the sync source allow one request per ` +
-        `${windowMs / 1000} s per client IP each; every JSON answer carries an ETag and ` +
+        "skills, hooks): a JSON API under /api/v1, RSS, Atom and JSON feeds, HTML pages for people (/browse, " +
+        "/categories/{id}, /plugin/{owner}/{repo}), and a bare-JSON client-sync source under /market. " +
+        `No authentication. The endpoints of the API, the feeds and the sync source allow one request per ` +
+        `${windowMs / 1000} s per client IP each; the typeahead and the pages admit a burst (their 429 says how ` +
+        "much); every JSON answer carries an ETag and " +
         "`Cache-Control: public, max-age=300`. The rules a schema cannot say are in [/docs/api.md](/docs/api.md). " +
         "Every response carries `Date`, `X-Content-Type-Options`, `Content-Security-Policy`, `Referrer-Policy` " +
         "and the CORS headers `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.",

@@ -24,7 +24,7 @@ export function authorsSection(snapshot: Snapshot, baseUrl: string): string {
   if (rules.dependencies.length) evidence.push(`a dependency on an MCP SDK (${codes(rules.dependencies)})`);
   if (rules.topics.length) evidence.push(`one of the topics ${codes(rules.topics)}`);
   evidence.push("a link from a curated list or a plugin marketplace the catalog reads, or the editors' word");
-  const badge = `[![Plugin Catalog](${baseUrl}/badge/${id}.svg)](${baseUrl}/api/v1/listing/${id})`;
+  const badge = `[![Plugin Catalog](${baseUrl}/badge/${id}.svg)](${baseUrl}/plugin/${id})`;
   return `<section aria-labelledby="authors">
 <h2 id="authors">For plugin authors</h2>
 <p>A refresh (every six hours by default) searches the hosting platform for candidates and lists one only with
@@ -34,6 +34,6 @@ evidence that it extends a coding-agent harness: ${evidence.join("; ")}. A liste
 (<code>status</code>, <code>reason</code>, the evidence checked and what to change).</p>
 <p>Show a listing in a README (a grey “not listed” badge otherwise; <code>?show=category</code> or
 <code>?show=stars</code> say more; <code>.json</code> gives the shields.io endpoint form):</p>
-<pre><code>${esc(badge)}</code></pre>
+<div class="command"><pre data-copy="the badge's Markdown"><code>${esc(badge)}</code></pre></div>
 </section>`;
 }

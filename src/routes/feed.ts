@@ -1,64 +1,168 @@
-/** GET /plugins/feed.xml (contract 4.3): RSS 2.0 of the 50 newest plugins, rendered once per snapshot. */
+/**
+ * The feeds of the 50 newest plugins, of the whole catalog or of one category (`category=<id>`):
+ * GET /plugins/feed.xml (contract 4.3, RSS 2.0), /plugins/feed.atom (Atom 1.0) and
+ * /plugins/feed.json (JSON Feed 1.1), each written by the `feed` library with the same items and
+ * escaping, rendered once per snapshot, format and category.
+ */
+import { Type as t } from "@sinclair/typebox";
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import { type Rendered, render } from "../http/cache";
+import { rawQuery } from "../http/envelope";
+import { badRequest, notFound } from "../http/errors";
 import { feedText, xmlChars } from "../http/feed-text";
+import { memoized } from "../http/memo";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
 export const FEED_LENGTH = 50;
 export const FEED_TTL_MINUTES = 60;
-const FEED_TYPE = "application/rss+xml; charset=utf-8";
 const FEED_CACHE_CONTROL = "public, max-age=3600";
 
-/** The feed document: a pure function of the snapshot and the base address. */
-export function renderFeed(snapshot: Snapshot, baseUrl: string): Rendered {
+export type FeedFormat = "rss" | "atom" | "json";
+
+/** Each format's path and media type. */
+export const FEED_FORMATS: Record<FeedFormat, { path: string; type: string; label: string }> = {
+  rss: { path: "/plugins/feed.xml", type: "application/rss+xml", label: "RSS" },
+  atom: { path: "/plugins/feed.atom", type: "application/atom+xml", label: "Atom" },
+  json: { path: "/plugins/feed.json", type: "application/feed+json", label: "JSON Feed" },
+};
+
+const AUTHOR = { name: "Plugin Catalog" };
+
+/** A feed's address, of one category when given. */
+export function feedUrl(format: FeedFormat, category: string | null = null, base = ""): string {
+  const path = `${base}${FEED_FORMATS[format].path}`;
+  return category === null ? path : `${path}?category=${encodeURIComponent(category)}`;
+}
+
+function feedOf(snapshot: Snapshot, baseUrl: string, category: string | null, format: FeedFormat): Feed {
+  const info = category === null ? null : snapshot.categories.find((c) => c.id === category)!;
   const feed = new Feed({
-    title: "Plugin Catalog: newest plugins",
+    title:
+      info === null ? "Plugin Catalog: newest plugins" : `Plugin Catalog: newest plugins in ${xmlChars(info.name)}`,
     description:
-      "Plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, skills, hooks), newest first.",
-    id: baseUrl,
-    // The home page, which a reader's "visit site" opens.
-    link: `${baseUrl}/`,
-    feedLinks: { rss: `${baseUrl}/plugins/feed.xml` },
+      info === null
+        ? "Plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, skills, hooks), newest first."
+        : `${xmlChars(info.description)} Newest first.`,
+    id: category === null ? baseUrl : feedUrl(format, category, baseUrl),
+    // The page a reader's "visit site" opens: the home page, or the category's page.
+    link: category === null ? `${baseUrl}/` : `${baseUrl}/categories/${encodeURIComponent(category)}`,
+    feedLinks: { [format]: feedUrl(format, category, baseUrl) },
     updated: new Date(snapshot.snapshotAt),
     ttl: FEED_TTL_MINUTES,
     language: "en",
     generator: "plugin-catalog",
     copyright: "Repository facts from the hosting platform; descriptions belong to their authors.",
+    // Atom asks a feed for an author when its entries have none.
+    ...(format === "rss" ? {} : { author: AUTHOR }),
   });
-  for (const row of snapshot.newest(FEED_LENGTH)) {
+  for (const row of snapshot.newest(FEED_LENGTH, category)) {
+    const ids = JSON.parse(row.categories) as string[];
     feed.addItem({
-      title: feedText(row.full_name),
-      // With neither guid nor id, the library writes guid = link with isPermaLink="true".
+      // JSON Feed's title is plain text; RSS and Atom readers render theirs as HTML.
+      title: format === "json" ? xmlChars(row.full_name) : feedText(row.full_name),
+      // With neither guid nor id, the RSS writer makes guid = link with isPermaLink="true".
       link: row.url,
       description: feedText(row.description),
       date: new Date(row.first_seen_at),
-      category: (JSON.parse(row.categories) as string[]).map((name) => ({ name: xmlChars(name) })),
+      category: ids.map((name) =>
+        format === "atom" ? { name: xmlChars(name), term: xmlChars(name) } : { name: xmlChars(name) },
+      ),
     });
   }
-  return render(feed.rss2(), FEED_TYPE, FEED_CACHE_CONTROL);
+  return feed;
 }
 
-export const feedDoc: RouteDoc = {
-  tag: "Feed",
-  summary: "RSS 2.0 feed of the 50 newest plugins",
-  description:
-    "Newest = most recently first seen in the catalog. Items: title = full_name, link and permalink guid = " +
-    "the repository URL, description, pubDate = first seen, one category per category id. Cached for an hour.",
-  body: TextSchema,
-  type: FEED_TYPE.split(";")[0],
-  cached: "snapshot",
-};
+/** The library writes JSON Feed 1; these are the changes 1.1 asks for. */
+function jsonFeed11(feed: Feed): string {
+  const doc = JSON.parse(feed.json1()) as Record<string, unknown> & { items: Array<Record<string, unknown>> };
+  const { author, ...rest } = doc;
+  // An item's id is its repository's address; first seen is when it was published to the catalog.
+  const items = doc.items.map(({ date_modified, ...item }) => ({
+    id: item.url,
+    ...item,
+    date_published: date_modified,
+  }));
+  return JSON.stringify({
+    ...rest,
+    version: "https://jsonfeed.org/version/1.1",
+    language: "en",
+    authors: author ? [author] : [AUTHOR],
+    items,
+  });
+}
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
-export function feedHandlers(answer: Answer, baseUrl: string) {
+/** The feed document: a pure function of the snapshot, the base address, the format and the category. */
+export function renderFeed(
+  snapshot: Snapshot,
+  baseUrl: string,
+  category: string | null = null,
+  format: FeedFormat = "rss",
+): Rendered {
+  const feed = feedOf(snapshot, baseUrl, category, format);
+  const body = format === "rss" ? feed.rss2() : format === "atom" ? feed.atom1() : jsonFeed11(feed);
+  return render(body, `${FEED_FORMATS[format].type}; charset=utf-8`, FEED_CACHE_CONTROL);
+}
+
+/** The feed's category from a query string: "" for the whole catalog; 400 given twice. */
+const feedCategory = memoized((query: string): string => {
+  if (query === "") return "";
+  const values = new URLSearchParams(query).getAll("category");
+  if (values.length > 1) throw badRequest("category", "give it at most once");
+  return values[0] ?? "";
+});
+
+const ITEMS_RULE =
+  "Newest = most recently first seen in the catalog. Items: title = full_name, link (and id) = the repository " +
+  "URL, description, date = first seen, one category per category id. `category=<id>` gives the 50 newest of " +
+  "that category. Cached for an hour.";
+
+function feedDocOf(format: FeedFormat, summary: string, lead: string): RouteDoc<Snapshot> {
   return {
-    rss: ({ request, set, note }: CatalogContext) => {
-      const response = answer({ request, set, note }, "feed", renderFeed, baseUrl);
+    tag: "Feed",
+    summary,
+    description: `${lead} ${ITEMS_RULE}`,
+    query: (snapshot) =>
+      t.Object({
+        category: t.Optional(
+          t.String({
+            examples: [...snapshot.categoryIds],
+            description: `Only this category's newest plugins: one of ${[...snapshot.categoryIds].join(", ")}; another id is a 404.`,
+          }),
+        ),
+      }),
+    body: TextSchema,
+    type: FEED_FORMATS[format].type,
+    cached: "snapshot",
+    more: { 404: { description: "No such category.", message: notFound("Category unknown-id").message } },
+  };
+}
+
+export const feedDoc = feedDocOf("rss", "RSS 2.0 feed of the 50 newest plugins", "RSS 2.0; guid = link, a permalink.");
+export const atomFeedDoc = feedDocOf("atom", "Atom 1.0 feed of the 50 newest plugins", "Atom 1.0.");
+export const jsonFeedDoc = feedDocOf("json", "JSON Feed 1.1 of the 50 newest plugins", "JSON Feed 1.1.");
+
+/** Renders one format of the feed for `[baseUrl, category]`, 404 for an unknown category. */
+function feedPage(format: FeedFormat) {
+  return (snapshot: Snapshot, [baseUrl, category]: readonly [string, string | null]): Rendered => {
+    if (category !== null && !snapshot.categoryIds.has(category)) throw notFound(`Category ${category}`);
+    return renderFeed(snapshot, baseUrl, category, format);
+  };
+}
+
+// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
+export function feedHandlers(answer: Answer, baseUrl: string) {
+  const handler = (format: FeedFormat) => {
+    const make = feedPage(format);
+    return ({ request, set, note }: CatalogContext) => {
+      const category = feedCategory(rawQuery(request.url)) || null;
+      const key = category === null && format === "rss" ? "feed" : `feed:${format}:${category ?? ""}`;
+      const response = answer({ request, set, note }, key, make, [baseUrl, category] as const);
       if (response === null) return null;
       return response;
-    },
+    };
   };
+  return { rss: handler("rss"), atom: handler("atom"), json: handler("json") };
 }

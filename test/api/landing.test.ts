@@ -119,7 +119,7 @@ describe("GET / for plugin authors", () => {
     expect(section).toContain("For plugin authors");
     expect(section).toContain('<a href="/api/v1/listing/acme/hostile">');
     expect(section).toContain(
-      "[![Plugin Catalog](https://plugins.example.org/badge/acme/hostile.svg)](https://plugins.example.org/api/v1/listing/acme/hostile)",
+      "[![Plugin Catalog](https://plugins.example.org/badge/acme/hostile.svg)](https://plugins.example.org/plugin/acme/hostile)",
     );
   });
 

@@ -17,6 +17,12 @@ const PATHS = [
   "/api/v1/listing/owner1/repo-1",
   "/badge/owner1/repo-1.svg",
   "/badge/owner1/repo-1.json?show=stars",
+  "/plugins/feed.atom?category=mcp",
+  "/plugins/feed.json",
+  "/api/v1/suggest?q=own",
+  "/browse?q=tool",
+  "/categories/mcp",
+  "/plugin/owner1/repo-1",
 ];
 
 let t: TestApp | undefined;

@@ -63,7 +63,7 @@ describe("after a refresh, /api/v1/listing answers each repository exactly", () 
     expect(report.summary!.added).toEqual(["acme/listed"]);
     const { url } = env.serve();
     const badge = (id: string) =>
-      `[![Plugin Catalog](http://catalog.test/badge/${id}.svg)](http://catalog.test/api/v1/listing/${id})`;
+      `[![Plugin Catalog](http://catalog.test/badge/${id}.svg)](http://catalog.test/plugin/${id})`;
 
     expect(await listing(url, "acme/listed")).toEqual({
       id: "acme/listed",

@@ -74,9 +74,11 @@ async function start(
   port: number,
   readyPath: string,
   cwd = ROOT,
+  logTo?: string,
 ): Promise<RunningServer> {
-  // The request log goes to /dev/null: its cost is paid, the disk is spared.
-  const child = Bun.spawn(command, { cwd, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  // The request log goes to /dev/null unless asked for: its cost is paid, the disk is spared.
+  const stdout = logTo ? Bun.file(logTo) : "ignore";
+  const child = Bun.spawn(command, { cwd, env: { ...process.env, ...env }, stdout, stderr: "inherit" });
   running.add(child);
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -107,6 +109,7 @@ export function startService(
   port: number,
   cpu: number | null,
   env: Record<string, string> = {},
+  logTo?: string,
 ): Promise<RunningServer> {
   const serviceEnv = {
     DATABASE_PATH: databasePath,
@@ -117,7 +120,7 @@ export function startService(
     ...env,
   };
   const tree = env.SOURCE_TREE ?? process.env.SOURCE_TREE ?? ROOT;
-  return start(pinned(cpu, [process.execPath, "src/index.ts"]), serviceEnv, port, "/healthz", tree);
+  return start(pinned(cpu, [process.execPath, "src/index.ts"]), serviceEnv, port, "/healthz", tree, logTo);
 }
 
 /** Starts the bare Bun.serve baseline. */

@@ -69,13 +69,42 @@ function jitter(value: number, next: () => number): number {
   return Math.max(0, Math.round(value * (0.7 + 0.6 * next())));
 }
 
+/** Real words of four letters or more: what the realistic vocabulary's coined words are spliced from. */
+function realWords(shapes: Template[]): string[] {
+  const words = new Set<string>();
+  for (const shape of shapes) {
+    for (const word of `${shape.name} ${shape.topics.join(" ")} ${shape.description}`.toLowerCase().split(/[^a-z]+/)) {
+      if (word.length >= 4) words.add(word);
+    }
+  }
+  return [...words].sort();
+}
+
+export interface SyntheticOptions {
+  /**
+   * `realistic`: each plugin's description gains four to eight words coined from two real ones
+   * (the head of one, the tail of another), and a third of the names one, so the search index has
+   * the long tail of distinct terms a real catalog of that size has (about six per plugin) rather
+   * than the few thousand terms of the real records repeated.
+   */
+  vocabulary?: "real-records" | "realistic";
+}
+
 /** `count` synthetic plugin records and their snapshot input. */
-export function syntheticInput(count: number, seed = 42): SnapshotInput {
+export function syntheticInput(count: number, seed = 42, options: SyntheticOptions = {}): SnapshotInput {
   const { snapshotAt, facts } = loadRealFacts();
   if (facts.length === 0) throw new Error(`no usable records in ${realDataPath()}`);
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const shapes = templates(facts);
+  const words = options.vocabulary === "realistic" ? realWords(shapes) : [];
+  const coined = () => {
+    const head = pick(words);
+    const tail = pick(words);
+    return (
+      head.slice(0, 2 + Math.floor(next() * (head.length - 1))) + tail.slice(Math.floor(next() * (tail.length - 2)))
+    );
+  };
   const categoryIds = loadCategories().map((c) => c.id);
   const snapshotMs = Date.parse(snapshotAt);
   const owners = Math.max(1, Math.floor(count / 4));
@@ -88,6 +117,12 @@ export function syntheticInput(count: number, seed = 42): SnapshotInput {
     const owner = `synthetic-${Math.floor(next() * owners).toString(36)}`;
     // Half the names gain a word of another real name, so names are varied but real-sounding.
     let name = next() < 0.5 ? shape.name : `${shape.name}-${pick(shapes).name.split(/[-_.]/)[0]}`;
+    let description = shape.description;
+    if (words.length > 0) {
+      if (next() < 1 / 3) name = `${name}-${coined()}`;
+      const extra = Array.from({ length: 4 + Math.floor(next() * 5) }, coined);
+      description = `${description}${description ? " " : ""}${extra.join(" ")}`;
+    }
     let id = `${owner}/${name}`;
     if (seen.has(id.toLowerCase())) {
       name = `${name}-${i.toString(36)}`;
@@ -102,7 +137,7 @@ export function syntheticInput(count: number, seed = 42): SnapshotInput {
       full_name: id,
       url: `https://github.com/${id}`,
       homepage: null,
-      description: shape.description,
+      description,
       description_zh: null,
       category: shape.categories[0] ?? "other",
       categories: shape.categories,

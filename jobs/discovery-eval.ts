@@ -20,8 +20,8 @@ import { FakeGitHub } from "../test/fakes/github";
 import { loadPluginSpace } from "../test/fakes/plugin-space";
 
 const SCALE = 30;
-const RECALL_TARGET = 0.9;
-const PRECISION_TARGET = 0.99;
+const RECALL_TARGET = 0.97;
+const PRECISION_TARGET = 0.995;
 const DAY_MS = 86_400_000;
 
 const dir = mkdtempSync(join(tmpdir(), "discovery-eval-"));
@@ -64,20 +64,33 @@ function share(part: number, whole: number): string {
   return `${((part / whole) * 100).toFixed(1)}% (${part} of ${whole})`;
 }
 
+// The editors' exclusions are judged not to be coding-agent plugins, so leaving them out is right.
+const excluded = new Set(
+  Object.entries(
+    (
+      JSON.parse(readFileSync(join(dataDir, "overrides.json"), "utf8")) as {
+        overrides: Record<string, { exclude?: boolean }>;
+      }
+    ).overrides,
+  )
+    .filter(([, override]) => override.exclude === true)
+    .map(([id]) => id.toLowerCase()),
+);
+const real = new Set([...space.real].filter((id) => !excluded.has(id)));
 const NOW = new Date(Date.UTC(2026, 10, 22, 12));
 await refresh("first full run over the real plugin space", NOW);
 const published = new Set(readPrevious(databasePath).plugins.keys());
-const found = [...space.real].filter((id) => published.has(id)).length;
+const found = [...real].filter((id) => published.has(id)).length;
 const clean = [...published].filter((id) => !space.distractors.has(id)).length;
-const recall = found / space.real.size;
+const recall = found / real.size;
 const precision = clean / published.size;
 console.log(
-  `\nrecall:    ${share(found, space.real.size)} of the real plugins published (target >= ${RECALL_TARGET * 100}%)`,
+  `\nrecall:    ${share(found, real.size)} of the real plugins published (target >= ${RECALL_TARGET * 100}%; ${space.real.size - real.size} the editors exclude are not counted)`,
 );
 console.log(
   `precision: ${share(clean, published.size)} of the published are no distractor (target >= ${PRECISION_TARGET * 100}%; ${space.distractors.size} distractors)`,
 );
-const missed = [...space.real].filter((id) => !published.has(id));
+const missed = [...real].filter((id) => !published.has(id));
 console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
 coverage();
 

@@ -8,7 +8,7 @@ import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
 import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
-import { logRequest, type RequestNote, requestLog, requestNote } from "./http/requestlog";
+import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import type { Log } from "./log";
 import { Metrics } from "./metrics";
@@ -39,7 +39,10 @@ export interface AppDeps {
         Config,
         "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken" | "refreshCron"
       >
-    >;
+    > & {
+      /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
+      slowRequestMs?: number;
+    };
   log?: Log;
   /** Set when the process begins to stop. */
   stopping?: Stopping;
@@ -189,7 +192,14 @@ export function createApp({
   }));
   const app = new Elysia()
     .decorate(requestNote())
-    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false }, metrics))
+    .use(
+      requestLog(
+        log,
+        { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false },
+        metrics,
+        config.slowRequestMs ?? SLOW_REQUEST_MS,
+      ),
+    )
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
@@ -197,7 +207,8 @@ export function createApp({
       if (stopping.active) response.headers.set("connection", "close");
       // The runtime dates every answer but those to HEAD.
       if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
-      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics);
+      const slowMs = config.slowRequestMs ?? SLOW_REQUEST_MS;
+      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics, slowMs);
       return response;
     })
     .onRequest(checkRequestLine)

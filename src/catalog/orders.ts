@@ -130,6 +130,18 @@ export class ListOrders {
     return ids;
   }
 
+  /** How many of `rowids` are in each of `categories`: one pass over them per category. */
+  countIn(rowids: Int32Array, categories: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const category of categories) {
+      const marks = this.marks(memberKey(category));
+      let n = 0;
+      for (let i = 0; i < rowids.length; i++) n += marks[rowids[i]!]!;
+      counts.set(category, n);
+    }
+    return counts;
+  }
+
   /** Rowids newest first: the feed's order. */
   newest(): Int32Array {
     return this.stored(NEWEST_ORDER);

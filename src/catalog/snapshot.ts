@@ -97,6 +97,21 @@ function catalogRowJson(row: CatalogRow): string {
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
+interface CatalogSliceRow extends CatalogRow {
+  rowid: number;
+  id: string;
+  changed_at: string;
+}
+
+/** One plugin in catalog form, with what decides which `changes` answers hold it. */
+export interface CatalogSlice {
+  rowid: number;
+  id: string;
+  changedAt: string;
+  firstSeenAt: string;
+  json: string;
+}
+
 /** A feed entry: only what the RSS item needs. */
 export interface NewestRow {
   full_name: string;
@@ -142,6 +157,8 @@ export class Snapshot {
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
   private readonly candidateById: Statement<{ json: string }, [string]> | null;
+  private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
+  private isClosed = false;
   /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
   private readonly popularity: Float64Array;
   private readonly suggestRow: Statement<{ json: string }, [number]>;
@@ -448,6 +465,41 @@ export class Snapshot {
       .map(catalogRowJson);
   }
 
+  /**
+   * Up to `limit` plugins after `rowid` in catalog form, by stars desc (rowid order), with their
+   * change and first-seen times: what the per-snapshot documents are written from, a slice at a time.
+   */
+  catalogRowsAfter(rowid: number, limit: number): CatalogSlice[] {
+    this.catalogSlice ??= this.db.query<CatalogSliceRow, [number, number]>(
+      `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    );
+    return this.catalogSlice.all(rowid, limit).map((row) => ({
+      rowid: row.rowid,
+      id: row.id,
+      changedAt: row.changed_at,
+      firstSeenAt: row.first_seen_at,
+      json: catalogRowJson(row),
+    }));
+  }
+
+  /** The snapshot times the history reaches, oldest first. */
+  historySnapshots(): string[] {
+    return this.db
+      .query<{ at: string }, []>(`SELECT at FROM history_snapshots ORDER BY at`)
+      .all()
+      .map((row) => row.at);
+  }
+
+  /** Every removal and rename the history keeps, in the order they were published. */
+  historyEvents(): HistoryEvent[] {
+    return this.db.query<HistoryEvent, []>(`SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`).all();
+  }
+
+  /** True once closed: a reader working in slices stops. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
   /** The current id of a former id (a renamed plugin's old name), or null. */
   currentId(formerId: string): string | null {
     return this.db.query<{ id: string }, [string]>(`SELECT id FROM aliases WHERE old_id = ?`).get(formerId)?.id ?? null;
@@ -476,16 +528,41 @@ export class Snapshot {
     return { added, updated, removed, renamed };
   }
 
-  /** The number of plugins per category id among those a list query (without paging) finds. */
+  /**
+   * The number of plugins per category id among those a list query (without paging) finds, as the
+   * list's `category` filter counts them, from one match set: a category the search misses counts
+   * the corrected spelling's matches, as its list page would, the correction made at most once.
+   */
   categoryCounts(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const { id } of this.categories) {
-      counts.set(id, this.list({ ...query, category: id, sort: "stars", offset: 0, limit: 0 }).total);
+    const ids = this.categories.map((c) => c.id);
+    if (query.q === null) {
+      const archived = query.archived ?? null;
+      const members = detailMembers(query);
+      return new Map(ids.map((id) => [id, this.orders.sorted("stars", id, query.curated, archived, members).length]));
+    }
+    const counts = this.orders.countIn(this.matchesOf(query, query.q), ids);
+    let corrected: Map<string, number> | null | undefined;
+    for (const id of ids) {
+      if (counts.get(id) !== 0) continue;
+      if (corrected === undefined) {
+        const spelling = this.corrected(query.q);
+        corrected = spelling === null ? null : this.orders.countIn(this.matchesOf(query, spelling), ids);
+      }
+      if (corrected === null) break;
+      counts.set(id, corrected.get(id) ?? 0);
     }
     return counts;
   }
 
+  /** Every rowid a search for `q` finds under the query's filters but the category. */
+  private matchesOf(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">, q: string): Int32Array {
+    const match = toMatchQuery(q, (prefix) => this.termsOf(prefix), this.synonyms);
+    if (match === null) return new Int32Array(0);
+    return this.fts.all(searchMatch(match, { ...query, category: null }));
+  }
+
   close(): void {
+    this.isClosed = true;
     this.db.close(false);
   }
 }

@@ -81,6 +81,11 @@ export class CatalogStore {
     return this.snapshot;
   }
 
+  /** The snapshot opened last, without looking at the file again; null before one. */
+  get loaded(): Snapshot | null {
+    return this.snapshot;
+  }
+
   /** Called with each newly published snapshot after it replaced the old one. */
   onSwap(listener: (snapshot: Snapshot) => void): () => void {
     this.swapListeners.add(listener);

@@ -51,6 +51,11 @@ export function snapshotProblem(path: string): string | null {
 export function checkBuiltSnapshot(path: string, expectedTotal: number): void {
   const problem = snapshotProblem(path);
   if (problem !== null) throw new Error(`snapshot file fails its check: ${problem}`);
+  checkCounts(path, expectedTotal);
+}
+
+/** Throws unless the snapshot at `path` (already checked sound) holds `expectedTotal` plugins, all indexed. */
+export function checkCounts(path: string, expectedTotal: number): void {
   const db = new Database(path, { readonly: true, strict: true });
   try {
     const plugins = db.query<{ n: number }, []>("SELECT count(*) AS n FROM plugins").get()?.n;

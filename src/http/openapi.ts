@@ -21,6 +21,8 @@ export interface MoreStatus {
   type?: string;
   message?: string;
   headers?: Record<string, string>;
+  /** A byte range of the 200 body (206): the 200's media types, no schema (a range is not a document). */
+  partial?: boolean;
 }
 
 /** The 409 of a paged list pinned to a snapshot (`snapshot=`) that is no longer served. */
@@ -203,10 +205,16 @@ function responses(
         }
       : more.body
         ? { description: more.description, content: { "application/json": { schema: plain(more.body) } } }
-        : errorResponse(path, Number(status), more.description, more.message ?? more.description, {
-            ...limit,
-            ...Object.fromEntries(Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)])),
-          });
+        : more.partial
+          ? {
+              description: more.description,
+              headers: { ...okHeaders, ...moreHeaders },
+              content: Object.fromEntries(types.map((type) => [type, {}])),
+            }
+          : errorResponse(path, Number(status), more.description, more.message ?? more.description, {
+              ...limit,
+              ...Object.fromEntries(Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)])),
+            });
   }
   return out;
 }

@@ -67,7 +67,8 @@ function wordList<T extends string>(params: URLSearchParams, name: string, allow
   if (words.some((w) => !(allowed as readonly string[]).includes(w))) {
     throw badRequest(name, `a comma-separated list of ${allowed.join(", ")}`);
   }
-  return [...new Set(words as T[])];
+  // In the allowed list's order: one spelling of the same set, for the cache key.
+  return allowed.filter((word) => words.includes(word));
 }
 
 /** `include=`: the parts added to each plugin; none by default, so the answer is the contract's. */

@@ -58,9 +58,14 @@ export function render(
  */
 export function gzipped(rendered: Rendered): Rendered {
   const body = Bun.gzipSync(rendered.body as Uint8Array<ArrayBuffer>, { level: 6 });
-  const etag = `${rendered.etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}`;
+  const etag = gzipEtag(rendered.etag);
   const headers = { ...rendered.headers, ETag: etag, "Content-Encoding": "gzip" };
   return { status: rendered.status, body, etag, headers };
+}
+
+/** The ETag of the gzip representation of a body whose ETag is `etag`. */
+export function gzipEtag(etag: string): string {
+  return `${etag.slice(0, -1)}${GZIP_ETAG_SUFFIX}`;
 }
 
 /** An ETag without the gzip suffix: both representations of one body are the same version of it. */

@@ -17,18 +17,24 @@ export interface RequestNote {
   cache: "hit" | "miss" | null;
   /** The client address, read only when it is logged. */
   ip: string | null;
+  /** The request's parameters as parsed, in their one spelling (canonical), when the route reads any. */
+  params?: string | null;
   /** An admitted request's RateLimit-* headers (one shared object), for its response to carry. */
   limit: Readonly<Record<string, string>> | null;
 }
 
 /** The context fields the request log adds, to decorate an app with. */
 export function requestNote(): { note: RequestNote } {
-  return { note: { arrivedAt: Number.NaN, cache: null, ip: null, limit: null } };
+  return { note: { arrivedAt: Number.NaN, cache: null, ip: null, limit: null, params: null } };
 }
+
+/** Handler time above which a request also gets a `request.slow` line with its parameters. */
+export const SLOW_REQUEST_MS = 50;
 
 /**
  * Writes a request's line and counts it in `metrics`; `note` is undefined when the request failed
- * before its first hook.
+ * before its first hook. A request slower than `slowMs` gets a second line naming its route and
+ * parsed parameters.
  */
 export function logRequest(
   log: Log,
@@ -37,6 +43,7 @@ export function logRequest(
   status: number,
   note?: RequestNote,
   metrics?: Metrics,
+  slowMs = SLOW_REQUEST_MS,
 ) {
   const elapsedMs = note ? performance.now() - note.arrivedAt : Number.NaN;
   metrics?.request(route, status, elapsedMs / 1000, note?.cache ?? null);
@@ -50,13 +57,21 @@ export function logRequest(
   };
   if (note?.ip) fields.ip = note.ip;
   log("request", fields);
+  if (durationMs !== null && durationMs > slowMs) {
+    log("request.slow", { method, route: route || null, params: note?.params ?? null, status, durationMs });
+  }
 }
 
 /**
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
  * handler has answered (errors are logged where they are rendered).
  */
-export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logClientIp">, metrics?: Metrics) {
+export function requestLog(
+  log: Log,
+  config: Pick<Config, "trustProxy" | "logClientIp">,
+  metrics?: Metrics,
+  slowMs = SLOW_REQUEST_MS,
+) {
   return <App extends AnyElysia>(app: App): App =>
     app
       .onRequest((context) => {
@@ -74,12 +89,13 @@ export function requestLog(log: Log, config: Pick<Config, "trustProxy" | "logCli
           cache: null,
           ip,
           limit: null,
+          params: null,
         };
       })
       .onAfterHandle({ as: "global" }, ({ request, route, responseValue, set, note }) => {
         // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
         const status =
           responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
-        logRequest(log, request.method, route, status, note as RequestNote, metrics);
+        logRequest(log, request.method, route, status, note as RequestNote, metrics, slowMs);
       }) as App;
 }

@@ -43,8 +43,8 @@ export const DetailParts = {
       "Ready install instructions, each derived from one file (`from`): a marketplace and its plugins " +
       "(`/plugin marketplace add`, `/plugin install name@marketplace`, in that order), an MCP package of " +
       "server.json (npm, PyPI, OCI with the exact version named) as `claude mcp add` (`command`) and as the " +
-      "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, a Gemini CLI " +
-      "extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders.",
+      "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill of " +
+      "skills/<folder>/SKILL.md (`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders.",
     examples: [
       [
         {
@@ -64,6 +64,15 @@ export const DetailParts = {
           },
           env: [{ name: "API_KEY", secret: true, required: true }],
           from: "server.json",
+        },
+      ],
+      [
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "npx -y skills@1.7.4 add example/skills --skill pdf --agent claude-code",
+          env: [],
+          from: "skills/pdf/SKILL.md",
         },
       ],
     ],

@@ -56,6 +56,8 @@ export const MAX_MARKETPLACE_BYTES = 1024 * 1024;
 export const MAX_ENTRIES = 1000;
 /** `skills/<name>/SKILL.md` files read per repository, in the one extra query per batch. */
 export const SKILLS_READ_PER_REPO = 10;
+/** The open agent-skills installer, pinned: it installs one named skill out of a repository's `skills/` folders. */
+export const SKILLS_CLI = "skills@1.7.4";
 /** Front matter read at most. */
 const MAX_FRONT_MATTER = 16 * 1024;
 const MAX_TEXT = 300;
@@ -355,7 +357,7 @@ export class ManifestReader {
    */
   finishSkills(reading: ManifestReading, objects: ReadonlyMap<string, unknown>, id: string): PluginDetails {
     const { details } = reading;
-    const found: Array<{ name: string; description: string | null }> = [];
+    const found: Array<{ name: string; description: string | null; dir: string }> = [];
     for (const dir of reading.skillDirs) {
       const blob = objects.get(dir);
       if (!isObject(blob)) continue;
@@ -366,16 +368,31 @@ export class ManifestReader {
       }
       if (typeof blob.text !== "string") continue;
       const skill = this.frontMatter(blob.text, file, id);
-      if (skill) found.push(skill);
+      if (skill) found.push({ ...skill, dir });
     }
     if (found.length === 0) return details;
     const contents = details.contents!;
     const names = new Set(contents.skills.map((s) => s.name));
-    const added = found.filter((s) => !names.has(s.name));
+    const added = found.filter((s) => !names.has(s.name) && names.add(s.name));
     // Folders past the read cap count as skills once one folder proved to hold one.
     const unread = Math.max(0, reading.skillFolders - reading.skillDirs.length);
-    contents.skills = [...contents.skills, ...added].slice(0, MAX_LIST_ITEMS);
+    contents.skills = [...contents.skills, ...added.map(({ name, description }) => ({ name, description }))].slice(
+      0,
+      MAX_LIST_ITEMS,
+    );
     contents.counts.skills += added.length + unread;
+    // One instruction per skill read (its front-matter name is what the installer's `--skill` matches).
+    for (const skill of added) {
+      if (details.install.length >= MAX_INSTRUCTIONS) break;
+      const instruction = this.instruction(id, {
+        harness: "claude-code",
+        kind: "skill",
+        command: `npx -y ${SKILLS_CLI} add ${id} --skill ${skill.name} --agent claude-code`,
+        env: [],
+        from: `skills/${skill.dir}/SKILL.md`.length <= 100 ? `skills/${skill.dir}/SKILL.md` : "skills/*/SKILL.md",
+      });
+      if (instruction.command !== "") details.install.push(instruction);
+    }
     if (this.rules.folders.some((f) => f.path === "skills")) reading.evidence.push("skills/*/SKILL.md");
     if (!details.works_with.includes("agent-skills")) details.works_with.push("agent-skills");
     return details;

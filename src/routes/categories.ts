@@ -2,16 +2,16 @@
 import { Type } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { okEnvelope, rawQuery } from "../http/envelope";
+import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
-import { categoriesQuerySchema, parseFilters } from "../http/params";
+import { categoriesQuerySchema, type Filters, parseFilters } from "../http/params";
 import { CategorySchema, envelopeSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 import { categoriesJson } from "./sync";
 
 /** Counts per category of the plugins that `q`, `curated` and `archived` select (all plugins by default). */
-function categoriesPage(snapshot: Snapshot, query: string): Rendered {
-  const counts = snapshot.categoryCounts(parseFilters(new URLSearchParams(query)));
+function categoriesPage(snapshot: Snapshot, filters: Filters): Rendered {
+  const counts = snapshot.categoryCounts(filters);
   const data = `{"items":${categoriesJson(snapshot, counts)},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
 }
@@ -26,15 +26,15 @@ export const categoriesDoc: RouteDoc<Snapshot> = {
     generatedAt: Type.String({ format: "date-time", description: "Time of the snapshot that served the response." }),
   }),
   cached: "snapshot",
-  example: (snapshot) => JSON.parse(new TextDecoder().decode(categoriesPage(snapshot, "").body)),
+  example: (snapshot) =>
+    JSON.parse(new TextDecoder().decode(categoriesPage(snapshot, parseFilters(new URLSearchParams())).body)),
 };
 
 // The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function categoryHandlers(answer: Answer) {
   return {
     list: ({ request, set, note }: CatalogContext) => {
-      const query = rawQuery(request.url);
-      const response = answer({ request, set, note }, `categories?${query}`, categoriesPage, query);
+      const response = answer.query({ request, set, note }, "categories", parseFilters, categoriesPage);
       if (response === null) return null;
       return response;
     },

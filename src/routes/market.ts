@@ -1,9 +1,9 @@
 /** GET /market/manifest.json and GET /market/v1/plugins (contract 4.4, 4.5): bare JSON, no envelope. */
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { pageJson, rawQuery } from "../http/envelope";
+import { pageJson } from "../http/envelope";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
-import { checkPinned, parsePaging, SYNC_PAGE_SIZE, syncQuerySchema } from "../http/params";
+import { checkPinned, type Paging, parsePaging, SYNC_PAGE_SIZE, syncQuerySchema } from "../http/params";
 import { ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
@@ -55,11 +55,15 @@ function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
   return render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
-/** A page of the sync source, by stars descending (400 for bad paging). */
-function syncPage(snapshot: Snapshot, query: string): Rendered {
-  const params = new URLSearchParams(query);
-  const { page, pageSize } = parsePaging(params, SYNC_PAGE_SIZE.fallback, SYNC_PAGE_SIZE.cap);
+/** The paging of a sync page (400 for bad paging, 409 when pinned to another snapshot). */
+function syncParams(params: URLSearchParams, snapshot: Snapshot): Paging {
+  const paging = parsePaging(params, SYNC_PAGE_SIZE.fallback, SYNC_PAGE_SIZE.cap);
   checkPinned(params, snapshot.snapshotAt);
+  return paging;
+}
+
+/** A page of the sync source, by stars descending. */
+function syncPage(snapshot: Snapshot, { page, pageSize }: Paging): Rendered {
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
   return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
 }
@@ -81,7 +85,10 @@ export const marketDocs = {
     body: pageSchema(ShortPluginSchema, "One page of plugins in short form."),
     cached: "snapshot",
     more: { 409: PINNED_CHANGED },
-    example: (snapshot) => JSON.parse(new TextDecoder().decode(syncPage(snapshot, "pageSize=1").body)),
+    example: (snapshot) =>
+      JSON.parse(
+        new TextDecoder().decode(syncPage(snapshot, syncParams(new URLSearchParams("pageSize=1"), snapshot)).body),
+      ),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
@@ -94,8 +101,7 @@ export function marketHandlers(answer: Answer, baseUrl: string) {
       return response;
     },
     plugins: ({ request, set, note }: CatalogContext) => {
-      const query = rawQuery(request.url);
-      const response = answer({ request, set, note }, `sync?${query}`, syncPage, query);
+      const response = answer.query({ request, set, note }, "sync", syncParams, syncPage);
       if (response === null) return null;
       return response;
     },

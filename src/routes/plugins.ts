@@ -1,19 +1,31 @@
 /** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
 import { Type as t } from "@sinclair/typebox";
+import type { IncludePart } from "../catalog/details";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
-import { checkPinned, includeSchema, listQuerySchema, parseInclude, parseListParams } from "../http/params";
+import {
+  checkPinned,
+  includeSchema,
+  type ListParams,
+  listQuerySchema,
+  parseInclude,
+  parseListParams,
+} from "../http/params";
 import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
 
-/** The list page a query string asks for (400 when it asks for something invalid). */
-function listPage(snapshot: Snapshot, query: string): Rendered {
-  const params = new URLSearchParams(query);
+/** The list parameters of a query (400 when invalid, 409 when pinned to another snapshot). */
+function listParams(params: URLSearchParams, snapshot: Snapshot): ListParams {
   const p = parseListParams(params, snapshot.categoryIds);
   checkPinned(params, snapshot.snapshotAt);
+  return p;
+}
+
+/** The list page of parsed parameters. */
+function listPage(snapshot: Snapshot, p: ListParams): Rendered {
   const page = snapshot.list({
     q: p.q,
     category: p.category,
@@ -48,9 +60,8 @@ function movedPage(id: string, current: string): Rendered {
 }
 
 /** One plugin in full form; a former id redirects (301), an unknown one is 404. */
-function pluginPage(snapshot: Snapshot, request: { id: string; query: string }): Rendered {
-  const { id } = request;
-  const plugin = snapshot.plugin(id, parseInclude(new URLSearchParams(request.query)));
+function pluginPage(snapshot: Snapshot, { id, include }: { id: string; include: IncludePart[] }): Rendered {
+  const plugin = snapshot.plugin(id, include);
   if (plugin === null) {
     const current = snapshot.currentId(id);
     if (current !== null) return movedPage(id, current);
@@ -75,7 +86,7 @@ export const pluginDocs = {
     cached: "snapshot",
     headers: { "X-Search-Corrected": "The spelling searched instead of `q`'s (URI-encoded), when `q` was corrected." },
     more: { 409: PINNED_CHANGED },
-    example: (snapshot) => decoded(listPage(snapshot, "pageSize=1")),
+    example: (snapshot) => decoded(listPage(snapshot, listParams(new URLSearchParams("pageSize=1"), snapshot))),
   },
   plugin: {
     tag: "API",
@@ -100,7 +111,7 @@ export const pluginDocs = {
       const first = snapshot.byStars(0, 1).items[0];
       return first === undefined
         ? undefined
-        : decoded(pluginPage(snapshot, { id: (JSON.parse(first) as { id: string }).id, query: "" }));
+        : decoded(pluginPage(snapshot, { id: (JSON.parse(first) as { id: string }).id, include: [] }));
     },
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
@@ -109,18 +120,17 @@ export const pluginDocs = {
 export function pluginHandlers(answer: Answer) {
   return {
     list: ({ request, set, note }: CatalogContext) => {
-      const query = rawQuery(request.url);
-      const response = answer({ request, set, note }, `list?${query}`, listPage, query);
+      const response = answer.query({ request, set, note }, "list", listParams, listPage);
       if (response === null) return null;
       return response;
     },
     plugin: ({ request, set, note, params }: CatalogContext & { params: { owner: string; repo: string } }) => {
       const id = `${params.owner}/${params.repo}`;
       const query = rawQuery(request.url);
-      // Only `include` changes the answer: other parameters share the plain one's cache entry.
-      const include = new URLSearchParams(query).getAll("include");
-      const key = include.length ? `plugin:${id}?${query}` : `plugin:${id}`;
-      const response = answer({ request, set, note }, key, pluginPage, { id, query: include.length ? query : "" });
+      // Only `include` changes the answer, keyed by its parsed parts: other parameters and spellings share an entry.
+      const include = query === "" ? [] : parseInclude(new URLSearchParams(query));
+      const key = include.length ? `plugin:${id}?include=${include.join(",")}` : `plugin:${id}`;
+      const response = answer({ request, set, note }, key, pluginPage, { id, include });
       if (response === null) return null;
       return response;
     },

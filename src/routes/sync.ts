@@ -5,26 +5,34 @@
  */
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render, respond } from "../http/cache";
+import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, matchesEtag, type Rendered, render, respond } from "../http/cache";
 import { rawQuery } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
+import { SECURITY_HEADERS } from "../http/headers";
 import type { RouteDoc } from "../http/openapi";
 import { parseSnapshotAt, sinceQuerySchema } from "../http/params";
-import { gzipped } from "../http/render";
+import { requestedRange } from "../http/range";
+import { gzipEtag, MIN_GZIP_BYTES } from "../http/render";
 import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import { type Answer, type CatalogContext, canonicalParams } from "./answer";
+import {
+  CATALOG_TAIL,
+  catalogHead,
+  type PartsDocument,
+  PreparedDocuments,
+  SnapshotClosed,
+  SyncDocuments,
+} from "./syncdocs";
 
-/** The categories with their plugin counts, as the list endpoint's `category` filter counts them. */
-export function categoriesJson(snapshot: Snapshot, counts: ReadonlyMap<string, number>): string {
-  return JSON.stringify(snapshot.categories.map((c) => ({ ...c, count: counts.get(c.id) ?? 0 })));
-}
+export { categoriesJson } from "./syncdocs";
 
-/** The whole snapshot: every plugin in catalog form, by stars desc. */
+/** The whole snapshot rendered at once: what catalog.json's parts add up to (the bench and tests compare). */
 export function renderCatalog(snapshot: Snapshot): Rendered {
-  const counts = snapshot.categoryCounts({ q: null, curated: false, archived: null });
-  const head = `"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"total":${snapshot.stats.total}`;
-  const body = `{${head},"categories":${categoriesJson(snapshot, counts)},"items":[${snapshot.catalogItems().join(",")}]}`;
-  return render(body, JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(
+    `${catalogHead(snapshot)}${snapshot.catalogItems().join(",")}${CATALOG_TAIL}`,
+    JSON_TYPE,
+    JSON_CACHE_CONTROL,
+  );
 }
 
 const sinceMissing = () => badRequest("since", "required: the snapshotAt of the catalog you hold");
@@ -35,10 +43,15 @@ function historyGone(since: string): HttpError {
   return new HttpError(410, `The catalog's history does not reach ${since}: ${restart}.`);
 }
 
-/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
-function changesPage(snapshot: Snapshot, query: string): Rendered {
-  const since = parseSnapshotAt(new URLSearchParams(query), "since");
+/** The `since` of a changes request: required, a snapshotAt (400 otherwise). */
+function changesParams(params: URLSearchParams): { since: string } {
+  const since = parseSnapshotAt(params, "since");
   if (since === null) throw sinceMissing();
+  return { since };
+}
+
+/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
+function changesPage(snapshot: Snapshot, { since }: { since: string }): Rendered {
   const changes = snapshot.changesSince(since);
   if (changes === null) {
     throw historyGone(since);
@@ -47,35 +60,6 @@ function changesPage(snapshot: Snapshot, query: string): Rendered {
   const ids = `"removed":${JSON.stringify(changes.removed)},"renamed":${JSON.stringify(changes.renamed)}`;
   const body = `{"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"since":${JSON.stringify(since)},${lists},${ids}}`;
   return render(body, JSON_TYPE, JSON_CACHE_CONTROL);
-}
-
-/** Bun copies a byte array into every Response but shares a Blob's bytes: megabytes per request. */
-function withBlob(rendered: Rendered): Rendered {
-  rendered.blob = new Blob([rendered.body as Uint8Array<ArrayBuffer>]);
-  return rendered;
-}
-
-/**
- * catalog.json of the snapshot being served, rendered and compressed once per snapshot and kept
- * beside the response cache, which a body of the whole catalog would overflow. Only the gzip form
- * stays in memory (a sixth of the plain one); a client that takes no gzip gets it decompressed.
- */
-class CatalogDocument {
-  private snapshot: Snapshot | null = null;
-  private compressed: Rendered | null = null;
-  private plain: Omit<Rendered, "body"> | null = null;
-
-  get(snapshot: Snapshot, gzip: boolean): { rendered: Rendered; hit: boolean } {
-    const hit = snapshot === this.snapshot;
-    if (!hit || this.compressed === null || this.plain === null) {
-      const { body, ...plain } = renderCatalog(snapshot);
-      this.compressed = withBlob(gzipped({ body, ...plain }));
-      this.plain = plain;
-      this.snapshot = snapshot;
-    }
-    if (gzip) return { rendered: this.compressed, hit };
-    return { rendered: { ...this.plain, body: Bun.gunzipSync(this.compressed.body as Uint8Array<ArrayBuffer>) }, hit };
-  }
 }
 
 const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
@@ -89,10 +73,27 @@ export const syncDocs = {
       "then follows /market/v1/changes from its snapshotAt. The example shows one item.",
     body: CatalogSchema,
     cached: "snapshot",
-    example: (snapshot) => {
-      const whole = decoded(renderCatalog(snapshot));
-      return { ...whole, items: whole.items.slice(0, 1) };
+    headers: { "Accept-Ranges": "`bytes`: one byte range of either representation may be asked for (`Range`)." },
+    more: {
+      206: {
+        description: "The one byte range `Range` asked for (unless `If-Range` names another version): resume here.",
+        partial: true,
+        headers: { "Content-Range": "`bytes first-last/length` of the representation sent (plain or gzip)." },
+      },
+      416: {
+        description: "The range starts past the end.",
+        message: "The range is not within the 1234 bytes of this representation.",
+        headers: { "Content-Range": "`bytes */length`." },
+      },
     },
+    // One item, read alone: an example never renders the whole catalog.
+    example: (snapshot) =>
+      JSON.parse(
+        `${catalogHead(snapshot)}${snapshot
+          .catalogRowsAfter(0, 1)
+          .map((r) => r.json)
+          .join(",")}${CATALOG_TAIL}`,
+      ),
   },
   changes: {
     tag: "Client sync",
@@ -112,28 +113,76 @@ export const syncDocs = {
         message: historyGone("2026-01-02T03:04:05.678Z").message,
       },
     },
-    example: (snapshot) => decoded(changesPage(snapshot, `since=${snapshot.snapshotAt}`)),
+    example: (snapshot) => decoded(changesPage(snapshot, { since: snapshot.snapshotAt })),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
-// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
-export function syncHandlers(answer: Answer, store: CatalogStore) {
-  const document = new CatalogDocument();
+/** Serves a document of parts: 304 on a current ETag, HEAD without its body, a byte range when `ranges`. */
+function serveParts({ request, set, note }: CatalogContext, document: PartsDocument, ranges: boolean): Response | null {
+  const gzip = document.body.plainLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"));
+  const etag = gzip ? gzipEtag(document.etag) : document.etag;
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    "Content-Type": JSON_TYPE,
+    "Cache-Control": JSON_CACHE_CONTROL,
+    ETag: etag,
+  };
+  if (document.body.plainLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
+  if (gzip) headers["Content-Encoding"] = "gzip";
+  if (ranges) headers["Accept-Ranges"] = "bytes";
+  if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+    return respond({ status: 200, body: EMPTY, etag, headers }, request, set, note.limit);
+  }
+  const length = document.body.length(gzip);
+  const range = ranges
+    ? requestedRange(request.headers.get("range"), request.headers.get("if-range"), etag, length)
+    : null;
+  if (range === "unsatisfiable") {
+    throw new HttpError(416, `The range is not within the ${length} bytes of this representation.`, {
+      "Content-Range": `bytes */${length}`,
+    });
+  }
+  const { start, end } = range ?? { start: 0, end: length };
+  if (range !== null) headers["Content-Range"] = `bytes ${start}-${end - 1}/${length}`;
+  // A streamed body goes chunked (see parts.ts); HEAD and a whole body say the length.
+  headers["Content-Length"] = String(end - start);
+  Object.assign(headers, note.limit);
+  const status = range === null ? 200 : 206;
+  // A HEAD answer never makes its body.
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  return new Response(document.body.body(gzip, start, end), { status, headers });
+}
+
+const EMPTY = new Uint8Array(0);
+
+export function syncHandlers(_answer: Answer, store: CatalogStore) {
+  const prepared = new PreparedDocuments();
+  store.onSwap((snapshot) => prepared.start(snapshot));
+  if (store.loaded !== null) prepared.start(store.loaded);
+  /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
+  const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {
+    const snapshot = store.current();
+    if (snapshot === null) throw unavailable();
+    const found = prepared.get(snapshot);
+    note.cache = found instanceof SyncDocuments ? "hit" : "miss";
+    try {
+      return await found;
+    } catch (error) {
+      if (error instanceof SnapshotClosed && attempts > 1) return documents(note, attempts - 1);
+      throw error;
+    }
+  };
   return {
-    catalog: ({ request, set, note }: CatalogContext) => {
-      const snapshot = store.current();
-      if (snapshot === null) throw unavailable();
-      const { rendered, hit } = document.get(snapshot, acceptsGzip(request.headers.get("accept-encoding")));
-      note.cache = hit ? "hit" : "miss";
-      const response = respond(rendered, request, set, note.limit);
-      if (response === null) return null;
-      return response;
-    },
-    changes: ({ request, set, note }: CatalogContext) => {
-      const query = rawQuery(request.url);
-      const response = answer({ request, set, note }, `changes?${query}`, changesPage, query);
-      if (response === null) return null;
-      return response;
+    catalog: async (context: CatalogContext) => serveParts(context, (await documents(context.note)).catalog, true),
+    changes: async (context: CatalogContext) => {
+      const params = changesParams(new URLSearchParams(rawQuery(context.request.url)));
+      context.note.params = canonicalParams(params);
+      const written = await documents(context.note);
+      // A hit is an answer assembled before; the first request of a `since` assembles it.
+      if (!written.hasChanges(params.since)) context.note.cache = "miss";
+      const answer = written.changes(params.since);
+      if (answer === null) throw historyGone(params.since);
+      return serveParts(context, answer, false);
     },
   };
 }

@@ -133,7 +133,15 @@ export const FIXTURES: Record<string, ManifestFixture> = {
         plugins: [],
         counts: counts({ skills: 1, commands: 2, agents: 1, hooks: 2, mcp_servers: 1 }),
       },
-      install: [],
+      install: [
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "npx -y skills@1.7.4 add kit/full-plugin --skill tdd --agent claude-code",
+          env: [],
+          from: "skills/tdd/SKILL.md",
+        },
+      ],
       works_with: ["claude-code", "agent-skills"],
     },
   },
@@ -368,8 +376,59 @@ export const FIXTURES: Record<string, ManifestFixture> = {
           env: [],
           from: ".claude-plugin/marketplace.json",
         },
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "npx -y skills@1.7.4 add skillco/skill-pack --skill alpha --agent claude-code",
+          env: [],
+          from: "skills/alpha/SKILL.md",
+        },
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "npx -y skills@1.7.4 add skillco/skill-pack --skill beta --agent claude-code",
+          env: [],
+          from: "skills/beta/SKILL.md",
+        },
       ],
       works_with: ["claude-code", "agent-skills"],
+    },
+  },
+  folderPack: {
+    seed: {
+      full_name: "skillco/folder-pack",
+      files: {
+        "skills/docx/SKILL.md": skill("docx", "Edits Word documents"),
+        "skills/pdf/SKILL.md": skill("pdf", "Reads and fills PDF forms"),
+        "skills/README.md": "Two skills.",
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [
+          { name: "docx", description: "Edits Word documents" },
+          { name: "pdf", description: "Reads and fills PDF forms" },
+        ],
+        counts: counts({ skills: 2 }),
+      },
+      install: [
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "npx -y skills@1.7.4 add skillco/folder-pack --skill docx --agent claude-code",
+          env: [],
+          from: "skills/docx/SKILL.md",
+        },
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "npx -y skills@1.7.4 add skillco/folder-pack --skill pdf --agent claude-code",
+          env: [],
+          from: "skills/pdf/SKILL.md",
+        },
+      ],
+      works_with: ["agent-skills"],
     },
   },
   gemini: {
@@ -529,6 +588,14 @@ export const HOSTILE: RepoSeed[] = [
           },
         ],
       }),
+    },
+  },
+  {
+    full_name: "bad/skill-names",
+    files: {
+      "skills/evil/SKILL.md": "---\nname: evil --agent '*' -g\ndescription: bad\n---\n",
+      "skills/Upper/SKILL.md": "---\nname: Upper$(id)\ndescription: bad\n---\n",
+      "skills/fine/SKILL.md": skill("fine", "Fine"),
     },
   },
   { full_name: "cloner/superpowers-x7k2q", stars: 5, files: { "SKILL.md": skill("superpowers", "Copied") } },

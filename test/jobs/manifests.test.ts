@@ -102,7 +102,12 @@ describe("manifests read in the refresh's GraphQL batches", () => {
       (await get(`${server.url}/api/v1/plugins?pageSize=50&sort=name&${query}`)).body.data.items.map(
         (p: { id: string }) => p.id,
       );
-    expect(await ids("has=skills")).toEqual(["kit/full-plugin", "skillco/one-skill", "skillco/skill-pack"]);
+    expect(await ids("has=skills")).toEqual([
+      "skillco/folder-pack",
+      "kit/full-plugin",
+      "skillco/one-skill",
+      "skillco/skill-pack",
+    ]);
     expect(await ids("has=hooks")).toEqual(["kit/full-plugin"]);
     expect(await ids("has=commands,agents")).toEqual(["kit/full-plugin"]);
     expect(await ids("harness=gemini-cli")).toEqual(["gemco/gem-ext"]);
@@ -153,6 +158,8 @@ describe("hostile manifests", () => {
       "manifest .claude-plugin/marketplace.json: plugin entry not accepted": 1,
       "manifest server.json: name not accepted": 1,
       "manifest SKILL.md: skill name not accepted": 1,
+      "manifest skills/evil/SKILL.md: skill name not accepted": 1,
+      "manifest skills/Upper/SKILL.md: skill name not accepted": 1,
       "manifest gemini-extension.json: name not accepted": 1,
       "manifest server.json: environment variable name not accepted": 1,
       "manifest server.json: version not pinned": 2,
@@ -184,6 +191,10 @@ describe("hostile manifests", () => {
     expect(many.install.length).toBeLessThanOrEqual(24);
     expect(many.install[0].command).toBe("/plugin marketplace add bad/many");
     expect(byId.get("bad/meta").install).toEqual([]);
+    // A skill folder whose name is not a skill name yields no instruction; its sound neighbour does.
+    expect(byId.get("bad/skill-names").install.map((i: { command: string }) => i.command)).toEqual([
+      "npx -y skills@1.7.4 add bad/skill-names --skill fine --agent claude-code",
+    ]);
     // A secret's default is never used: its value is a placeholder, and the value appears nowhere.
     const secret = byId.get("bad/secret");
     expect(secret.install[0].command).toBe(

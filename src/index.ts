@@ -11,7 +11,6 @@ import { RedisLease } from "./cluster/lease";
 import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
-import { eventLoopLag } from "./eventloop";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { createLog } from "./log";
@@ -19,7 +18,6 @@ import { Metrics } from "./metrics";
 import { refreshCron, refreshRun } from "./refresh/cron";
 
 const { log, redact } = createLog();
-eventLoopLag.start();
 
 let config: Config;
 try {

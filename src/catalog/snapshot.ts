@@ -14,7 +14,7 @@ import { type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } 
 import { type Synonyms, synonymsOf } from "./searchtext";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
-import { CORRECTABLE, TRIGRAMS, trigramIndex, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
+import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
 
 export interface Page<T> {
   items: T[];
@@ -330,8 +330,7 @@ export class Snapshot {
       if (text && index) this.words = Vocabulary.decode(text, index);
       else {
         const terms = this.db.query<{ term: string; doc: number }, []>(`SELECT term, 0 AS doc FROM terms`).all();
-        const words = vocabularyOf(terms);
-        this.words = new Vocabulary(words, trigramIndex(words));
+        this.words = Vocabulary.fromWords(vocabularyOf(terms));
       }
     }
     return this.words;

@@ -97,31 +97,68 @@ export interface Nearest {
   similarity: number;
 }
 
-/** The correction vocabulary of one snapshot and its trigram index. */
+/**
+ * The correction vocabulary of one snapshot and its trigram index. The words stay in the stored
+ * UTF-8 text (ASCII only), found by their start offsets: no string per word is made when a
+ * snapshot's vocabulary is opened, only for the words a correction compares.
+ */
 export class Vocabulary {
   private readonly offsets: Int32Array;
   private readonly postings: Int32Array;
+  /** Where each word starts in `text`; the entry past the last word is the text's length + 1. */
+  private readonly starts: Int32Array;
   /** Distinct trigrams per word, and scratch counts per word (zero between calls). */
   private readonly gramCounts: Uint8Array;
   private readonly shared: Uint16Array;
 
-  constructor(
-    readonly words: readonly string[],
+  private constructor(
+    private readonly text: Uint8Array,
     index: Int32Array,
   ) {
+    const breaks: number[] = [0];
+    for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) breaks.push(i + 1);
+    const count = text.length === 0 ? 0 : breaks.length;
+    breaks[count] = text.length + 1;
+    this.starts = Int32Array.from(breaks);
     this.offsets = index.subarray(0, GRAMS + 1);
-    this.postings = index.subarray(GRAMS + 1);
-    this.gramCounts = new Uint8Array(words.length);
-    for (const w of this.postings) this.gramCounts[w]!++;
-    this.shared = new Uint16Array(words.length);
+    const postings = index.subarray(GRAMS + 1);
+    this.postings = postings;
+    const counts = new Uint8Array(count);
+    for (let i = 0; i < postings.length; i++) counts[postings[i]!]!++;
+    this.gramCounts = counts;
+    this.shared = new Uint16Array(count);
+  }
+
+  /** A vocabulary of `words` (vocabularyOf's order) with its trigram index built here. */
+  static fromWords(words: readonly string[]): Vocabulary {
+    return new Vocabulary(new TextEncoder().encode(words.join("\n")), trigramIndex(words));
   }
 
   /** A vocabulary as the builder stored it: the words' UTF-8 text and the packed index. */
   static decode(text: Uint8Array, index: Uint8Array): Vocabulary {
-    const words = new TextDecoder().decode(text).split("\n").filter(Boolean);
-    const packed = new Int32Array(index.byteLength / 4);
-    new Uint8Array(packed.buffer).set(index);
-    return new Vocabulary(words, packed);
+    // The blob is read into memory of its own; a copy is made only when it is not 4-byte aligned.
+    const aligned = index.byteOffset % 4 === 0;
+    const packed = aligned
+      ? new Int32Array(index.buffer, index.byteOffset, index.byteLength / 4)
+      : new Int32Array(index.slice().buffer);
+    return new Vocabulary(text, packed);
+  }
+
+  get size(): number {
+    return this.gramCounts.length;
+  }
+
+  /** Every word, in order (for tests and tools: the service reads words one at a time). */
+  get words(): string[] {
+    return Array.from({ length: this.size }, (_, w) => this.word(w));
+  }
+
+  private word(w: number): string {
+    return String.fromCharCode(...this.text.subarray(this.starts[w]!, this.starts[w + 1]! - 1));
+  }
+
+  private wordLength(w: number): number {
+    return this.starts[w + 1]! - this.starts[w]! - 1;
   }
 
   /** Words whose padded form holds `gram`, most frequent first. */
@@ -148,16 +185,15 @@ export class Vocabulary {
     const starting = this.list(first).subarray(0, MAX_EDIT_CANDIDATES);
     const found: Array<{ w: number; distance: number }> = [];
     for (const w of starting) {
-      const candidate = this.words[w]!;
-      if (Math.abs(candidate.length - word.length) > max) continue;
-      const distance = editDistance(word, candidate, max);
+      if (Math.abs(this.wordLength(w) - word.length) > max) continue;
+      const distance = editDistance(word, this.word(w), max);
       if (distance <= max) found.push({ w, distance });
     }
     found.sort((a, b) => a.distance - b.distance || a.w - b.w);
     return found.slice(0, limit).map(({ w, distance }) => ({
-      word: this.words[w]!,
+      word: this.word(w),
       distance,
-      similarity: similarity(word, this.words[w]!),
+      similarity: similarity(word, this.word(w)),
     }));
   }
 
@@ -175,13 +211,11 @@ export class Vocabulary {
       return { w, estimate: shared / (grams.length + this.gramCounts[w]! - shared) };
     });
     estimates.sort((a, b) => b.estimate - a.estimate || a.w - b.w);
-    const scored = estimates
-      .slice(0, EXACT_CANDIDATES)
-      .map(({ w }) => ({ w, value: similarity(word, this.words[w]!) }));
+    const scored = estimates.slice(0, EXACT_CANDIDATES).map(({ w }) => ({ w, value: similarity(word, this.word(w)) }));
     return scored
       .filter((s) => s.value >= MIN_SIMILARITY)
       .sort((a, b) => b.value - a.value || a.w - b.w)
       .slice(0, limit)
-      .map(({ w, value }) => ({ word: this.words[w]!, distance: null, similarity: value }));
+      .map(({ w, value }) => ({ word: this.word(w), distance: null, similarity: value }));
   }
 }

@@ -18,7 +18,7 @@ import {
 } from "../../src/catalog/vocabulary";
 import { plugin, snapshotInput, tempDir } from "../helpers";
 
-const vocabulary = (words: string[]) => new Vocabulary(words, trigramIndex(words));
+const vocabulary = (words: string[]) => Vocabulary.fromWords(words);
 
 describe("trigrams", () => {
   test("a word's trigrams are those of its padded form, each once", () => {

@@ -15,14 +15,17 @@ import { Metrics } from "./metrics";
 import { answerFrom, type CatalogContext } from "./routes/answer";
 import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
 import { assetDoc, assetHandlers } from "./routes/assets";
+import { badgeDoc, badgeHandlers } from "./routes/badge";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
 import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed";
 import { healthDocs, healthHandlers } from "./routes/health";
 import { landingDoc, landingHandlers } from "./routes/landing";
+import { listingDoc, listingHandlers } from "./routes/listing";
 import { marketDocs, marketHandlers } from "./routes/market";
 import { metricsDoc, metricsHandler } from "./routes/metrics";
 import { PAGES_RULE, pageDocs, pageHandlers } from "./routes/pages";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
+import { nextRefresh } from "./routes/schedule";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
 import { syncDocs, syncHandlers } from "./routes/sync";
 
@@ -32,7 +35,10 @@ export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
     Partial<
-      Pick<Config, "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken">
+      Pick<
+        Config,
+        "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken" | "refreshCron"
+      >
     > & {
       /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
       slowRequestMs?: number;
@@ -113,6 +119,8 @@ export function createApp({
   const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
   const sync = syncHandlers(answer, store);
+  const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron ?? null));
+  const badges = badgeHandlers(answer);
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
@@ -144,6 +152,8 @@ export function createApp({
     ["/market/v1/catalog.json", sync.catalog, limited, syncDocs.catalog],
     ["/market/v1/changes", sync.changes, limited, syncDocs.changes],
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
+    ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
+    ["/badge/:owner/:file", badges.badge, open, badgeDoc],
     ["/api/v1/suggest", suggest.suggest, typing, suggestDoc],
     ["/browse", pages.browse, browsing, pageDocs.browse],
     ["/categories/:id", pages.category, browsing, pageDocs.category],

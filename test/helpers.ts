@@ -81,6 +81,8 @@ export interface ServerOptions {
   trustProxy?: boolean | number;
   baseUrl?: string;
   cacheBytes?: number;
+  /** REFRESH_CRON: what the listing answers give as the next check; none by default. */
+  refreshCron?: string;
   /** What /metrics exposes (the app makes its own when absent). */
   metrics?: Metrics;
   metricsToken?: string;
@@ -103,6 +105,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
       trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
+      refreshCron: options.refreshCron ?? null,
       metricsToken: options.metricsToken,
     },
     log: (event, fields) => lines.push({ event, ...fields }),

@@ -4,6 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
+import { NO_LISTING_RULES } from "./candidates";
 import { type DetailFragments, hasKinds } from "./details";
 import { type FtsRow, openForBuild, writeIndex } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
@@ -234,6 +235,16 @@ function writeHistory(db: Database, history: SnapshotHistory): void {
   for (const at of history.snapshots) snapshot.run(at);
 }
 
+/** The refresher's decisions, one row per repository, and the rules it applied. */
+function writeCandidates(db: Database, input: SnapshotInput): void {
+  const insert = db.prepare(`INSERT OR REPLACE INTO candidates (id, checked_at, json) VALUES (?, ?, ?)`);
+  for (const decision of input.candidates ?? []) insert.run(decision.id, decision.checked_at, JSON.stringify(decision));
+  db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`).run(
+    "listing_rules",
+    JSON.stringify(input.listingRules ?? NO_LISTING_RULES),
+  );
+}
+
 function fsyncFile(path: string): void {
   const fd = openSync(path, "r");
   try {
@@ -282,6 +293,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
       insertSuggest(db, insertOrders(db, bySort));
       writeMeta(db, stats, input);
       writeHistory(db, history);
+      writeCandidates(db, input);
     })();
   } finally {
     db.close();

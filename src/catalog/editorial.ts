@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ListingRules, listingRulesOf, NO_LISTING_RULES, type RulesForAuthors } from "./candidates";
 import { FALLBACK_CATEGORY } from "./classify";
 import { stripInvisible } from "./invisible";
 import type { Category, CategoryInfo, CuratedEntry, Editorial, Override, RepoFacts } from "./types";
@@ -90,4 +91,18 @@ export function loadSynonyms(dir = DB_DIR): string[][] {
     }
   }
   return groups;
+}
+
+/** What the discovery rules in `dir` (discovery.json) tell an author; none when the file is absent. */
+export function loadListingRules(dir = DB_DIR): ListingRules {
+  const path = join(dir, "discovery.json");
+  if (!existsSync(path)) return NO_LISTING_RULES;
+  const rules = readJson<Partial<RulesForAuthors>>(path);
+  return listingRulesOf({
+    evidence: rules.evidence ?? { topics: [], files: [] },
+    searches: rules.searches ?? [],
+    code: rules.code ?? [],
+    lists: rules.lists ?? [],
+    marketplaces: rules.marketplaces ?? [],
+  });
 }

@@ -4,6 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import type { CandidateDecision } from "./candidates";
 import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
 import type { PreviousHistory } from "./history";
 import type { HistoryEvent } from "./types";
@@ -30,6 +31,8 @@ export interface PreviousCatalog extends PreviousHistory {
   plugins: Map<string, PreviousPlugin>;
   /** The repository id each editors' entry was about, by lowercased name as written. */
   editorialIds: Record<string, number>;
+  /** The refresher's earlier decisions (none in a snapshot written before they were kept). */
+  candidates: CandidateDecision[];
 }
 
 interface Row {
@@ -73,6 +76,8 @@ const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
 const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
 const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
 const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
+const HAS_CANDIDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`;
+const SELECT_CANDIDATES = `SELECT json FROM candidates`;
 
 /** The stored map of names to repository ids, keeping only well-formed entries. */
 function editorialIds(json: string | undefined): Record<string, number> {
@@ -89,7 +94,9 @@ function editorialIds(json: string | undefined): Record<string, number> {
 
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
 export function readPrevious(path: string): PreviousCatalog {
-  if (!existsSync(path)) return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {} };
+  if (!existsSync(path)) {
+    return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] };
+  }
   const db = new Database(path, { readonly: true, strict: true });
   try {
     const plugins = new Map<string, PreviousPlugin>();
@@ -131,6 +138,12 @@ export function readPrevious(path: string): PreviousCatalog {
         .prepare<{ at: string }, []>(SELECT_SNAPSHOTS)
         .all()
         .map((row) => row.at),
+      candidates: db.prepare(HAS_CANDIDATES).get()
+        ? db
+            .prepare<{ json: string }, []>(SELECT_CANDIDATES)
+            .all()
+            .map((row) => JSON.parse(row.json) as CandidateDecision)
+        : [],
     };
   } finally {
     db.close();

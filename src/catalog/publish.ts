@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildSnapshot } from "./build";
 import { toRecords } from "./classify";
-import { categoryInfo, DB_DIR, loadDefaultData, loadEditorial, loadSynonyms } from "./editorial";
+import { categoryInfo, DB_DIR, loadDefaultData, loadEditorial, loadListingRules, loadSynonyms } from "./editorial";
 import { writeAtomically } from "./files";
 import type { SnapshotInput, SnapshotStats } from "./types";
 
@@ -33,7 +33,9 @@ export function defaultSnapshotInput(dir = DB_DIR): SnapshotInput {
     previousIds: former.get(id.toLowerCase()) ?? [],
   }));
   const categories = categoryInfo(editorial);
-  return { snapshotAt, plugins, categoryIds: categories.map((c) => c.id), categories, synonyms: loadSynonyms(dir) };
+  const categoryIds = categories.map((c) => c.id);
+  const listingRules = loadListingRules(dir);
+  return { snapshotAt, plugins, categoryIds, categories, synonyms: loadSynonyms(dir), listingRules };
 }
 
 /** Creates the database from the embedded default when the file is missing; true when it did. */

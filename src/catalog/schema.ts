@@ -19,6 +19,9 @@
  * stands for: FTS5 otherwise merges all their doclists up front, in every statement; a word that
  * matches nothing is corrected to its nearest term.
  *
+ * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON;
+ * a snapshot written before the table existed has none, and serves without it.
+ *
  * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s; the
  * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
  * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
@@ -73,6 +76,8 @@ CREATE TABLE aliases (old_id TEXT PRIMARY KEY COLLATE NOCASE, id TEXT NOT NULL) 
 CREATE TABLE history_events (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, to_id TEXT);
 
 CREATE TABLE history_snapshots (at TEXT PRIMARY KEY) WITHOUT ROWID;
+
+CREATE TABLE candidates (id TEXT PRIMARY KEY COLLATE NOCASE, checked_at TEXT NOT NULL, json TEXT NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 

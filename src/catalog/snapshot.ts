@@ -3,6 +3,7 @@
  * prepared statement here; routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
+import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
 import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
@@ -154,6 +155,9 @@ export class Snapshot {
   private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
   private readonly ranker: Ranker;
   private readonly synonyms: Synonyms;
+  /** The evidence and star floors the refresher applied to this snapshot's candidates. */
+  readonly listingRules: ListingRules;
+  private readonly candidateById: Statement<{ json: string }, [string]> | null;
   private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
   private isClosed = false;
   /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
@@ -205,6 +209,11 @@ export class Snapshot {
     this.suggestFrom = db.prepare(`SELECT plugin FROM suggest_keys WHERE key >= ? LIMIT ${SCAN_LIMIT + 1}`);
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
     this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
+    const rules = this.optionalMeta("listing_rules");
+    // A snapshot from before a kind of evidence was kept lacks its list.
+    this.listingRules = { ...NO_LISTING_RULES, ...(rules === null ? {} : (JSON.parse(rules) as ListingRules)) };
+    const hasCandidates = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`).get();
+    this.candidateById = hasCandidates ? db.prepare(`SELECT json FROM candidates WHERE id = ?`) : null;
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -222,6 +231,16 @@ export class Snapshot {
 
   get snapshotAt(): string {
     return this.stats.snapshotAt;
+  }
+
+  private optionalMeta(key: string): string | null {
+    return this.db.query<{ value: string }, [string]>(`SELECT value FROM meta WHERE key = ?`).get(key)?.value ?? null;
+  }
+
+  /** The refresher's last decision about a repository (ids compare case-insensitively), or null. */
+  candidate(id: string): CandidateDecision | null {
+    const row = this.candidateById?.get(id);
+    return row ? (JSON.parse(row.json) as CandidateDecision) : null;
   }
 
   private metaValue(key: string): string {

@@ -1,4 +1,5 @@
 /** Shapes of a catalog snapshot: what a refresh or the embedded default hands to the builder. */
+import type { CandidateDecision, ListingRules } from "./candidates";
 
 import type { PluginDetails } from "./details";
 
@@ -71,6 +72,10 @@ export interface SnapshotInput {
   synonyms?: string[][];
   /** The repository id each editors' entry is about, by lowercased name as written (see refresh/identity.ts). */
   editorialIds?: Record<string, number>;
+  /** The refresher's last decision per candidate repository (candidates.ts); none for a catalog built from scratch. */
+  candidates?: CandidateDecision[];
+  /** The evidence and star floors the refresher applied. */
+  listingRules?: ListingRules;
 }
 
 /** A category as clients see it. */

@@ -6,8 +6,9 @@
  * Past a cap the source is truncated, logged with its size and counted in the summary, and the run
  * goes on with what every source found within its caps.
  */
+import type { Rejection as Decided } from "../catalog/candidates";
 
-/** Why a candidate was left out: the values the summary, the log and the decision log record. */
+/** Why a candidate was left out, as the summary, the log and catalog/candidates.ts name it. */
 export const REJECTION = {
   /** No evidence of its own, and no source with vouches left listed it. */
   noEvidence: "no_evidence",
@@ -17,7 +18,7 @@ export const REJECTION = {
   overVouchCap: "over_vouch_cap",
   /** The run's newcomers would have grown the catalog past REFRESH_MAX_GROWTH: all of them wait for review. */
   heldForReview: "held_for_review",
-} as const;
+} as const satisfies Record<string, Decided>;
 export type Rejection = (typeof REJECTION)[keyof typeof REJECTION];
 
 /**

@@ -5,6 +5,7 @@
  * the evidence files (looked up in the fetch's own GraphQL queries). Published plugins keep their
  * place; evidence is asked of newcomers only.
  */
+import type { EvidenceFound } from "../catalog/candidates";
 import type { Override, RepoFacts } from "../catalog/types";
 import { REJECTION, type Rejection, type Truncation } from "./caps";
 import type { Discovery, Found } from "./discover";
@@ -30,6 +31,24 @@ export function evidenceOf(
   if (files && files.length > 0) return "file";
   if (found && found.listed.length > 0) return "listed";
   return null;
+}
+
+/** Every kind of evidence looked for, and what of it the candidate has: what a listing answer shows. */
+export function evidenceFound(
+  found: Found | undefined,
+  facts: RepoFacts,
+  files: readonly string[] | undefined,
+  rules: DiscoveryRules,
+  overrides: Readonly<Record<string, Override>>,
+): EvidenceFound {
+  const override = overrides[facts.full_name] ?? (found ? overrides[found.id] : undefined);
+  return {
+    listed_by: [...(found?.listed ?? [])],
+    editors: override !== undefined && !override.exclude,
+    topics: (facts.topics ?? []).filter((t) => rules.evidence.topics.includes(t)),
+    files: [...(files ?? [])],
+    files_checked: files !== undefined,
+  };
 }
 
 /** One rule's effect on a run: candidates it found, how many of them were new, how many of those had no evidence. */

@@ -1,6 +1,7 @@
 /** The phases of one refresh run, each a step over a shared Run: discover, fetch, build the candidate, publish. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/candidates";
 import { toRecords } from "../catalog/classify";
 import { categoryInfo, loadDefaultData, type loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { carryHistory } from "../catalog/history";
@@ -12,6 +13,7 @@ import { checkBuiltSnapshot } from "../catalog/validity";
 import { admitted, countBy, heldGrowth } from "./admission";
 import { REJECTION, type SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
+import { decideCandidates } from "./decisions";
 import type { Discovery, DiscoveryState } from "./discover";
 import { discover } from "./discover";
 import { countRules, type DiscoverySummary } from "./evidence";
@@ -64,6 +66,8 @@ export interface Candidate {
   pinMismatches: PinMismatch[];
   /** Newcomers held back for review: they would have grown the catalog by more than REFRESH_MAX_GROWTH. */
   held: string[];
+  /** The decision about every repository this run met. */
+  decisions: CandidateDecision[];
 }
 
 /** The published facts of a plugin, the gate's fallback for a field that fails. */
@@ -169,6 +173,14 @@ function ruleOrder(rules: DiscoveryRules): string[] {
   ];
 }
 
+/** What the run knows of an asked id: its fetch, or without a token its search item's facts. */
+function outcomeIn(run: Run, discovery: Discovery) {
+  return (k: string): Outcome | undefined => {
+    const facts = discovery.found.get(k)?.facts;
+    return run.checkpoint.outcomes.get(k) ?? (facts ? { kind: "fetched", facts, etag: null } : undefined);
+  };
+}
+
 /** The next catalog's records, validated; throws Refused when they must not be published. */
 export function candidatePhase(run: Run, discovery: Discovery, asked: string[]): Candidate {
   run.progress.phase("validate", "plugins");
@@ -201,6 +213,17 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
     records = records.filter((r) => !out.has(r.id.toLowerCase()));
     summary = summarize(run.previous, records, merged, replaced);
   }
+  const decisions = decideCandidates({
+    ...run,
+    discovery,
+    asked,
+    outcomeOf: outcomeIn(run, discovery),
+    reasons: new Map(Object.entries(counts.reasons)),
+    replaced: new Set(replaced.map((r) => r.id.toLowerCase())),
+    invalidFacts: new Set(invalid.map(({ id }) => id.toLowerCase())),
+    records,
+    snapshotAt,
+  });
   return {
     snapshotAt,
     records,
@@ -209,6 +232,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
     editorialIds: identity.ids,
     pinMismatches: identity.mismatches,
     held,
+    decisions,
   };
 }
 
@@ -221,7 +245,19 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
   const synonyms = loadSynonyms(run.dataDir);
   const editorialIds = candidate.editorialIds;
-  const input = { snapshotAt, plugins: records, categoryIds, categories, history, synonyms, editorialIds };
+  const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
+  const listingRules = listingRulesOf(run.rules);
+  const input = {
+    snapshotAt,
+    plugins: records,
+    categoryIds,
+    categories,
+    history,
+    synonyms,
+    editorialIds,
+    candidates,
+    listingRules,
+  };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   // Held newcomers must be found again: without the state the next run searches in full.
   if (candidate.held.length === 0)

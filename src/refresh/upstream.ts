@@ -8,10 +8,11 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { stripInvisible } from "../catalog/invisible";
+import { REPO_ID_PATTERN } from "../catalog/names";
 import type { RepoFacts } from "../catalog/types";
 
-/** Owner: letters, digits, hyphens, at most 39; name: letters, digits, `.`, `_`, `-`, at most 100, never `.`/`..`. */
-export const REPO_ID_PATTERN = "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\\.\\.?$)[A-Za-z0-9._-]{1,100}$";
+export { REPO_ID_PATTERN };
+
 /** The platform's topic form: lowercase letters, digits and hyphens, at most 50, at most 20 per repository. */
 const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
 const MAX_TOPICS = 20;

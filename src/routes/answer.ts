@@ -23,7 +23,8 @@ export interface CatalogContext {
 
 export type Answer = (<A>(
   context: CatalogContext,
-  key: string,
+  /** The cache key, or a function of the snapshot giving it (answers many requests share). */
+  key: string | ((snapshot: Snapshot, arg: A) => string),
   make: (snapshot: Snapshot, arg: A) => Rendered,
   arg: A,
 ) => Response | null) & { query: AnswerQuery };
@@ -51,14 +52,15 @@ export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
   const responses = new SnapshotResponses<Snapshot>(cacheBytes);
   const answerIn = <A>(
     { request, set, note }: CatalogContext,
-    key: string,
+    key: string | ((snapshot: Snapshot, arg: A) => string),
     make: (snapshot: Snapshot, arg: A) => Rendered,
     arg: A,
     snapshot: Snapshot | null = store.current(),
   ) => {
     if (snapshot === null) throw unavailable();
     const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-    const { rendered, hit } = responses.for(snapshot).get(key, () => make(snapshot, arg), gzip);
+    const named = typeof key === "string" ? key : key(snapshot, arg);
+    const { rendered, hit } = responses.for(snapshot).get(named, () => make(snapshot, arg), gzip);
     note.cache = hit ? "hit" : "miss";
     return respond(rendered, request, set, note.limit);
   };

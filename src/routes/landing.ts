@@ -8,6 +8,7 @@ import type { Rendered } from "../http/cache";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
 import type { Answer, CatalogContext } from "./answer";
+import { authorsSection } from "./authors";
 import { categoryPath, esc, number, page, pluginPath, renderPage } from "./layout";
 
 const NEWEST_SHOWN = 10;
@@ -27,7 +28,7 @@ function pickItem(pick: Pick): string {
 }
 
 /** The page: a pure function of the snapshot and the base address. */
-export function renderLanding(snapshot: Snapshot, _baseUrl: string): Rendered {
+export function renderLanding(snapshot: Snapshot, baseUrl: string): Rendered {
   const { total, curated, categories, totalStars } = snapshot.stats;
   const newest = snapshot.newest(NEWEST_SHOWN).map((row) => {
     const about = row.description ? `<p>${esc(row.description)}</p>` : "";
@@ -76,7 +77,8 @@ below, follow its feeds, or read it as a JSON API or a client-sync source; no ac
 <section aria-labelledby="categories">
 <h2 id="categories">Categories</h2>
 <ul>${categoryLinks.join("")}</ul>
-</section>`;
+</section>
+${authorsSection(snapshot, baseUrl)}`;
   return renderPage(page({ title: "Plugin Catalog", main, canonical: "/" }));
 }
 

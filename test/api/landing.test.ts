@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { defaultSnapshotInput } from "../../src/catalog/publish";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)> & "quoted"`;
@@ -109,5 +110,30 @@ describe("GET /docs", () => {
     });
     expect(response.headers.get("content-encoding")).toBe("gzip");
     expect(response.headers.get("etag")).toEndWith('.gzip"');
+  });
+});
+
+describe("GET / for plugin authors", () => {
+  test("says how a plugin gets listed, how to check a repository and the badge's Markdown", () => {
+    const section = html.slice(html.indexOf('id="authors"'));
+    expect(section).toContain("For plugin authors");
+    expect(section).toContain('<a href="/api/v1/listing/acme/hostile">');
+    expect(section).toContain(
+      "[![Plugin Catalog](https://plugins.example.org/badge/acme/hostile.svg)](https://plugins.example.org/plugin/acme/hostile)",
+    );
+  });
+
+  test("names the evidence the refresh rules accept (db/discovery.json in the embedded default)", async () => {
+    const fromDefault = startServer(defaultSnapshotInput());
+    try {
+      const page = await (await fromDefault.get("/")).text();
+      const section = page.slice(page.indexOf('id="authors"'));
+      expect(section).toContain("<code>.claude-plugin/plugin.json</code>");
+      expect(section).toContain("<code>claude-code-plugin</code>");
+      expect(section).toContain("<code>skills/</code>");
+      expect(section).toContain("<code>package.json: @modelcontextprotocol/sdk</code>");
+    } finally {
+      await fromDefault.stop();
+    }
   });
 });

@@ -44,10 +44,14 @@ function pathOf(template: string): string {
 }
 
 function concrete(template: string): string {
+  const params = doc.paths[template]!.get.parameters ?? [];
+  // A path parameter with examples takes its first one (a badge's `servers.svg`).
+  const example = (name: string) =>
+    (params.find((p) => p.in === "path" && p.name === name)?.schema.examples as string[] | undefined)?.[0];
   const path = pathOf(template);
-  const required = (doc.paths[template]!.get.parameters ?? []).filter((p) => p.in === "query" && p.required);
+  const required = params.filter((p) => p.in === "query" && p.required);
   const query = required.map((p) => `${p.name}=${(p.schema.examples as string[])[0]}`).join("&");
-  return path.replace("{file}", "docs-setup.js") + (query ? `?${query}` : "");
+  return path.replace("{file}", example("file") ?? "docs-setup.js") + (query ? `?${query}` : "");
 }
 
 describe("GET /openapi.json", () => {
@@ -83,6 +87,8 @@ describe("GET /openapi.json", () => {
       "/assets/{file}",
       "/docs/api.md",
       "/metrics",
+      "/api/v1/listing/{owner}/{repo}",
+      "/badge/{owner}/{file}",
     ];
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
     for (const template of Object.keys(doc.paths)) {
@@ -114,7 +120,12 @@ describe("GET /openapi.json", () => {
 
   test("rate-limited endpoints document 429 with Retry-After and RateLimit-*; the docs and health do not", () => {
     const limited = ["/api/v1/plugins", "/api/v1/plugins/{owner}/{repo}", "/plugins/feed.xml", "/market/manifest.json"];
-    const added = ["/market/v1/catalog.json", "/market/v1/changes", "/api/v1/categories"];
+    const added = [
+      "/market/v1/catalog.json",
+      "/market/v1/changes",
+      "/api/v1/categories",
+      "/api/v1/listing/{owner}/{repo}",
+    ];
     for (const template of [...limited, "/market/v1/plugins", ...added]) {
       const tooMany = doc.paths[template]!.get.responses["429"] as { headers: Record<string, unknown> };
       expect(Object.keys(tooMany.headers).sort()).toEqual(
@@ -130,6 +141,7 @@ describe("GET /openapi.json", () => {
       "/assets/{file}",
       "/healthz",
       "/readyz",
+      "/badge/{owner}/{file}",
     ]) {
       expect(doc.paths[template]!.get.responses["429"]).toBeUndefined();
     }
@@ -203,14 +215,12 @@ describe("the documented parameters are the served ones", () => {
       for (const p of get.parameters ?? []) {
         if (p.in !== "query" || !Array.isArray(p.schema.enum)) continue;
         for (const value of p.schema.enum as string[]) {
-          expect([p.name, value, (await body(`${pathOf(template)}?${p.name}=${value}`)).status]).toEqual([
-            p.name,
-            value,
-            200,
-          ]);
+          const path = concrete(template);
+          const asked = `${path}${path.includes("?") ? "&" : "?"}${p.name}=${value}`;
+          expect([p.name, value, (await body(asked)).status]).toEqual([p.name, value, 200]);
           checked++;
         }
-        const refused = await body(`${pathOf(template)}?${p.name}=not-a-listed-value`);
+        const refused = await body(`${concrete(template)}?${p.name}=not-a-listed-value`);
         expect(refused.status).toBe(400);
         // A page tells it as HTML, the API in its error shape.
         const message = refused.text.startsWith("<!doctype html>")

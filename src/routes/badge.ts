@@ -1,0 +1,160 @@
+/**
+ * GET /badge/:owner/:repo.svg and .json: a README badge saying whether a repository is listed, as
+ * an SVG or in the shields.io endpoint schema. A renamed plugin's former id shows its listing (no
+ * redirect: an image proxy would not follow it). Not rate limited: image proxies fetch for many
+ * readers from few addresses, and every answer is one of a few renderings per listed plugin.
+ */
+import { Type as t } from "@sinclair/typebox";
+import { LRUCache } from "lru-cache";
+import type { Snapshot } from "../catalog/snapshot";
+import { JSON_TYPE, type Rendered, render } from "../http/cache";
+import { badRequest, HttpError } from "../http/errors";
+import type { RouteDoc } from "../http/openapi";
+import { type Badge, badgeSvg } from "../http/svgbadge";
+import { stringEnum, TextSchema } from "../http/wireschemas";
+import type { Answer, CatalogContext } from "./answer";
+import { checkedId, known } from "./listing";
+
+const SHOWS = ["listed", "category", "stars"] as const;
+type Show = (typeof SHOWS)[number];
+const FORMATS = ["svg", "json"] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Short, so a change of listing shows within minutes; long enough that image proxies keep it. */
+export const BADGE_CACHE_CONTROL = "public, max-age=300";
+const SVG_TYPE = "image/svg+xml; charset=utf-8";
+const LABEL = "plugin catalog";
+const LISTED = { hex: "#44cc11", name: "brightgreen" };
+const NOT_LISTED = { hex: "#9f9f9f", name: "lightgrey" };
+
+interface BadgeArg {
+  id: string;
+  format: Format;
+  show: Show;
+}
+
+/** 1234 → `1.2k`, as badges write counts. */
+function compact(n: number): string {
+  if (n < 1000) return String(n);
+  const [value, unit] = n < 1_000_000 ? [n / 1000, "k"] : [n / 1_000_000, "M"];
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, "") : Math.round(value)}${unit}`;
+}
+
+/** What the badge says for `id`. */
+function badgeOf(snapshot: Snapshot, { id, show }: BadgeArg): Badge & { colorName: string } {
+  const k = known(snapshot, id);
+  if (k.status !== "listed" || k.plugin === null)
+    return { label: LABEL, message: "not listed", color: NOT_LISTED.hex, colorName: NOT_LISTED.name };
+  const category = snapshot.categories.find((c) => c.id === k.plugin!.category)?.name ?? k.plugin.category;
+  const message =
+    show === "category" ? category : show === "stars" ? `listed · ★ ${compact(k.plugin.stars)}` : "listed";
+  return { label: LABEL, message, color: LISTED.hex, colorName: LISTED.name };
+}
+
+/** Names remembered per snapshot: a flood of distinct ones costs lookups, never the response cache's room. */
+const REMEMBERED_NAMES = 50_000;
+
+/**
+ * The cache key of a badge: one rendering per listed plugin and form, one shared by every repository
+ * not listed. Which of them a name is, is looked up once per snapshot and remembered.
+ */
+function badgeKeys(): (snapshot: Snapshot, arg: BadgeArg) => string {
+  let of: Snapshot | null = null;
+  let listedAs = new LRUCache<string, string>({ max: REMEMBERED_NAMES });
+  return (snapshot, arg) => {
+    if (snapshot !== of) {
+      of = snapshot;
+      listedAs = new LRUCache({ max: REMEMBERED_NAMES });
+    }
+    const name = arg.id.toLowerCase();
+    let listed = listedAs.get(name);
+    if (listed === undefined) {
+      const k = known(snapshot, arg.id);
+      listed = k.status === "listed" ? k.id : "";
+      listedAs.set(name, listed);
+    }
+    return `badge:${arg.format}:${listed === "" ? "none" : `${arg.show}:${listed}`}`;
+  };
+}
+
+function renderBadge(snapshot: Snapshot, arg: BadgeArg): Rendered {
+  const badge = badgeOf(snapshot, arg);
+  if (arg.format === "json") {
+    const body = { schemaVersion: 1, label: badge.label, message: badge.message, color: badge.colorName };
+    return render(JSON.stringify(body), JSON_TYPE, BADGE_CACHE_CONTROL);
+  }
+  return render(badgeSvg(badge), SVG_TYPE, BADGE_CACHE_CONTROL);
+}
+
+/** `<repo>.svg` or `<repo>.json` split; 404 for any other file. */
+function parseFile(file: string): { repo: string; format: Format } {
+  const dot = file.lastIndexOf(".");
+  const format = file.slice(dot + 1) as Format;
+  if (dot <= 0 || !FORMATS.includes(format)) {
+    throw new HttpError(404, `No such badge: ${file.slice(0, 200)}; ask for <repo>.svg or <repo>.json.`);
+  }
+  return { repo: file.slice(0, dot), format };
+}
+
+function parseShow(url: string): Show {
+  const show = new URL(url).searchParams.get("show") || "listed";
+  if (!(SHOWS as readonly string[]).includes(show)) throw badRequest("show", `one of ${SHOWS.join(", ")}`);
+  return show as Show;
+}
+
+const ShieldsSchema = t.Object(
+  {
+    schemaVersion: t.Literal(1),
+    label: t.String(),
+    message: t.String(),
+    color: t.String(),
+  },
+  { additionalProperties: false, description: "The shields.io endpoint schema." },
+);
+
+export const badgeDoc: RouteDoc<Snapshot> = {
+  tag: "For plugin authors",
+  summary: "A README badge: listed or not (SVG, or JSON for shields.io)",
+  description:
+    "`file` is `<repo>.svg` (a self-contained flat badge, 20 px high) or `<repo>.json` (the shields.io endpoint " +
+    "schema). Listed plugins get a green badge, every other repository a grey `not listed`; a former id of a " +
+    "renamed plugin gets its badge, without a redirect. Not rate limited.",
+  params: t.Object({
+    owner: t.String({ description: "Repository owner.", examples: ["modelcontextprotocol"] }),
+    file: t.String({
+      description: "`<repo>.svg` or `<repo>.json`.",
+      pattern: "^[A-Za-z0-9._-]+\\.(svg|json)$",
+      examples: ["servers.svg"],
+    }),
+  }),
+  query: t.Object({
+    show: t.Optional(
+      stringEnum(SHOWS, {
+        description: "What a listed plugin's badge says: `listed` (when absent), its category or its stars.",
+      }),
+    ),
+  }),
+  body: t.Union([TextSchema, ShieldsSchema]),
+  type: ["image/svg+xml", "application/json"],
+  cached: "snapshot",
+  more: {
+    404: {
+      description: "`file` ends in neither `.svg` nor `.json`.",
+      message: "No such badge: servers.png; ask for <repo>.svg or <repo>.json.",
+    },
+  },
+};
+
+// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
+export function badgeHandlers(answer: Answer) {
+  const badgeKey = badgeKeys();
+  return {
+    badge: ({ request, set, note, params }: CatalogContext & { params: { owner: string; file: string } }) => {
+      const { repo, format } = parseFile(params.file);
+      const arg: BadgeArg = { id: checkedId(params.owner, repo), format, show: parseShow(request.url) };
+      const response = answer({ request, set, note }, badgeKey, renderBadge, arg);
+      if (response === null) return null;
+      return response;
+    },
+  };
+}

@@ -1,6 +1,7 @@
 /**
  * Builds one synthetic snapshot in its own process, so its time and peak memory are the
  * builder's alone: `bun bench/build-snapshot.ts <count> <path>` prints one JSON line.
+ * `VOCABULARY=realistic` in the environment builds synthetic.ts's realistic vocabulary instead.
  */
 import { rmSync } from "node:fs";
 import { buildSnapshot } from "../src/catalog/build";
@@ -12,7 +13,7 @@ if (!Number.isInteger(count) || count < 1 || !path) {
   console.error("usage: bun bench/build-snapshot.ts <count> <path>");
   process.exit(2);
 }
-const input = syntheticInput(count);
+const input = syntheticInput(count, 42, process.env.VOCABULARY === "realistic" ? { vocabulary: "realistic" } : {});
 rmSync(path, { force: true });
 const started = performance.now();
 buildSnapshot(path, input);

@@ -7,7 +7,8 @@
  * batches that alternate between the trees, so both meet the same spells of a shared machine.
  * Scenarios: distinct real words, pairs of them, owners typed alone (the owner rule), a word with
  * two letters swapped (edit distance), a word three edits off (the trigram fallback), and strings
- * matching no word at all (every step of a correction, then nothing).
+ * matching no word at all (every step of a correction, then nothing). `VOCABULARY=realistic` builds
+ * synthetic.ts's realistic vocabulary (hundreds of thousands of index terms) in every tree.
  */
 import { Database } from "bun:sqlite";
 import { openSync, statSync } from "node:fs";
@@ -30,7 +31,10 @@ interface Handler {
 }
 
 async function build(tree: string, index: number): Promise<{ path: string; line: string }> {
-  const path = join(OUT, `search-${index}-${count}.sqlite`);
+  const path = join(
+    OUT,
+    `search-${index}-${count}${process.env.VOCABULARY ? `-${process.env.VOCABULARY}` : ""}.sqlite`,
+  );
   const child = Bun.spawn([process.execPath, join(tree, "bench", "build-snapshot.ts"), String(count), path], {
     stdout: "pipe",
     stderr: "inherit",

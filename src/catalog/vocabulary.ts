@@ -8,7 +8,6 @@
  * a number below GRAMS. The index is compressed rows: GRAMS + 1 offsets, then per trigram the
  * positions of the words that hold it, in vocabulary order (most documents first).
  */
-import { editDistance } from "./search";
 
 /** The `orders` keys of the vocabulary (words joined by newlines, UTF-8) and of its trigram index. */
 export const VOCABULARY = "vocabulary";
@@ -98,9 +97,9 @@ export interface Nearest {
 }
 
 /**
- * The correction vocabulary of one snapshot and its trigram index. The words stay in the stored
- * UTF-8 text (ASCII only), found by their start offsets: no string per word is made when a
- * snapshot's vocabulary is opened, only for the words a correction compares.
+ * The correction vocabulary of one snapshot and its trigram index. The words stay one string,
+ * decoded from the stored text (ASCII only), found by their start offsets: no string per word is
+ * made when a snapshot's vocabulary is opened, only a slice for each word a correction compares.
  */
 export class Vocabulary {
   private readonly offsets: Int32Array;
@@ -110,11 +109,15 @@ export class Vocabulary {
   /** Distinct trigrams per word, and scratch counts per word (zero between calls). */
   private readonly gramCounts: Uint8Array;
   private readonly shared: Uint16Array;
+  /** The words as one string (ASCII: its offsets are the text's), sliced per word compared. */
+  private readonly all: string;
+  private readonly text: Uint8Array;
+  /** Three rows of the edit-distance table, as long as the longest word allows (WORD: 32). */
+  private readonly rows = [new Int32Array(40), new Int32Array(40), new Int32Array(40)];
 
-  private constructor(
-    private readonly text: Uint8Array,
-    index: Int32Array,
-  ) {
+  private constructor(text: Uint8Array, index: Int32Array) {
+    this.text = text;
+    this.all = new TextDecoder().decode(text);
     const breaks: number[] = [0];
     for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) breaks.push(i + 1);
     const count = text.length === 0 ? 0 : breaks.length;
@@ -154,7 +157,41 @@ export class Vocabulary {
   }
 
   private word(w: number): string {
-    return String.fromCharCode(...this.text.subarray(this.starts[w]!, this.starts[w + 1]! - 1));
+    return this.all.slice(this.starts[w]!, this.starts[w + 1]! - 1);
+  }
+
+  /**
+   * editDistance (search.ts) of `word` and word `w`, read from the stored bytes with rows reused,
+   * so the thousands of candidates of one correction make no string or array each.
+   */
+  private distance(w: number, word: string, max: number): number {
+    const start = this.starts[w]!;
+    const n = this.wordLength(w);
+    const m = word.length;
+    if (Math.abs(n - m) > max) return max + 1;
+    let before = this.rows[0]!;
+    let previous = this.rows[1]!;
+    let current = this.rows[2]!;
+    for (let j = 0; j <= n; j++) previous[j] = j;
+    for (let i = 1; i <= m; i++) {
+      const a = word.charCodeAt(i - 1);
+      current[0] = i;
+      let best = i;
+      for (let j = 1; j <= n; j++) {
+        const b = this.text[start + j - 1]!;
+        let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a === b ? 0 : 1));
+        if (i > 1 && j > 1 && a === this.text[start + j - 2] && word.charCodeAt(i - 2) === b)
+          value = Math.min(value, before[j - 2]! + 1);
+        current[j] = value;
+        if (value < best) best = value;
+      }
+      if (best > max) return max + 1;
+      const spare = before;
+      before = previous;
+      previous = current;
+      current = spare;
+    }
+    return previous[n]!;
   }
 
   private wordLength(w: number): number {
@@ -186,7 +223,7 @@ export class Vocabulary {
     const found: Array<{ w: number; distance: number }> = [];
     for (const w of starting) {
       if (Math.abs(this.wordLength(w) - word.length) > max) continue;
-      const distance = editDistance(word, this.word(w), max);
+      const distance = this.distance(w, word, max);
       if (distance <= max) found.push({ w, distance });
     }
     found.sort((a, b) => a.distance - b.distance || a.w - b.w);

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { publishSnapshot } from "../../src/catalog/publish";
 import { editDistance } from "../../src/catalog/search";
 import { Snapshot } from "../../src/catalog/snapshot";
@@ -133,5 +134,31 @@ describe("a snapshot's corrections and suggestions", () => {
     } finally {
       opened.close();
     }
+  });
+});
+
+describe("Vocabulary.nearest by edits, against editDistance", () => {
+  test("finds exactly the words a full scan with editDistance finds, nearest and most frequent first", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[ab][a-c0-2]{2,9}$/), { minLength: 1, maxLength: 60 }),
+        fc.stringMatching(/^[ab][a-c0-2]{3,10}$/),
+        (words, word) => {
+          const max = word.length >= 8 ? 2 : 1;
+          const expected = words
+            .map((candidate, w) => ({ w, candidate, distance: editDistance(word, candidate, max) }))
+            .filter((c) => c.candidate[0] === word[0] && c.distance <= max)
+            .sort((a, b) => a.distance - b.distance || a.w - b.w)
+            .slice(0, 5)
+            .map((c) => [c.candidate, c.distance]);
+          const got = vocabulary(words)
+            .nearest(word, 5)
+            .filter((n) => n.distance !== null)
+            .map((n) => [n.word, n.distance]);
+          expect(got).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -10,7 +10,7 @@ import { distractors } from "./distractors";
 import type { FakeGitHub } from "./github";
 import { marketplaceManifest, type RepoSeed } from "./github-repos";
 
-interface RealPlugin {
+export interface RealPlugin {
   full_name: string;
   description: string | null;
   homepage: string | null;
@@ -43,6 +43,26 @@ const LISTS: Record<string, { repository: string; path: string }> = {
 };
 const OFFICIAL_MARKETPLACE = "anthropics/claude-plugins-official";
 const REGISTRY = { repository: "modelcontextprotocol/registry", path: "data/seed.json" };
+
+/**
+ * A fixture record's facts as the platform reports them: an unknown count is 0, topics none, not
+ * archived, and an unknown creation or push time takes the other one, or UNKNOWN_TIME.
+ */
+export function platformFacts(p: RealPlugin) {
+  return {
+    full_name: p.full_name,
+    description: p.description,
+    homepage: p.homepage,
+    stars: p.stars ?? 0,
+    forks: p.forks ?? 0,
+    language: p.language,
+    license: p.license,
+    archived: p.archived ?? false,
+    created_at: p.created_at ?? p.pushed_at ?? UNKNOWN_TIME,
+    pushed_at: p.pushed_at ?? p.created_at ?? UNKNOWN_TIME,
+    topics: p.topics ?? [],
+  };
+}
 
 export function realPlugins(): RealPlugin[] {
   return JSON.parse(readFileSync(FIXTURE, "utf8")) as RealPlugin[];
@@ -116,20 +136,7 @@ function seedOf(p: RealPlugin, sources: Set<string>, i: number): RepoSeed {
     files[".claude-plugin/plugin.json"] = JSON.stringify({ name: "plugin", version: "1.0.0" });
     files["commands/run.md"] = "Run it.";
   }
-  return {
-    full_name: p.full_name,
-    description: p.description,
-    homepage: p.homepage,
-    stars: p.stars ?? 0,
-    forks: p.forks ?? 0,
-    language: p.language,
-    license: p.license,
-    archived: p.archived ?? false,
-    created_at: p.created_at ?? p.pushed_at ?? UNKNOWN_TIME,
-    pushed_at: p.pushed_at ?? p.created_at ?? UNKNOWN_TIME,
-    topics: p.topics ?? [],
-    files,
-  };
+  return { ...platformFacts(p), files };
 }
 
 function readme(title: string, entries: RealPlugin[]): string {

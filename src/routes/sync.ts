@@ -22,9 +22,9 @@ import {
   PreparedDocuments,
   SnapshotClosed,
   SyncDocuments,
-} from "./syncdocs";
+} from "../http/syncdocs";
 
-export { categoriesJson } from "./syncdocs";
+export { categoriesJson } from "../http/syncdocs";
 
 /** The whole snapshot rendered at once: what catalog.json's parts add up to (the bench and tests compare). */
 export function renderCatalog(snapshot: Snapshot): Rendered {

@@ -8,7 +8,7 @@
 import { composeEvents } from "../catalog/history";
 import type { Snapshot } from "../catalog/snapshot";
 import type { HistoryEvent } from "../catalog/types";
-import { deflatePart, joinSegments, type Part, PartsBody, PartWriter, partSegment, type Segment } from "../http/parts";
+import { deflatePart, joinSegments, type Part, PartsBody, PartWriter, partSegment, type Segment } from "./parts";
 
 /** The categories with their plugin counts, as the list endpoint's `category` filter counts them. */
 export function categoriesJson(snapshot: Snapshot, counts: ReadonlyMap<string, number>): string {

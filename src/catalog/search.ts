@@ -4,6 +4,7 @@
  * and never an FTS5 error.
  */
 import { tagToken } from "./schema";
+import type { Query } from "./searcher";
 import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
 import { foldAscii } from "./text";
 
@@ -49,14 +50,18 @@ function phrase(tokens: string[], lookup: TermLookup | undefined): string {
   return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
 }
 
-/** The tokens of each whitespace-separated word of `q`, as the index reads them. */
-export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[][] {
-  const words: string[][] = [];
-  for (const word of q.split(/\s+/)) {
-    const tokens = searchText(word, synonyms).match(TOKEN);
-    if (tokens) words.push(tokens.map(foldAscii));
-  }
-  return words;
+/** A whitespace-separated word of `q` and its tokens as the index reads them (none for `-`). */
+export interface QueryWord {
+  text: string;
+  tokens: string[];
+}
+
+/** `q` read as the index reads text: once per query, every step of a search works from it. */
+export function readWords(q: string, synonyms: Synonyms = NO_SYNONYMS): QueryWord[] {
+  return q
+    .trim()
+    .split(/\s+/)
+    .map((text) => ({ text, tokens: (searchText(text, synonyms).match(TOKEN) ?? []).map(foldAscii) }));
 }
 
 /**
@@ -64,9 +69,15 @@ export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[
  * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
+export function toMatchQuery(
+  q: string | readonly QueryWord[],
+  lookup?: TermLookup,
+  synonyms: Synonyms = NO_SYNONYMS,
+): MatchQuery | null {
   const unique = new Map<string, string>();
-  for (const tokens of queryWords(q, synonyms)) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
+  for (const { tokens } of typeof q === "string" ? readWords(q, synonyms) : q) {
+    if (tokens.length > 0) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
+  }
   if (unique.size === 0) return null;
   const phrases = [...unique.keys()].sort();
   const all = phrases.join(" AND ");
@@ -78,23 +89,10 @@ export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms 
   return { phrases, all, scored };
 }
 
-export interface SearchFilters {
-  category: string | null;
-  curated: boolean;
-  /** Only archived (true) or only unarchived (false) plugins; null for both. */
-  archived?: boolean | null;
-  /** `has=` kinds, every one required. */
-  has?: readonly string[];
-  /** `harness=`: only plugins that work with it. */
-  harness?: string | null;
-  /** `original=1`: no forks or look-alikes. */
-  original?: boolean;
-}
-
 /** The FTS expression of every result of a filtered search. */
-export function searchMatch(match: MatchQuery, filters: SearchFilters): string {
+export function searchMatch(match: MatchQuery, filters: Query): string {
   const terms = [`(${match.all})`];
-  if (filters.category !== null) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
+  if (filters.category) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
   if (filters.curated) terms.push(`tags : "${tagToken("curated")}"`);
   if (filters.archived === false) terms.push(`tags : "${tagToken("active")}"`);
   for (const kind of filters.has ?? []) terms.push(`tags : "${tagToken("has", kind)}"`);

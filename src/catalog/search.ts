@@ -26,8 +26,11 @@ const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 /** Index terms that start with a prefix (lowercase ASCII), or null when there are too many to list. */
 export type TermLookup = (prefix: string) => string[] | null;
 
-/** Prefix lengths the index keeps doclists for (schema.ts `prefix`): those need no listing. */
-const LONGEST_INDEXED_PREFIX = 3;
+/**
+ * Tokens this short stay prefixes; a longer one with few terms is listed, and bm25 weighs a search
+ * of several words by those terms (the judged sets were scored that way).
+ */
+const LONGEST_UNLISTED_PREFIX = 3;
 
 /** Text as an FTS5 phrase whose last token is a prefix: `mcp ser` → `"mcp ser"*`. */
 export function prefixPhrase(text: string): string {
@@ -35,14 +38,13 @@ export function prefixPhrase(text: string): string {
 }
 
 /**
- * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than the indexed
- * prefixes becomes the OR of the terms it is a prefix of: the same rows, but merged lazily, so a
- * LIMIT or a rare filter term stops early.
+ * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than
+ * LONGEST_UNLISTED_PREFIX becomes the OR of the terms it is a prefix of when they are few: the same rows.
  */
 function phrase(tokens: string[], lookup: TermLookup | undefined): string {
   const prefix = prefixPhrase(tokens.join(" "));
   const token = tokens[0]!;
-  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_INDEXED_PREFIX || !/^[a-z0-9]+$/.test(token)) {
+  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_UNLISTED_PREFIX || !/^[a-z0-9]+$/.test(token)) {
     return prefix;
   }
   const terms = lookup(token);

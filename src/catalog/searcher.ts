@@ -4,7 +4,7 @@
  * and a spelling correction when nothing matches. Reads the snapshot's database; `q` is read into
  * its words once (QueryWord), and every step works from those.
  */
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import type { IncludePart } from "./details";
 import type { FtsIndex } from "./fts";
 import type { ListOrders, Sort } from "./orders";
@@ -29,38 +29,27 @@ import {
   toMatchQuery,
 } from "./search";
 import type { Synonyms } from "./searchtext";
+import type { Page } from "./snapshot";
 import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
 
-/** A list query: what the list endpoints, the pages and the category counts parse their parameters into. */
+/** A list query, as the list endpoints, the pages and the category counts parse it; absent is "any". */
 export interface Query {
-  /** The search text; null or absent for no search. */
+  /** The search text; null for no search. */
   q?: string | null;
-  /** Only this category; null or absent for all (the category counts ignore it). */
   category?: string | null;
   curated?: boolean;
-  /** Only archived (true) or only unarchived (false) plugins; null or absent for both. */
+  /** Only archived (true) or only unarchived (false) plugins; null for both. */
   archived?: boolean | null;
-  /** `has=` kinds, every one required. */
+  /** `has=` kinds, every one required; `harness=`; `original=` (no forks or look-alikes). */
   has?: readonly string[];
-  /** Only plugins that work with this harness. */
   harness?: string | null;
-  /** No forks or look-alikes of a catalog plugin. */
   original?: boolean;
   /** Parts added to each plugin's full form (`include=`). */
   include?: readonly IncludePart[];
-  /** The order; "default" when absent (the category counts ignore it). */
+  /** The order ("default" when absent) and the page; the category counts ignore them and `category`. */
   sort?: Sort;
-  /** The page: `limit` results from `offset` (the category counts ignore them). */
   offset?: number;
   limit?: number;
-}
-
-/** The rowids of one page of a query. */
-export interface Found {
-  rowids: ArrayLike<number>;
-  total: number;
-  /** The query searched instead of `q`, when `q` matched nothing and a nearby spelling did. */
-  corrected?: string;
 }
 
 /** The member keys of a query's detail filters (see schema.ts detailMemberKey). */
@@ -95,16 +84,9 @@ interface ReadQuery {
 
 const textOf = (words: readonly QueryWord[]) => words.map((w) => w.text).join(" ");
 
+const MATCH = `FROM plugins_fts WHERE plugins_fts MATCH ?`;
+
 export class Searcher {
-  private readonly termsByPrefix: Statement<{ term: string }, [string]>;
-  private readonly exactId: Statement<{ rowid: number }, [string]>;
-  private readonly exactName: Statement<{ rowid: number }, [string]>;
-  private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
-  private readonly bm25: Statement<[number, number], [string, number]>;
-  private readonly firstRows: Statement<[number], [string, number]>;
-  private readonly upTo: Statement<[number], [string, number]>;
-  private readonly pageAfter: Statement<{ rowid: number }, [string, number, number, number]>;
-  private readonly orderBlob: Statement<{ ids: Uint8Array }, [string]>;
   /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
   readonly popularity: Float64Array;
   /** Per rowid, the rowid of the plugin it is a fork or look-alike of (0 for none). */
@@ -124,45 +106,36 @@ export class Searcher {
     /** The number of plugins: rowids run from 1 to it. */
     private readonly total: number,
   ) {
-    this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
-    this.termsByPrefix = db.prepare(
-      `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`,
-    );
-    this.exactId = db.prepare(`SELECT rowid FROM plugins WHERE id = ?`);
-    this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
-    this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
-    const match = `FROM plugins_fts WHERE plugins_fts MATCH ?`;
-    this.bm25 = db.prepare(
-      `SELECT rowid, bm25(plugins_fts, ${COLUMN_WEIGHTS.join(", ")}) ${match} ORDER BY rowid LIMIT ?`,
-    ) as unknown as Statement<[number, number], [string, number]>;
-    this.firstRows = db.prepare(`SELECT rowid ${match} ORDER BY rowid LIMIT ?`) as unknown as Statement<
-      [number],
-      [string, number]
-    >;
-    this.upTo = db.prepare(`SELECT rowid ${match} AND rowid <= ?`) as unknown as Statement<[number], [string, number]>;
-    this.pageAfter = db.prepare(`SELECT rowid ${match} AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?`);
-    const popularity = this.orderBlob.get(POPULARITY)?.ids;
+    const popularity = this.blob(POPULARITY);
     this.popularity = popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0);
-    const originals = this.orderBlob.get(ORIGINALS)?.ids;
+    const originals = this.blob(ORIGINALS);
     this.originals = originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0);
+  }
+
+  /** Rows of a statement: `db.query` prepares each SQL text once and keeps it. */
+  private rows<R>(sql: string, ...params: Array<string | number>): R[] {
+    return this.db.query<R, Array<string | number>>(sql).all(...params);
+  }
+
+  private blob(key: string): Uint8Array | undefined {
+    return this.rows<{ ids: Uint8Array }>(`SELECT ids FROM orders WHERE key = ?`, key)[0]?.ids;
+  }
+
+  /** Rowids of the matches of `match` in rowid order, by a statement's `tail`. */
+  private rowids(match: string, tail: string, ...params: number[]): number[] {
+    return this.rows<{ rowid: number }>(`SELECT rowid ${MATCH} ${tail}`, match, ...params).map((r) => r.rowid);
   }
 
   /**
    * A page of a query. A search that finds nothing is tried once more with its unknown words
    * corrected to their nearest index terms.
    */
-  find(query: Query): Found {
+  find(query: Query): Page<number> {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 20;
     if (query.q == null) {
-      const ids = this.orders.sorted(
-        query.sort ?? "default",
-        query.category ?? null,
-        query.curated ?? false,
-        query.archived ?? null,
-        detailMembers(query),
-      );
-      return { rowids: ids.subarray(offset, offset + limit), total: ids.length };
+      const ids = this.ordered(query, query.sort ?? "default", query.category ?? null);
+      return { items: Array.from(ids.subarray(offset, offset + limit)), total: ids.length };
     }
     const read = this.readQuery(query.q);
     const found = this.search(query, read.words, offset, limit);
@@ -171,6 +144,12 @@ export class Searcher {
     if (corrected === null) return found;
     const retry = this.search(query, corrected, offset, limit);
     return retry.total > 0 ? { ...retry, corrected: textOf(corrected) } : found;
+  }
+
+  /** The rowids of a query without `q`, in `sort` order: a precomputed order. */
+  private ordered(query: Query, sort: Sort, category: string | null): Int32Array {
+    const members = detailMembers(query);
+    return this.orders.sorted(sort, category, query.curated ?? false, query.archived ?? null, members);
   }
 
   /** `q` read into its words once: a repeated `q` (a page, its counts, its hints) is not read again. */
@@ -184,7 +163,8 @@ export class Searcher {
 
   /** The index terms starting with `prefix` (ASCII letters and digits), or null past the bound. */
   private termsOf(prefix: string): string[] | null {
-    const terms = this.termsByPrefix.all(`${prefix}*`).map((row) => row.term);
+    const sql = `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`;
+    const terms = this.rows<{ term: string }>(sql, `${prefix}*`).map((row) => row.term);
     return terms.length > MAX_PREFIX_TERMS ? null : terms;
   }
 
@@ -192,27 +172,31 @@ export class Searcher {
    * Relevance pages come from the search's ranking; stars pages stream from the index in stars
    * order; the other sorts mark the matches and walk the sort's precomputed order.
    */
-  private search(query: Query, words: readonly QueryWord[], offset: number, limit: number): Found {
+  private search(query: Query, words: readonly QueryWord[], offset: number, limit: number): Page<number> {
     const match = this.matchOf(words);
-    if (match === null) return { rowids: [], total: 0 };
+    if (match === null) return { items: [], total: 0 };
     const matches = searchMatch(match, query);
     const sort = query.sort ?? "default";
     if (sort === "default") {
       const { rowids, after } = this.ranking(match, matches, query, textOf(words));
       // A ranking short of its bound holds every match: no count needed.
       const total = rowids.length < RANKED_MATCHES ? rowids.length : this.fts.count(matches);
-      if (offset >= total) return { rowids: [], total };
+      if (offset >= total) return { items: [], total };
       const ranked = Array.from(rowids.subarray(offset, offset + limit));
       const need = limit - ranked.length;
-      if (need <= 0 || rowids.length < RANKED_MATCHES) return { rowids: ranked, total };
-      const more = this.pageAfter.all(matches, after, need, Math.max(0, offset - rowids.length));
-      return { rowids: [...ranked, ...more.map((row) => row.rowid)], total };
+      if (need <= 0 || rowids.length < RANKED_MATCHES) return { items: ranked, total };
+      const skip = Math.max(0, offset - rowids.length);
+      return {
+        items: [...ranked, ...this.rowids(matches, "AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?", after, need, skip)],
+        total,
+      };
     }
     const total = this.fts.count(matches);
-    if (offset >= total) return { rowids: [], total };
-    if (sort === "stars") return { rowids: this.fts.page(matches, offset, limit), total };
+    if (offset >= total) return { items: [], total };
+    if (sort === "stars")
+      return { items: this.rowids(matches, "ORDER BY rowid LIMIT ? OFFSET ?", limit, offset), total };
     const order = this.orders.sorted(sort, null, false);
-    return { rowids: this.sortedPage(matches, total, order, offset, limit), total };
+    return { items: this.sortedPage(matches, total, order, offset, limit), total };
   }
 
   /**
@@ -228,13 +212,13 @@ export class Searcher {
     let rows: Array<[number, number]>;
     if (this.fts.count(matches) > BM25_MAX_MATCHES) {
       const inName = `(${matches}) AND ({name fullname} : (${match.phrases.join(" OR ")}))`;
-      const first = (this.firstRows.values(matches, RANKED_MATCHES) as Array<[number]>).map(([rowid]) => rowid);
-      const named =
-        first.length === 0 ? new Set<number>() : new Set(this.upTo.values(inName, first.at(-1)!).map(([r]) => r));
+      const first = this.rowids(matches, "ORDER BY rowid LIMIT ?", RANKED_MATCHES);
+      const named = new Set(first.length === 0 ? [] : this.rowids(inName, "AND rowid <= ?", first.at(-1)!));
       rows = first.map((rowid) => [rowid, named.has(rowid) ? -1 : -BROAD_OTHER_FIELD]);
     } else {
       const weighed = searchMatch({ ...match, all: match.scored }, query);
-      rows = this.bm25.values(weighed, RANKED_MATCHES) as Array<[number, number]>;
+      const sql = `SELECT rowid, bm25(plugins_fts, ${COLUMN_WEIGHTS.join(", ")}) ${MATCH} ORDER BY rowid LIMIT ?`;
+      rows = this.db.query(sql).values(weighed, RANKED_MATCHES) as Array<[number, number]>;
     }
     return keep(this.rankings, key, rankingOf(rows, exact, this.popularity, this.originals));
   }
@@ -246,9 +230,11 @@ export class Searcher {
    */
   private exactMatches(text: string): ExactRows {
     if (/\s/.test(text)) return { exact: new Set(), owned: new Set() };
-    if (text.includes("/")) return { exact: new Set(this.exactId.all(text).map((row) => row.rowid)), owned: new Set() };
-    const owned = new Set(this.exactOwner.all(`${text}/`, `${text}0`).map((row) => row.rowid));
-    const exact = new Set(this.exactName.all(text).map((row) => row.rowid));
+    const rowids = (where: string, ...params: string[]) =>
+      new Set(this.rows<{ rowid: number }>(`SELECT rowid FROM plugins WHERE ${where}`, ...params).map((r) => r.rowid));
+    if (text.includes("/")) return { exact: rowids("id = ?", text), owned: new Set() };
+    const owned = rowids("id >= ? AND id < ?", `${text}/`, `${text}0`);
+    const exact = rowids("name = ? COLLATE NOCASE", text);
     if (exact.size > 0) for (const rowid of owned) exact.add(rowid);
     return { exact, owned };
   }
@@ -282,15 +268,10 @@ export class Searcher {
       const nearest = unknown === null ? undefined : this.vocabulary().nearest(unknown, 1)[0];
       if (nearest === undefined) return word;
       changed = true;
-      return this.wordOf(nearest.word);
+      return readWords(nearest.word, this.synonyms)[0]!;
     });
     read.corrected = changed ? words : null;
     return read.corrected;
-  }
-
-  /** A vocabulary word as a word of a query. */
-  private wordOf(text: string): QueryWord {
-    return readWords(text, this.synonyms)[0]!;
   }
 
   /** The word's token when it can be corrected and matches nothing, else null. */
@@ -326,11 +307,11 @@ export class Searcher {
   /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
   private vocabulary(): Vocabulary {
     if (this.words === null) {
-      const text = this.orderBlob.get(VOCABULARY)?.ids;
-      const index = this.orderBlob.get(TRIGRAMS)?.ids;
+      const text = this.blob(VOCABULARY);
+      const index = this.blob(TRIGRAMS);
       if (text && index) this.words = Vocabulary.decode(text, index);
       else {
-        const terms = this.db.query<{ term: string; doc: number }, []>(`SELECT term, 0 AS doc FROM terms`).all();
+        const terms = this.rows<{ term: string; doc: number }>(`SELECT term, 0 AS doc FROM terms`);
         this.words = Vocabulary.fromWords(vocabularyOf(terms));
       }
     }
@@ -343,12 +324,7 @@ export class Searcher {
    * misses counts the corrected spelling's matches, as its list page would.
    */
   categoryCounts(query: Query, categories: readonly string[]): Map<string, number> {
-    if (query.q == null) {
-      const archived = query.archived ?? null;
-      const members = detailMembers(query);
-      const curated = query.curated ?? false;
-      return new Map(categories.map((id) => [id, this.orders.sorted("stars", id, curated, archived, members).length]));
-    }
+    if (query.q == null) return new Map(categories.map((id) => [id, this.ordered(query, "stars", id).length]));
     const read = this.readQuery(query.q);
     const counts = this.orders.countIn(this.matchesOf(query, read.words), categories);
     let corrected: Map<string, number> | null | undefined;

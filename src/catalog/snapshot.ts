@@ -1,6 +1,6 @@
 /**
- * One published snapshot, opened read-only. Every SQL statement the server runs is a named,
- * prepared statement here; routes never see the database.
+ * One published snapshot, opened read-only: its plugins' rows, by the statements here, and which
+ * rows a list query finds, by its Searcher (searcher.ts). Routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
 import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
@@ -195,14 +195,10 @@ export class Snapshot {
     return row ? withParts(row.full_json, fragmentsOf(row), include) : null;
   }
 
-  /**
-   * A page of full-form plugin JSON for a list query (see Searcher.find). A search that finds
-   * nothing is tried once more with its unknown words corrected to their nearest index terms.
-   */
+  /** A page of full-form plugin JSON for a list query (see Searcher.find). */
   list(query: Query): Page<string> {
-    const { rowids, total, corrected } = this.searcher.find(query);
-    const page = { items: this.fullJson(rowids, query.include), total };
-    return corrected === undefined ? page : { ...page, corrected };
+    const found = this.searcher.find(query);
+    return { ...found, items: this.fullJson(found.items, query.include) };
   }
 
   /** "Did you mean": see Searcher.suggestions. */
@@ -323,15 +319,10 @@ export class Snapshot {
     return { added, updated, removed, renamed };
   }
 
-  /**
-   * The number of plugins per category id among those a query (without category, sort or paging)
-   * finds, as the list's `category` filter counts them (see Searcher.categoryCounts).
-   */
+  /** The number of plugins per category id among those a query finds (see Searcher.categoryCounts). */
   categoryCounts(query: Query): Map<string, number> {
-    return this.searcher.categoryCounts(
-      query,
-      this.categories.map((c) => c.id),
-    );
+    const ids = this.categories.map((c) => c.id);
+    return this.searcher.categoryCounts(query, ids);
   }
 
   close(): void {

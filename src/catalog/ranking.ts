@@ -4,7 +4,7 @@
  * matches.
  */
 import { type FtsIndex, PROBE_CHUNK } from "./fts";
-import { score } from "./search";
+import { COLUMN_WEIGHTS, score } from "./search";
 
 /** The rowids that match `q` as a whole: exactly (name, full name) and by owner. */
 export interface ExactRows {
@@ -12,22 +12,17 @@ export interface ExactRows {
   owned: ReadonlySet<number>;
 }
 
-/**
- * Matches ranked by score at most: past it (a broad word in a large catalog), the matches with the
- * most stars are ranked and the rest follow by stars. bm25 costs about 0.4 µs per match and word
- * (23 ms for one word in 64,000 of 100,000 plugins), so the bound keeps a cold search in budget.
- */
+/** Matches ranked by score at most (bm25's cost grows with them); the rest follow by stars. */
 export const RANKED_MATCHES = 3_000;
 
 /**
- * Past this many matches bm25 is not asked: it counts every row holding each word first (3 to 5 ms
- * a broad word at 100,000 plugins). Such a search is ranked by popularity, a word in the name or
- * full name counting as the best text match and any other as a quarter of it.
+ * Past this many matches bm25 is not asked (it first walks every row holding each word): such a
+ * search is ranked by popularity, a word in the name or full name counting as the best text match.
  */
 export const BM25_MAX_MATCHES = 2_000;
 
-/** The share of the best text score a broad search gives a match outside the name and full name. */
-export const BROAD_OTHER_FIELD = 0.25;
+/** The first RANKED_MATCHES matches of an FTS5 expression by rowid, with their bm25 (lower is better). */
+export const BM25_ROWS = `SELECT rowid, bm25(plugins_fts, ${COLUMN_WEIGHTS.join(", ")}) FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ?`;
 
 /** A search's matches in relevance order: the ranked ones, then those past `after` by stars. */
 export interface Ranking {
@@ -43,28 +38,23 @@ export interface Ranking {
 export function rankingOf(
   rows: Array<[number, number]>,
   exact: ExactRows,
-  popularity: Float64Array,
+  popular: Float64Array,
   originals: Int32Array,
-): Ranking {
+) {
   let best = 0;
   for (const [, bm25] of rows) best = Math.max(best, -bm25);
   const scored = rows.map(([rowid, bm25]) => ({
     rowid,
-    score: score(-bm25, best, popularity[rowid] ?? 0, { exact: exact.exact.has(rowid), owned: exact.owned.has(rowid) }),
+    score: score(-bm25, best, popular[rowid] ?? 0, exact.exact.has(rowid), exact.owned.has(rowid)),
   }));
-  belowOriginals(scored, originals);
-  scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  return { rowids: Int32Array.from(scored, (r) => r.rowid), after: rows.at(-1)?.[0] ?? 0 };
-}
-
-/** A fork or look-alike found with its original scores just below it, whatever its own relevance. */
-function belowOriginals(scored: Array<{ rowid: number; score: number }>, originals: Int32Array): void {
-  if (originals.length === 0) return;
-  const byRowid = new Map(scored.map((s) => [s.rowid, s]));
-  for (const s of scored) {
-    const original = byRowid.get(originals[s.rowid] ?? 0);
+  // A fork or look-alike found with its original scores just below it, whatever its own relevance.
+  const byRowid = originals.length === 0 ? null : new Map(scored.map((s) => [s.rowid, s]));
+  for (const s of byRowid === null ? [] : scored) {
+    const original = byRowid?.get(originals[s.rowid] ?? 0);
     if (original) s.score = Math.min(s.score, original.score - 1e-9);
   }
+  scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+  return { rowids: Int32Array.from(scored, (r) => r.rowid), after: rows.at(-1)?.[0] ?? 0 } satisfies Ranking;
 }
 
 /**

@@ -71,11 +71,7 @@ export function readWords(q: string, synonyms: Synonyms = NO_SYNONYMS): QueryWor
  * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(
-  q: string | readonly QueryWord[],
-  lookup?: TermLookup,
-  synonyms: Synonyms = NO_SYNONYMS,
-): MatchQuery | null {
+export function toMatchQuery(q: string | readonly QueryWord[], lookup?: TermLookup, synonyms = NO_SYNONYMS) {
   const unique = new Map<string, string>();
   for (const { tokens } of typeof q === "string" ? readWords(q, synonyms) : q) {
     if (tokens.length > 0) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
@@ -136,20 +132,14 @@ export const EXACT_BONUS = 100;
  */
 export const OWNER_BONUS = 0.5;
 
-/** How a result matches `q` as a whole: its name or full name is `q`, or its owner is. */
-export interface Exactness {
-  exact: boolean;
-  owned: boolean;
-}
-
 /**
  * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
  * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match,
  * + OWNER_BONUS for a repository of the owner named.
  */
-export function score(relevance: number, bestRelevance: number, popular: number, match: Exactness): number {
-  const text = bestRelevance > 0 ? (RELEVANCE_WEIGHT * relevance) / bestRelevance : 0;
-  return text + popular + (match.exact ? EXACT_BONUS : 0) + (match.owned ? OWNER_BONUS : 0);
+export function score(relevance: number, best: number, popular: number, exact: boolean, owned: boolean): number {
+  const text = best > 0 ? (RELEVANCE_WEIGHT * relevance) / best : 0;
+  return text + popular + (exact ? EXACT_BONUS : 0) + (owned ? OWNER_BONUS : 0);
 }
 
 /**

@@ -10,8 +10,7 @@ import type { FtsIndex } from "./fts";
 import type { ListOrders, Sort } from "./orders";
 import {
   BM25_MAX_MATCHES,
-  BROAD_OTHER_FIELD,
-  type ExactRows,
+  BM25_ROWS,
   pageInOrder,
   probedPage,
   RANKED_MATCHES,
@@ -19,15 +18,7 @@ import {
   rankingOf,
 } from "./ranking";
 import { detailMemberKey, ORIGINALS, POPULARITY } from "./schema";
-import {
-  COLUMN_WEIGHTS,
-  type MatchQuery,
-  prefixPhrase,
-  type QueryWord,
-  readWords,
-  searchMatch,
-  toMatchQuery,
-} from "./search";
+import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, toMatchQuery } from "./search";
 import type { Synonyms } from "./searchtext";
 import type { Page } from "./snapshot";
 import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
@@ -60,6 +51,9 @@ function detailMembers(query: Query): string[] {
   return keys;
 }
 
+/** The share of the best text score a broad search gives a match outside the name and full name. */
+const BROAD_OTHER_FIELD = 0.25;
+
 /** Matches listed in the time of one index lookup by rowid (measured 60 to 150 at 100,000 plugins). */
 const PROBE_PER_MATCHES = 64;
 
@@ -77,14 +71,12 @@ function keep<V>(map: Map<string, V>, key: string, value: V): V {
 }
 
 /** `q` read into words, and the same with its unknown words corrected (null: nothing to correct). */
-interface ReadQuery {
-  words: QueryWord[];
-  corrected?: QueryWord[] | null;
-}
+type ReadQuery = { words: QueryWord[]; corrected?: QueryWord[] | null };
 
 const textOf = (words: readonly QueryWord[]) => words.map((w) => w.text).join(" ");
 
 const MATCH = `FROM plugins_fts WHERE plugins_fts MATCH ?`;
+const NONE: ReadonlySet<number> = new Set();
 
 export class Searcher {
   /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
@@ -186,10 +178,8 @@ export class Searcher {
       const need = limit - ranked.length;
       if (need <= 0 || rowids.length < RANKED_MATCHES) return { items: ranked, total };
       const skip = Math.max(0, offset - rowids.length);
-      return {
-        items: [...ranked, ...this.rowids(matches, "AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?", after, need, skip)],
-        total,
-      };
+      const more = this.rowids(matches, "AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?", after, need, skip);
+      return { items: [...ranked, ...more], total };
     }
     const total = this.fts.count(matches);
     if (offset >= total) return { items: [], total };
@@ -217,8 +207,7 @@ export class Searcher {
       rows = first.map((rowid) => [rowid, named.has(rowid) ? -1 : -BROAD_OTHER_FIELD]);
     } else {
       const weighed = searchMatch({ ...match, all: match.scored }, query);
-      const sql = `SELECT rowid, bm25(plugins_fts, ${COLUMN_WEIGHTS.join(", ")}) ${MATCH} ORDER BY rowid LIMIT ?`;
-      rows = this.db.query(sql).values(weighed, RANKED_MATCHES) as Array<[number, number]>;
+      rows = this.db.query(BM25_ROWS).values(weighed, RANKED_MATCHES) as Array<[number, number]>;
     }
     return keep(this.rankings, key, rankingOf(rows, exact, this.popularity, this.originals));
   }
@@ -228,11 +217,11 @@ export class Searcher {
    * whose owner is. A `text` that is both a repository's name and an owner is taken both ways:
    * the owner's repositories are exact matches too, and popularity orders them with the one so named.
    */
-  private exactMatches(text: string): ExactRows {
-    if (/\s/.test(text)) return { exact: new Set(), owned: new Set() };
+  private exactMatches(text: string) {
+    if (/\s/.test(text)) return { exact: NONE, owned: NONE };
     const rowids = (where: string, ...params: string[]) =>
       new Set(this.rows<{ rowid: number }>(`SELECT rowid FROM plugins WHERE ${where}`, ...params).map((r) => r.rowid));
-    if (text.includes("/")) return { exact: rowids("id = ?", text), owned: new Set() };
+    if (text.includes("/")) return { exact: rowids("id = ?", text), owned: NONE };
     const owned = rowids("id >= ? AND id < ?", `${text}/`, `${text}0`);
     const exact = rowids("name = ? COLLATE NOCASE", text);
     if (exact.size > 0) for (const rowid of owned) exact.add(rowid);

@@ -8,7 +8,8 @@ import type { CandidateDecision } from "./candidates";
 import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
 import type { PreviousHistory } from "./history";
 import type { HistoryEvent } from "./types";
-import { catalogJson, type PluginView } from "./views";
+import { catalogJson } from "./views";
+import type { PluginView } from "./wire";
 
 export interface PreviousPlugin {
   view: PluginView;

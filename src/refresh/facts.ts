@@ -3,7 +3,7 @@
  * The readers here only pick fields out; whatever they hold is checked by the gate (upstream.ts).
  */
 import type { RepoFacts } from "../catalog/types";
-import type { PluginView } from "../catalog/views";
+import type { PluginView } from "../catalog/wire";
 import type { RawFacts } from "./upstream";
 
 /** The REST repository object (GET /repos/{owner}/{repo}, search items), only the fields read here. */

@@ -1,4 +1,5 @@
 /** GET /market/manifest.json and GET /market/v1/plugins (contract 4.4, 4.5): bare JSON, no envelope. */
+import type { Static } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { pageJson } from "../http/envelope";
@@ -9,17 +10,8 @@ import type { Answer, CatalogContext } from "./answer";
 
 export const SOURCE_ID = "plugin-catalog";
 
-/** The source manifest of contract 2.4. */
-export interface Manifest {
-  name: string;
-  id: string;
-  apiVersion: "v1";
-  description: string;
-  baseUrl: string;
-  stats: { total: number; curated: number; categories: number; totalStars: number };
-  snapshotAt: string;
-  endpoints: Array<{ id: "manifest" | "plugins"; method: "GET"; url: string; description: string }>;
-}
+/** The source manifest, as its schema says. */
+export type Manifest = Static<typeof ManifestSchema>;
 
 export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
   const { total, curated, categories, totalStars } = snapshot.stats;

@@ -29,8 +29,6 @@ import { nextRefresh } from "./routes/schedule";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
 import { syncDocs, syncHandlers } from "./routes/sync";
 
-export type { Log } from "./log";
-
 export interface AppDeps {
   store: CatalogStore;
   config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &

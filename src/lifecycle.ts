@@ -9,8 +9,6 @@ import { basename } from "node:path";
 import { removeLeftovers } from "./catalog/files";
 import type { Log } from "./log";
 
-export type { Log };
-
 /** One thing to stop, in order; `run` may be asynchronous. */
 export interface StopStep {
   name: string;

@@ -11,9 +11,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { DetailsSchema } from "../catalog/details";
+import type { Log } from "../log";
 import type { Discovery, Found } from "./discover";
 import { removeFile, sidePath, writeJsonFile } from "./files";
-import type { Log } from "./github";
 import type { Outcome, Outcomes } from "./outcome";
 import { CleanFacts, REPO_ID_PATTERN } from "./upstream";
 

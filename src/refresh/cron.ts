@@ -7,8 +7,8 @@ import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
+import type { Log } from "../log";
 import type { RefreshRun } from "../metrics";
-import type { Log } from "./github";
 import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
 

@@ -9,10 +9,11 @@
  */
 import { DAY_MS } from "../catalog/time";
 import type { RepoFacts } from "../catalog/types";
+import type { Log } from "../log";
 import type { SourceCaps, Truncation } from "./caps";
 import { readContents } from "./contents";
 import { fromRest } from "./facts";
-import type { GitHub, Log } from "./github";
+import type { GitHub } from "./github";
 import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./githubsearch";
 import { listedInManifest, listedInMarkdown } from "./listings";
 import { type DiscoveryRules, ruleKey } from "./rules";

@@ -14,8 +14,6 @@ import type { Log } from "../log";
 import { Pacer } from "./pacing";
 import { countingFetch, Usage, type Wait } from "./usage";
 
-export type { Log };
-
 /** How a Retry-After is timed; tests shorten it. The budgets themselves are paced by the platform's numbers. */
 export interface Pacing {
   /** One second of Retry-After or retry back-off, in milliseconds. */

@@ -5,11 +5,12 @@
  */
 import { DB_DIR, loadEditorial } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
+import type { Log } from "../log";
 import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
-import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
+import { BudgetExhausted, createGitHub, type Pacing } from "./github";
 import type { PinMismatch } from "./identity";
 import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";

@@ -13,8 +13,6 @@ import type { RouteDoc } from "../http/openapi";
 import { parseSnapshotAt, sinceQuerySchema } from "../http/params";
 import { requestedRange } from "../http/range";
 import { gzipEtag, MIN_GZIP_BYTES } from "../http/render";
-import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
-import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 import {
   CATALOG_TAIL,
   catalogHead,
@@ -23,6 +21,8 @@ import {
   SnapshotClosed,
   SyncDocuments,
 } from "../http/syncdocs";
+import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
+import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 
 export { categoriesJson } from "../http/syncdocs";
 

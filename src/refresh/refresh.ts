@@ -12,7 +12,7 @@ import type { DiscoverySummary } from "./evidence";
 import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Pacing } from "./github";
 import type { PinMismatch } from "./identity";
-import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, type SharedLock } from "./lock";
+import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
@@ -94,7 +94,7 @@ export function limitsFrom(config: {
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
   let lock: Lock;
   try {
-    lock = acquireLock(`${options.databasePath}.lock`);
+    lock = acquireLock(lockPath(options.databasePath));
   } catch (error) {
     if (error instanceof LockHeld) return { status: "locked", reason: error.message };
     throw error;

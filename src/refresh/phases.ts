@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/candidates";
 import { toRecords } from "../catalog/classify";
-import { categoryInfo, loadDefaultData, type loadEditorial, loadSynonyms } from "../catalog/editorial";
+import { categoryInfo, loadDefaultData, type loadEditorial } from "../catalog/editorial";
 import { carryHistory } from "../catalog/history";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
@@ -39,10 +39,13 @@ const FOLLOW_ROUNDS = 3;
 /** Everything one run works with. */
 export interface Run {
   databasePath: string;
-  dataDir: string;
   maxDrop: number;
+  /** What the data directory holds, read once when the run starts. */
   editorial: ReturnType<typeof loadEditorial>;
   rules: DiscoveryRules;
+  /** The source lists' category labels by lowercased id. */
+  hints: Map<string, string | null>;
+  synonyms: string[][];
   previous: PreviousCatalog;
   gh: GitHub;
   progress: Progress;
@@ -150,7 +153,7 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
 }
 
 /** The source lists' labels by lowercased id (old names too): hints that survive a refresh. */
-function loadHints(dir: string): Map<string, string | null> {
+export function loadHints(dir: string): Map<string, string | null> {
   const hints = new Map<string, string | null>();
   if (!existsSync(join(dir, "plugins.json"))) return hints;
   for (const f of loadDefaultData(dir).facts as Array<{
@@ -192,7 +195,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const truncated = [...(discovery.truncated ?? []), ...run.caps.truncations];
   const counts = countRules(discovery, (k) => run.previous.plugins.has(k), reasons, ruleOrder(run.rules), truncated);
   if (reasons.size) run.log("refresh.left_out", countBy(reasons));
-  const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
+  const merged = mergeOutcomes(run.previous, outcomes, run.hints, snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
   const { valid, invalid } = checkFacts(merged.facts);
@@ -244,7 +247,7 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
-  const synonyms = loadSynonyms(run.dataDir);
+  const synonyms = run.synonyms;
   const editorialIds = candidate.editorialIds;
   const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
   const listingRules = listingRulesOf(run.rules);

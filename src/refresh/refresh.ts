@@ -3,7 +3,7 @@
  * (a lock beside the database); the published snapshot is replaced whole or not at all, so a run
  * that fails, is killed, is refused or runs out of API budget leaves it serving untouched.
  */
-import { DB_DIR, loadEditorial } from "../catalog/editorial";
+import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
 import type { Log } from "../log";
 import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
@@ -14,7 +14,7 @@ import { BudgetExhausted, createGitHub, type Pacing } from "./github";
 import type { PinMismatch } from "./identity";
 import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
-import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
+import { candidatePhase, discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
@@ -131,17 +131,17 @@ function prepare(options: RefreshOptions): Run {
   const progress = createProgress({ budget: () => gh.usage.budgetText(), write: options.write ?? null, log });
   const { checkpoint } = Checkpoint.open(databasePath, previous.snapshotAt, now(), log);
   const editorial = loadEditorial(dataDir);
-  const rules = loadDiscoveryRules(dataDir);
   const gate = new UpstreamGate(previousFacts(previous));
   for (const field of editorial.cleaned ?? []) gate.counts.clean("editors' files: invisible characters", field);
   return {
     databasePath,
-    dataDir,
     maxDrop: options.maxDrop,
     maxGrowth: options.maxGrowth ?? DEFAULT_MAX_GROWTH,
     caps: new SourceCaps({ ...DEFAULT_SOURCE_LIMITS, ...options.sourceLimits }, (key) => previous.plugins.has(key)),
     editorial,
-    rules,
+    rules: loadDiscoveryRules(dataDir),
+    hints: loadHints(dataDir),
+    synonyms: loadSynonyms(dataDir),
     previous,
     gh,
     progress,

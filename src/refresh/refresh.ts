@@ -153,9 +153,8 @@ function prepare(options: RefreshOptions): Run {
 }
 
 /** Maps the ways a run ends early to results; anything else is a failure and is rethrown. */
-function settle(run: Run, report: RunReport, thrown: unknown): RefreshResult {
+function settle(run: Run, report: RunReport, error: unknown): RefreshResult {
   report.phases = run.progress.timings();
-  const error = run.gh.budgetError(thrown);
   if (error instanceof BudgetExhausted) {
     run.checkpoint.save();
     run.log("refresh.incomplete", { reason: error.message, fetched: run.checkpoint.outcomes.size });

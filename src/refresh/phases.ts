@@ -18,7 +18,6 @@ import { decideCandidates } from "./decisions";
 import type { Discovery, DiscoveryState } from "./discover";
 import { discover } from "./discover";
 import { countRules, type DiscoverySummary } from "./evidence";
-import { fromView } from "./facts";
 import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
 import { readJsonFile, sidePath, writeJsonFile } from "./files";
@@ -78,7 +77,7 @@ export interface Candidate {
 export function previousFacts(previous: PreviousCatalog) {
   return (key: string) => {
     const before = previous.plugins.get(key);
-    return before ? fromView(before.view) : undefined;
+    return before ? before.facts : undefined;
   };
 }
 
@@ -128,7 +127,7 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   // Without a token a search item's facts serve as its fetch; with one the fetch also looks for evidence.
   const todo = keys
     .filter((k) => !checkpoint.outcomes.has(k) && (gh.authenticated || !discovery.found.get(k)?.facts))
-    .map((k) => previous.plugins.get(k)?.view.id ?? discovery.found.get(k)?.id ?? k);
+    .map((k) => previous.plugins.get(k)?.id ?? discovery.found.get(k)?.id ?? k);
   let done = 0;
   const record = (id: string, outcome: Outcome) => {
     checkpoint.record(id, outcome);

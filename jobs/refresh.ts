@@ -14,7 +14,7 @@ import { RedisLease } from "../src/cluster/lease";
 import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
-import { limitsFrom, runRefresh } from "../src/refresh/refresh";
+import { limitsFrom, runRefresh } from "../src/refresh/run";
 import { exitCode, formatResult } from "../src/refresh/report";
 import { printable } from "../src/refresh/upstream";
 

@@ -4,7 +4,7 @@
  * whatever else was registered (the scheduled refresh first, so nothing new starts while
  * draining), and exits 0. A stop that hangs past the deadline exits 1.
  */
-import { removeLeftovers } from "./catalog/files";
+import { removeLeftovers } from "./catalog/atomic-write";
 import type { Log } from "./log";
 import { removeOwnLock } from "./refresh/lock";
 

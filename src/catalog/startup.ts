@@ -6,8 +6,8 @@
  */
 import { existsSync, renameSync } from "node:fs";
 import type { Log } from "../log";
+import { removeLeftovers, resolveLink } from "./atomic-write";
 import { loadDefaultData } from "./editorial";
-import { removeLeftovers, resolveLink } from "./files";
 import { lastGoodPath, lastGoodSnapshotAt, restoreLastGood, saveLastGood } from "./lastgood";
 import { ensureDatabase } from "./publish";
 import { snapshotProblem } from "./validity";

@@ -9,8 +9,8 @@ import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
 import type { Log } from "../log";
 import type { RefreshRun } from "../metrics";
-import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
+import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./run";
 
 /**
  * A scheduled run may sit out the platform's hourly reset (and a minute's grace): without a token

@@ -20,7 +20,6 @@ import { discover } from "./discover";
 import { countRules, type DiscoverySummary } from "./evidence";
 import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
-import { readJsonFile, sidePath, writeJsonFile } from "./files";
 import { followManifests, followReplaced } from "./follow";
 import type { GitHub } from "./github";
 import { editorialByIdentity, type PinMismatch } from "./identity";
@@ -29,6 +28,7 @@ import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
 import { type DiscoveryRules, ruleKey } from "./rules";
+import { readJsonFile, sidePath, writeJsonFile } from "./side-files";
 import type { UpstreamGate } from "./upstream";
 import { checkCount, checkFacts, Refused } from "./validate";
 

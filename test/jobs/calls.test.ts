@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DB_DIR } from "../../src/catalog/editorial";
-import type { RunReport } from "../../src/refresh/refresh";
+import type { RunReport } from "../../src/refresh/run";
 import { loadDiscoveryRules } from "../../src/refresh/rules";
 import { Env, published } from "./support";
 

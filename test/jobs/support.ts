@@ -9,7 +9,7 @@ import { publishSnapshot } from "../../src/catalog/publish";
 import { CatalogStore } from "../../src/catalog/store";
 import type { PluginRecord } from "../../src/catalog/types";
 import { fromRest } from "../../src/refresh/facts";
-import { type RefreshOptions, type RefreshResult, runRefresh } from "../../src/refresh/refresh";
+import { type RefreshOptions, type RefreshResult, runRefresh } from "../../src/refresh/run";
 import type { DiscoveryRules } from "../../src/refresh/rules";
 import { UpstreamGate } from "../../src/refresh/upstream";
 import { FakeGitHub, type FakeOptions } from "../fakes/github";

@@ -3,16 +3,16 @@
  * (a lock beside the database); the published snapshot is replaced whole or not at all, so a run
  * that fails, is killed, is refused or runs out of API budget leaves it serving untouched.
  */
+import { isOtherProcessRunning, removeLeftovers } from "../catalog/atomic-write";
 import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
 import type { Log } from "../log";
 import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
-import { removeLeftovers } from "./files";
 import { BudgetExhausted, createGitHub, type Pacing } from "./github";
 import type { PinMismatch } from "./identity";
-import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
+import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
 import { candidatePhase, discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";

@@ -3,6 +3,7 @@ import type { Cron } from "croner";
 import { createApp } from "../../src/app";
 import { CatalogStore } from "../../src/catalog/store";
 import { refreshCron } from "../../src/refresh/cron";
+import { testConfig } from "../helpers";
 import { within } from "./cli";
 import { Env, OLD_SNAPSHOT_AT } from "./support";
 
@@ -23,7 +24,7 @@ function serveWithCron(pattern: string | null) {
     githubApiUrl: env.github.url,
     refreshMaxDrop: 0.1,
   };
-  const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 } })
+  const app = createApp({ store, config: testConfig() })
     .use(refreshCron({ config, store, log, paused: true, options: env.options() }))
     .listen({ port: 0, hostname: "127.0.0.1" });
   const job = (app.store as { cron?: Record<string, Cron> }).cron?.refresh;

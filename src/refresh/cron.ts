@@ -22,10 +22,7 @@ const SCHEDULED_MAX_WAIT_SECONDS = 3660;
 export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
 
 export interface RefreshCronDeps {
-  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop"> &
-    Partial<
-      Pick<Config, "refreshMaxGrowth" | "refreshSourceMaxCandidates" | "refreshSourceMaxCalls" | "refreshListMaxBytes">
-    >;
+  config: Config;
   store: CatalogStore;
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */

@@ -6,6 +6,7 @@
 import { isOtherProcessRunning, removeLeftovers } from "../catalog/atomic-write";
 import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
+import type { Config } from "../config";
 import type { Log } from "../log";
 import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
@@ -73,19 +74,14 @@ export type RefreshResult =
   | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
   | { status: "locked"; reason: string };
 
-/** The refresh's limits as the configuration sets them; defaults where it sets none. */
-export function limitsFrom(config: {
-  refreshMaxGrowth?: number;
-  refreshSourceMaxCandidates?: number;
-  refreshSourceMaxCalls?: number;
-  refreshListMaxBytes?: number;
-}): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
+/** The refresh's limits as the configuration sets them. */
+export function limitsFrom(config: Config): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
   return {
-    maxGrowth: config.refreshMaxGrowth ?? DEFAULT_MAX_GROWTH,
+    maxGrowth: config.refreshMaxGrowth,
     sourceLimits: {
-      maxCandidates: config.refreshSourceMaxCandidates ?? DEFAULT_SOURCE_LIMITS.maxCandidates,
-      maxCalls: config.refreshSourceMaxCalls ?? DEFAULT_SOURCE_LIMITS.maxCalls,
-      listMaxBytes: config.refreshListMaxBytes ?? DEFAULT_SOURCE_LIMITS.listMaxBytes,
+      maxCandidates: config.refreshSourceMaxCandidates,
+      maxCalls: config.refreshSourceMaxCalls,
+      listMaxBytes: config.refreshListMaxBytes,
     },
   };
 }

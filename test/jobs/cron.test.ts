@@ -17,13 +17,13 @@ function serveWithCron(pattern: string | null) {
   const events: Array<[string, Record<string, unknown>]> = [];
   const log = (event: string, fields: Record<string, unknown>) => events.push([event, fields]);
   const store = new CatalogStore(env.databasePath, { checkIntervalMs: 60_000 });
-  const config = {
+  const config = testConfig({
     refreshCron: pattern,
     databasePath: env.databasePath,
     githubToken: "test-token",
     githubApiUrl: env.github.url,
     refreshMaxDrop: 0.1,
-  };
+  });
   const app = createApp({ store, config: testConfig() })
     .use(refreshCron({ config, store, log, paused: true, options: env.options() }))
     .listen({ port: 0, hostname: "127.0.0.1" });

@@ -4,7 +4,7 @@
  * recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import type { Config } from "../config";
-import { clientAddress, clientKey, forwardedAddress } from "./client-address";
+import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
 import { NumberTable } from "./numbertable";
@@ -21,10 +21,17 @@ export const DEFAULT_MAX_KEYS = 100_000;
 /**
  * A key as a 52-bit hash: a number, so the keys a busy window holds are no objects for the
  * collector. Two keys share a window only if their hashes collide: about once in 10^11 admissions
- * at 100,000 held keys.
+ * at 100,000 held keys. IPv4 keys lie above 2^52 (`ipv4Key`), so the two kinds never meet.
  */
 function keyHash(key: string): number {
   return Number(BigInt.asUintN(52, Bun.hash(key) as bigint));
+}
+
+const IPV4_KEYS = 2 ** 52;
+
+/** An IPv4 client's key on the route numbered `route`: exact, no hashing. */
+function ipv4Key(route: number, address: number): number {
+  return IPV4_KEYS + route * 2 ** 32 + address;
 }
 
 /**
@@ -220,9 +227,20 @@ function clientAddressOf(config: Pick<Config, "trustProxy">, server: ServerOf) {
     clientAddress(null, socketOf(request), 0);
 }
 
-/** A client's key on a route: the route pattern and the client's canonical key. */
-function clientKeys(addressOf: (request: Request) => string) {
-  return (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
+/** In process an IPv4 client's key is its route's number and its address; any other is hashed. */
+function localKeys(addressOf: (request: Request) => string) {
+  const routeNumbers = new Map<string, number>();
+  return (route: string, request: Request): number => {
+    const address = addressOf(request);
+    const v4 = ipv4Number(address);
+    if (v4 === null) return keyHash(`${route} ${clientKey(address)}`);
+    let number = routeNumbers.get(route);
+    if (number === undefined) {
+      number = routeNumbers.size;
+      routeNumbers.set(route, number);
+    }
+    return ipv4Key(number, v4);
+  };
 }
 
 /**
@@ -238,12 +256,12 @@ export function burstLimit(
   if (config.rateLimitWindowMs === 0) return undefined;
   const limiter = new BurstLimiter(rule, maxKeys);
   const refuse = refusals((reset) => tooManyBurst(rule, reset), rule.burst);
-  const keyOf = clientKeys(clientAddressOf(config, server));
+  const localKeyOf = localKeys(clientAddressOf(config, server));
   // Admitted headers by remaining count and reset: a handful of frozen objects, so the cached
   // pages' prepared Headers with them are reused (cache.ts keys them by identity).
   const admitted = new Map<number, Readonly<Record<string, string>>>();
   return ({ route, request, note }) => {
-    const verdict = limiter.hit(keyOf(route, request), note.arrivedAt);
+    const verdict = limiter.hit(localKeyOf(route, request), note.arrivedAt);
     const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
     if (verdict.allowed) {
       const key = verdict.remaining * 1024 + resetSeconds;
@@ -277,7 +295,9 @@ export function rateLimit(
   // An admitted request resets after the whole window.
   const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
   const refuse = refusals((reset) => tooManyRequests(config.rateLimitWindowMs, reset));
-  const keyOf = clientKeys(clientAddressOf(config, server));
+  const addressOf = clientAddressOf(config, server);
+  const keyOf = (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
+  const localKeyOf = localKeys(addressOf);
   const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
     if (verdict.allowed) {
       // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
@@ -298,7 +318,7 @@ export function rateLimit(
   }
   // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
   return ({ route, request, note }) => {
-    const refusal = settle(limiter.hit(keyOf(route, request), note.arrivedAt), route, note);
+    const refusal = settle(limiter.hit(localKeyOf(route, request), note.arrivedAt), route, note);
     if (refusal === undefined) return undefined;
     return refusal;
   };

@@ -1,7 +1,7 @@
 /**
- * One request per window per client per route. The limiter remembers when each client's window
- * opened; it holds at most `maxKeys` keys and forgets expired ones and, when full, the least
- * recently admitted first, so memory stays bounded whatever the number of clients.
+ * One request per window per client per route (or a burst group's rate). Each client's key is held
+ * until its window closes; at most `maxKeys` keys are held, the expired forgotten and, when full,
+ * the least recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import type { Config } from "../config";
 import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";

@@ -7,6 +7,7 @@
 import { SQLiteError } from "bun:sqlite";
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
+import type { Log } from "../log";
 import { Snapshot } from "./snapshot";
 import { restoreDatabase } from "./startup";
 import { headerProblem } from "./validity";
@@ -14,7 +15,7 @@ import { headerProblem } from "./validity";
 export interface StoreOptions {
   /** How often, at most, a request stats the file when no change event arrived. */
   checkIntervalMs?: number;
-  log?: (event: string, fields: Record<string, unknown>) => void;
+  log?: Log;
 }
 
 interface FileId {

@@ -13,7 +13,7 @@
  * name), topics, the description with the Chinese one, and the categories' English and Chinese
  * names, all read through searchText.ts. Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
  * more term of the match and results still stream in rowid order. The prefix indexes (lengths 1
- * to 12) keep a word typed as a prefix a single doclist walk: without one, FTS5 merges the doclists
+ * to 8) keep a word typed as a prefix a single doclist walk: without one, FTS5 merges the doclists
  * of every term the prefix stands for up front, in every statement, and bm25 does it once more per word.
  *
  * `terms` lists every term of the index, so a prefix can be searched as the few terms it stands
@@ -93,7 +93,7 @@ CREATE VIRTUAL TABLE plugins_fts USING fts5(
   name, fullname, topics, description, category, tags,
   content = '',
   tokenize = "unicode61 remove_diacritics 2 tokenchars '_'",
-  prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
+  prefix = '1 2 3 4 5 6 7 8'
 );
 `;
 

@@ -1,5 +1,5 @@
 /**
- * The list orders of the contract and decisions.md, each ending with id ascending: how they compare
+ * The list orders (docs/api.md, *Parameters*), each ending with id ascending: how they compare
  * (at build time every order is sorted once and stored) and how a snapshot reads them back.
  */
 import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "./schema";

@@ -54,7 +54,7 @@ function detailMembers(query: Query): string[] {
 /** The share of the best text score a broad search gives a match outside the name and full name. */
 const BROAD_OTHER_FIELD = 0.25;
 
-/** Matches listed in the time of one index lookup by rowid (measured 60 to 150 at 100,000 plugins). */
+/** How many matches cost about as much to list as one index lookup by rowid costs to probe. */
 const PROBE_PER_MATCHES = 64;
 
 /** A prefix of more terms than this stays an FTS5 prefix query rather than a long OR. */

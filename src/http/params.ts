@@ -1,6 +1,6 @@
 /**
  * Query-parameter parsing for the list endpoints. Malformed values become 400s naming the
- * parameter and what is allowed (decisions.md); unknown parameters are ignored; an empty value
+ * parameter and what is allowed (docs/api.md, *Errors*); unknown parameters are ignored; an empty value
  * counts as absent.
  */
 import { Type as t } from "@sinclair/typebox";

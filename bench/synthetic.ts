@@ -13,10 +13,9 @@ import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/ca
 
 const ROOT = join(import.meta.dir, "..");
 
-/** The real data: the embedded default when present, else the shared data set. */
+/** The real data: the embedded default's records. */
 export function realDataPath(): string {
-  const local = join(ROOT, "db", "plugins.json");
-  return existsSync(local) ? local : join(ROOT, "..", "shared", "data", "plugins.json");
+  return join(ROOT, "db", "plugins.json");
 }
 
 /** Records whose numbers and dates are known: the only ones fit to sample from. */

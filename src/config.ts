@@ -2,6 +2,7 @@
  * Configuration: read once from the environment into one frozen, typed object.
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
+import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
 
 export interface Config {
   readonly port: number;
@@ -177,10 +178,22 @@ export function loadConfig(env: Env = Bun.env): Config {
     refreshCron: cronPattern(env, "REFRESH_CRON", "0 */6 * * *"),
     refreshMaxDrop: share(env, "REFRESH_MAX_DROP", 0.1),
     // A doubling in one run is no ordinary day; the first run from the embedded default is exempt.
-    refreshMaxGrowth: growth(env, "REFRESH_MAX_GROWTH", 1),
-    refreshSourceMaxCandidates: integer(env, "REFRESH_SOURCE_MAX_CANDIDATES", 10_000, 1, 1_000_000),
-    refreshSourceMaxCalls: integer(env, "REFRESH_SOURCE_MAX_CALLS", 200, 1, 100_000),
-    refreshListMaxBytes: integer(env, "REFRESH_LIST_MAX_BYTES", 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    refreshMaxGrowth: growth(env, "REFRESH_MAX_GROWTH", DEFAULT_MAX_GROWTH),
+    refreshSourceMaxCandidates: integer(
+      env,
+      "REFRESH_SOURCE_MAX_CANDIDATES",
+      DEFAULT_SOURCE_LIMITS.maxCandidates,
+      1,
+      1_000_000,
+    ),
+    refreshSourceMaxCalls: integer(env, "REFRESH_SOURCE_MAX_CALLS", DEFAULT_SOURCE_LIMITS.maxCalls, 1, 100_000),
+    refreshListMaxBytes: integer(
+      env,
+      "REFRESH_LIST_MAX_BYTES",
+      DEFAULT_SOURCE_LIMITS.listMaxBytes,
+      1024,
+      100 * 1024 * 1024,
+    ),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
     rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", 100_000, 1, 100_000_000),
     trustProxy: proxyHops(env, "TRUST_PROXY"),

@@ -41,6 +41,9 @@ export interface SourceLimits {
   listMaxBytes: number;
 }
 
+/** A run may at most double the catalog before its newcomers are held for review. */
+export const DEFAULT_MAX_GROWTH = 1;
+
 export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
   maxCandidates: 10_000,
   maxCalls: 200,

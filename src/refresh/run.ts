@@ -8,7 +8,7 @@ import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
 import type { Config } from "../config";
 import type { Log } from "../log";
-import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
+import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
 import { BudgetExhausted, createGitHub, type Pacing } from "./github";
@@ -21,9 +21,6 @@ import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import type { Usage } from "./usage";
 import { Refused } from "./validate";
-
-/** A run may at most double the catalog before its newcomers are held for review. */
-export const DEFAULT_MAX_GROWTH = 1;
 
 /** Rate-limit waits up to five minutes are sat out by default; the hourly reset is not. */
 export const DEFAULT_MAX_WAIT_SECONDS = 300;

@@ -168,6 +168,7 @@ export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
   const host = env.HOST?.trim() || "0.0.0.0";
   const token = env.GITHUB_TOKEN?.trim();
+  const sources = DEFAULT_SOURCE_LIMITS;
   return Object.freeze({
     port,
     host,
@@ -179,21 +180,9 @@ export function loadConfig(env: Env = Bun.env): Config {
     refreshMaxDrop: share(env, "REFRESH_MAX_DROP", 0.1),
     // A doubling in one run is no ordinary day; the first run from the embedded default is exempt.
     refreshMaxGrowth: growth(env, "REFRESH_MAX_GROWTH", DEFAULT_MAX_GROWTH),
-    refreshSourceMaxCandidates: integer(
-      env,
-      "REFRESH_SOURCE_MAX_CANDIDATES",
-      DEFAULT_SOURCE_LIMITS.maxCandidates,
-      1,
-      1_000_000,
-    ),
-    refreshSourceMaxCalls: integer(env, "REFRESH_SOURCE_MAX_CALLS", DEFAULT_SOURCE_LIMITS.maxCalls, 1, 100_000),
-    refreshListMaxBytes: integer(
-      env,
-      "REFRESH_LIST_MAX_BYTES",
-      DEFAULT_SOURCE_LIMITS.listMaxBytes,
-      1024,
-      100 * 1024 * 1024,
-    ),
+    refreshSourceMaxCandidates: integer(env, "REFRESH_SOURCE_MAX_CANDIDATES", sources.maxCandidates, 1, 1_000_000),
+    refreshSourceMaxCalls: integer(env, "REFRESH_SOURCE_MAX_CALLS", sources.maxCalls, 1, 100_000),
+    refreshListMaxBytes: integer(env, "REFRESH_LIST_MAX_BYTES", sources.listMaxBytes, 1024, 100 * 1024 * 1024),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
     rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", 100_000, 1, 100_000_000),
     trustProxy: proxyHops(env, "TRUST_PROXY"),

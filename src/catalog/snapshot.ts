@@ -331,6 +331,11 @@ export class Snapshot {
     return [...found];
   }
 
+  /** Reads the correction vocabulary now: the store does before serving, so no correction waits for it. */
+  prepareVocabulary(): void {
+    this.vocabulary();
+  }
+
   /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
   private vocabulary(): Vocabulary {
     if (this.words === null) {

@@ -14,8 +14,6 @@ export interface Part {
   /** CRC-32 of the plain bytes. */
   crc: number;
   deflated: Uint8Array;
-  /** The plain bytes too, when kept: a client without gzip is then sent them as they are. */
-  plain?: Uint8Array;
 }
 
 /** A run of parts with the CRC-32 and length of their plain bytes together. */
@@ -27,12 +25,10 @@ export interface Segment {
 
 const encoder = new TextEncoder();
 
-export function deflatePart(plain: Uint8Array | string, keepPlain = false): Part {
+export function deflatePart(plain: Uint8Array | string): Part {
   const bytes = typeof plain === "string" ? encoder.encode(plain) : plain;
   const deflated = deflateRawSync(bytes, { level: 6, finishFlush: constants.Z_FULL_FLUSH });
-  const part: Part = { plainBytes: bytes.byteLength, crc: Bun.hash.crc32(bytes), deflated };
-  if (keepPlain) part.plain = bytes;
-  return part;
+  return { plainBytes: bytes.byteLength, crc: Bun.hash.crc32(bytes), deflated };
 }
 
 /** Parts handed to responses so far, and how many of them were inflated: a HEAD or a 304 adds to neither (tests read it). */
@@ -101,10 +97,6 @@ export function partSegment(part: Part): Segment {
 /** Writes text into parts of about PART_BYTES as it comes, keeping a running CRC-32 and hash. */
 export class PartWriter {
   readonly parts: Part[] = [];
-
-  /** `keepPlain`: every part keeps its plain bytes beside the compressed ones. */
-  constructor(private readonly keepPlain = false) {}
-
   crc = 0;
   plainBytes = 0;
   /** A hash of every byte written, chained part by part: a strong validator of the whole. */
@@ -123,7 +115,7 @@ export class PartWriter {
     const bytes = encoder.encode(this.pending.join(""));
     this.pending = [];
     this.pendingChars = 0;
-    const part = deflatePart(bytes, this.keepPlain);
+    const part = deflatePart(bytes);
     this.parts.push(part);
     this.crc = crc32Combine(this.crc, part.crc, part.plainBytes);
     this.plainBytes += part.plainBytes;
@@ -206,14 +198,11 @@ export class PartsBody {
       const from = starts[i]!;
       if (starts[i + 1]! <= start || starts[i + 1] === from) continue;
       partStats.served++;
-      const bytes = gzip ? this.gzipPieces[i]! : plainOf(this.segment.parts[i]!);
+      // The plain form is inflated a part at a time as the reader asks: memory per client is one part.
+      const bytes = gzip ? this.gzipPieces[i]! : inflatePart(this.segment.parts[i]!);
       yield bytes.subarray(Math.max(0, start - from), Math.min(bytes.byteLength, end - from));
     }
   }
-}
-
-function plainOf(part: Part): Uint8Array {
-  return part.plain ?? inflatePart(part);
 }
 
 /** The index of the piece holding byte `offset` (the last piece starting at or before it). */

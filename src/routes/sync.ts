@@ -13,8 +13,6 @@ import type { RouteDoc } from "../http/openapi";
 import { parseSnapshotAt, sinceQuerySchema } from "../http/params";
 import { requestedRange } from "../http/range";
 import { gzipEtag, MIN_GZIP_BYTES } from "../http/render";
-import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
-import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 import {
   CATALOG_TAIL,
   catalogHead,
@@ -23,6 +21,8 @@ import {
   SnapshotClosed,
   SyncDocuments,
 } from "../http/syncdocs";
+import { CatalogSchema, ChangesSchema } from "../http/wireschemas";
+import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 
 export { categoriesJson } from "../http/syncdocs";
 
@@ -157,7 +157,7 @@ const EMPTY = new Uint8Array(0);
 
 export function syncHandlers(_answer: Answer, store: CatalogStore) {
   const prepared = new PreparedDocuments();
-  store.onSwap((snapshot) => prepared.start(snapshot));
+  store.onOpen((snapshot) => prepared.prepare(snapshot));
   if (store.loaded !== null) prepared.start(store.loaded);
   /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
   const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {

@@ -10,8 +10,8 @@ import { publishSnapshot } from "../../src/catalog/publish";
 import { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord } from "../../src/catalog/types";
 import { crc32Combine, PART_BYTES, PartsBody, PartWriter, partStats } from "../../src/http/parts";
-import { renderCatalog } from "../../src/routes/sync";
 import { PreparedDocuments, SyncDocuments } from "../../src/http/syncdocs";
+import { renderCatalog } from "../../src/routes/sync";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const HOUR = 3_600_000;
@@ -139,8 +139,8 @@ describe("changes from parts", () => {
     }
   });
 
-  test("parts without their plain bytes are decompressed as they are sent", async () => {
-    const writer = new PartWriter(false);
+  test("the plain form is decompressed part by part as it is sent", async () => {
+    const writer = new PartWriter();
     const text = Array.from({ length: 5000 }, (_, i) => `{"n":${i},"s":"${"x".repeat(i % 50)}"}`).join(",");
     for (let at = 0; at < text.length; at += 7000) writer.write(text.slice(at, at + 7000));
     const body = new PartsBody(writer.segment());

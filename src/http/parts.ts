@@ -2,9 +2,10 @@
  * Large bodies kept as compressed parts: each part is a raw deflate stream ended by a full flush
  * (no back-references across parts), so any run of parts in order, between a gzip header and a
  * trailer, is one valid gzip member. A document is sent gzip as stored, or plain by inflating one
- * part at a time as the client reads; a byte range touches only the parts it covers.
+ * part at a time as the first client without gzip reads it (kept then: a snapshot's plain form is
+ * inflated once, and only if asked for); a byte range touches only the parts it covers.
  */
-import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
+import { constants, deflateRawSync } from "node:zlib";
 
 /** Plain bytes per part: small enough that inflating one is a short slice of the event loop. */
 export const PART_BYTES = 64 * 1024;
@@ -14,6 +15,8 @@ export interface Part {
   /** CRC-32 of the plain bytes. */
   crc: number;
   deflated: Uint8Array;
+  /** The plain bytes, kept once a client without gzip was sent them: inflated once per snapshot, not per client. */
+  plain?: Uint8Array;
 }
 
 /** A run of parts with the CRC-32 and length of their plain bytes together. */
@@ -34,9 +37,17 @@ export function deflatePart(plain: Uint8Array | string): Part {
 /** Parts handed to responses so far, and how many of them were inflated: a HEAD or a 304 adds to neither (tests read it). */
 export const partStats = { served: 0, inflated: 0 };
 
+/** The plain bytes of `part`, inflated on first need and kept. */
 export function inflatePart(part: Part): Uint8Array {
-  partStats.inflated++;
-  return inflateRawSync(part.deflated, { finishFlush: constants.Z_SYNC_FLUSH });
+  if (part.plain === undefined) {
+    partStats.inflated++;
+    // The part ends in a flush, not a final block: one is appended so the inflater sees a whole stream.
+    const stream = new Uint8Array(part.deflated.byteLength + FINAL_BLOCK.byteLength);
+    stream.set(part.deflated);
+    stream.set(FINAL_BLOCK, part.deflated.byteLength);
+    part.plain = Bun.inflateSync(stream, { windowBits: -15 });
+  }
+  return part.plain;
 }
 
 function gf2Times(matrix: Uint32Array, vector: number): number {
@@ -198,7 +209,7 @@ export class PartsBody {
       const from = starts[i]!;
       if (starts[i + 1]! <= start || starts[i + 1] === from) continue;
       partStats.served++;
-      // The plain form is inflated a part at a time as the reader asks: memory per client is one part.
+      // The plain form is inflated a part at a time as a reader first asks for it, then kept.
       const bytes = gzip ? this.gzipPieces[i]! : inflatePart(this.segment.parts[i]!);
       yield bytes.subarray(Math.max(0, start - from), Math.min(bytes.byteLength, end - from));
     }

@@ -26,6 +26,12 @@ export interface StoreOptions {
 /** Work a newly opened snapshot needs before it serves: a generator that may pause wherever it yields. */
 export type Preparation = (snapshot: Snapshot) => Iterator<unknown, unknown>;
 
+/**
+ * A snapshot of up to this many plugins is prepared at once, within the request that noticed it
+ * (a few milliseconds); a larger one in slices while the previous one serves.
+ */
+export const PREPARED_AT_ONCE = 1000;
+
 /** The correction vocabulary, read in a slice of its own rather than on the first correction. */
 function* readVocabulary(snapshot: Snapshot): Generator<void, void> {
   yield;
@@ -69,8 +75,9 @@ export class CatalogStore {
   private readonly checkIntervalMs: number;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
   private readonly preparations: Preparation[] = [];
-  /** The snapshot opened and being prepared while the one before still serves. */
+  /** The snapshot opened and being prepared while the one before still serves, and the end of that. */
   private preparing: Snapshot | null = null;
+  private preparation: Promise<void> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -120,6 +127,17 @@ export class CatalogStore {
     return this.preparing !== null;
   }
 
+  /** The newest snapshot opened: the one being prepared, else the one serving. */
+  newest(): Snapshot | null {
+    const serving = this.current();
+    return this.preparing ?? serving;
+  }
+
+  /** Settles once no snapshot is being prepared (the one prepared now serves, or was replaced). */
+  async prepared(): Promise<void> {
+    while (this.preparing !== null) await this.preparation;
+  }
+
   /** Opens the file at the path if it is not the one being served; keeps the old one on failure. */
   reloadIfChanged(): boolean {
     const id = fileId(this.path);
@@ -161,7 +179,8 @@ export class CatalogStore {
     else this.preparing = next;
     let run: ReturnType<typeof runSliced<void>>;
     try {
-      run = runSliced(work(this.preparations), this.options.sliceMs ?? SLICE_MS);
+      const atOnce = next.stats.total <= PREPARED_AT_ONCE;
+      run = runSliced(work(this.preparations), atOnce ? Number.POSITIVE_INFINITY : (this.options.sliceMs ?? SLICE_MS));
     } catch (error) {
       failed(error);
       run = { done: true, value: undefined };
@@ -170,7 +189,7 @@ export class CatalogStore {
       if (!serving) this.serve(next);
       return true;
     }
-    run.promise.catch(failed).then(() => {
+    this.preparation = run.promise.catch(failed).then(() => {
       if (this.preparing === next) this.serve(next);
     });
     return serving;

@@ -174,13 +174,14 @@ export class SyncDocuments {
  * `prepare` when it opens one), or begun by the first request for a snapshot opened without it.
  */
 export class PreparedDocuments {
-  private readonly written = new WeakMap<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
+  private readonly written = new Map<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
 
   constructor(private readonly sliceMs = SLICE_MS) {}
 
   /** The writing of the documents of `snapshot`, as steps the caller runs in slices; nothing when begun already. */
   *prepare(snapshot: Snapshot): Generator<void, void> {
     if (this.written.has(snapshot)) return;
+    this.forgetClosed();
     let settle: { resolve(documents: SyncDocuments): void; reject(error: unknown): void } | undefined;
     const promise = new Promise<SyncDocuments>((resolve, reject) => (settle = { resolve, reject }));
     // A failure is seen by the requests awaiting it, if any.
@@ -203,13 +204,14 @@ export class PreparedDocuments {
     Promise.resolve(this.get(snapshot)).catch(() => {});
   }
 
-  /** Whether the documents of `snapshot` are written. */
-  ready(snapshot: Snapshot): boolean {
-    return this.written.get(snapshot) instanceof SyncDocuments;
+  /** Drops the documents of snapshots closed since: answers still being sent hold what they need. */
+  private forgetClosed(): void {
+    for (const snapshot of this.written.keys()) if (snapshot.closed) this.written.delete(snapshot);
   }
 
   /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */
   get(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
+    this.forgetClosed();
     const known = this.written.get(snapshot);
     if (known !== undefined) return known;
     let run: ReturnType<typeof runSliced<void>>;

@@ -12,7 +12,7 @@ import { plugin, snapshotInput, tempDir } from "../helpers";
 
 const OLD = "2026-08-22T00:00:00.000Z";
 const NEW = "2026-08-22T06:00:00.000Z";
-/** Enough plugins that the new snapshot's documents take many reads of rows. */
+/** More plugins than are prepared at once (PREPARED_AT_ONCE): the documents take many reads of rows. */
 const COUNT = 3000;
 
 const records = (count: number) =>
@@ -106,15 +106,16 @@ describe("a snapshot swapped in", () => {
     publishSnapshot(path, snapshotInput(records(COUNT), "2026-08-22T12:00:00.000Z"));
     store.reloadIfChanged();
     expect(store.pending).toBe(true);
-    publishSnapshot(path, snapshotInput(records(20), "2026-08-22T18:00:00.000Z"));
+    publishSnapshot(path, snapshotInput(records(COUNT + 1), "2026-08-22T18:00:00.000Z"));
     store.reloadIfChanged();
     const served: string[] = [];
     const stop = store.onSwap((snapshot) => served.push(snapshot.snapshotAt));
     try {
       expect(store.current()!.snapshotAt).toBe(current);
-      await until(() => !store.pending);
-      await Bun.sleep(20);
+      expect(store.newest()!.snapshotAt).toBe("2026-08-22T18:00:00.000Z");
+      await store.prepared();
       expect(served).toEqual(["2026-08-22T18:00:00.000Z"]);
+      expect(store.current()!.snapshotAt).toBe("2026-08-22T18:00:00.000Z");
     } finally {
       stop();
     }

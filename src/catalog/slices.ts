@@ -1,7 +1,9 @@
 /**
  * Work that grows with the catalog, run in slices of the event loop: the work is a generator that
  * yields wherever it may be paused; a slice runs it until its time is spent, then lets other
- * requests in before the next. Work that fits in the first slice is done at once.
+ * requests in before the next. Work that fits in the first slice is done at once. A step that
+ * yields a promise (work done elsewhere, on a worker thread) ends the slice, and the work goes on
+ * with the promise's value once it settles.
  */
 
 /** Time one slice may hold the event loop. */
@@ -12,25 +14,31 @@ export type Sliced<T> = { done: true; value: T } | { done: false; promise: Promi
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Runs one slice of `work`: its value when it ended, or undefined when time ran out first (throws what it throws). */
-function slice<T>(work: Iterator<unknown, T>, sliceMs: number): { value: T } | undefined {
+type Ended<T> = { value: T } | { waitFor: Promise<unknown> } | undefined;
+
+/** Runs one slice of `work`, resumed with `input`: its value when it ended, what it waits for, or undefined when time ran out. */
+function slice<T>(work: Iterator<unknown, T, unknown>, sliceMs: number, input?: unknown): Ended<T> {
   const started = performance.now();
+  let step = work.next(input);
   for (;;) {
-    const step = work.next();
     if (step.done) return { value: step.value };
+    if (step.value instanceof Promise) return { waitFor: step.value };
     if (performance.now() - started >= sliceMs) return undefined;
+    step = work.next();
   }
 }
 
 /** Runs `work` for a slice now and, if it is not done, in later slices. */
-export function runSliced<T>(work: Iterator<unknown, T>, sliceMs = SLICE_MS): Sliced<T> {
+export function runSliced<T>(work: Iterator<unknown, T, unknown>, sliceMs = SLICE_MS): Sliced<T> {
   const first = slice(work, sliceMs);
-  if (first !== undefined) return { done: true, value: first.value };
-  const promise = (async () => {
+  if (first !== undefined && "value" in first) return { done: true, value: first.value };
+  const promise = (async (): Promise<T> => {
+    let ended: Ended<T> = first;
     for (;;) {
-      await nextTurn();
-      const next = slice(work, sliceMs);
-      if (next !== undefined) return next.value;
+      const input: unknown =
+        ended === undefined ? await nextTurn() : await (ended as { waitFor: Promise<unknown> }).waitFor;
+      ended = slice(work, sliceMs, input);
+      if (ended !== undefined && "value" in ended) return ended.value;
     }
   })();
   return { done: false, promise };

@@ -331,8 +331,9 @@ export class Snapshot {
     return [...found];
   }
 
-  /** Reads the correction vocabulary now: the store does before serving, so no correction waits for it. */
-  prepareVocabulary(): void {
+  /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now: the store does before serving. */
+  prepareVocabulary(words?: Vocabulary): void {
+    if (words !== undefined) this.words ??= words;
     this.vocabulary();
   }
 

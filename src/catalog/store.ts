@@ -14,6 +14,7 @@ import { runSliced, SLICE_MS } from "./slices";
 import { Snapshot } from "./snapshot";
 import { restoreDatabase } from "./startup";
 import { headerProblem } from "./validity";
+import { readVocabulary as readVocabularyAside, type Vocabulary } from "./vocabulary";
 
 export interface StoreOptions {
   /** How often, at most, a request stats the file when no change event arrived. */
@@ -32,10 +33,15 @@ export type Preparation = (snapshot: Snapshot) => Iterator<unknown, unknown>;
  */
 export const PREPARED_AT_ONCE = 1000;
 
-/** The correction vocabulary, read in a slice of its own rather than on the first correction. */
-function* readVocabulary(snapshot: Snapshot): Generator<void, void> {
-  yield;
-  snapshot.prepareVocabulary();
+/**
+ * The correction vocabulary, read before the snapshot serves rather than on its first correction:
+ * on a worker thread for a large snapshot (the file at `path` is the one opened), at once for a
+ * small one or when the worker could not.
+ */
+function* readVocabulary(snapshot: Snapshot, path: string, atOnce: boolean): Generator<unknown, void, unknown> {
+  const words = atOnce ? null : ((yield readVocabularyAside(path, snapshot.snapshotAt)) as Vocabulary | null);
+  if (snapshot.closed) return;
+  snapshot.prepareVocabulary(words ?? undefined);
 }
 
 interface FileId {
@@ -166,9 +172,11 @@ export class CatalogStore {
    * work fitted in one slice). The first snapshot, with nothing to serve meanwhile, serves at once.
    */
   private prepare(next: Snapshot): boolean {
+    const atOnce = next.stats.total <= PREPARED_AT_ONCE;
+    const path = this.path;
     const work = function* (preparations: readonly Preparation[]) {
       for (const preparation of preparations) yield* { [Symbol.iterator]: () => preparation(next) };
-      yield* readVocabulary(next);
+      yield* readVocabulary(next, path, atOnce);
     };
     const failed = (error: unknown) => {
       // The snapshot serves anyway: what its preparation did not do is done when first asked.
@@ -179,7 +187,6 @@ export class CatalogStore {
     else this.preparing = next;
     let run: ReturnType<typeof runSliced<void>>;
     try {
-      const atOnce = next.stats.total <= PREPARED_AT_ONCE;
       run = runSliced(work(this.preparations), atOnce ? Number.POSITIVE_INFINITY : (this.options.sliceMs ?? SLICE_MS));
     } catch (error) {
       failed(error);

@@ -127,6 +127,16 @@ export class SyncDocuments {
     );
   }
 
+  /** Lets go of the plain forms the parts kept; true when there were any. */
+  release(): boolean {
+    let kept = false;
+    for (const part of [...this.catalog.body.segment.parts, ...this.groups.flatMap((g) => g.writer.parts)]) {
+      kept ||= part.plain !== undefined;
+      part.plain = undefined;
+    }
+    return kept;
+  }
+
   /**
    * The `changes` answer from `since` to this snapshot, or null when the history does not reach
    * `since`. `added`: plugins first seen after `since`; `updated`: the others changed after it;
@@ -204,9 +214,19 @@ export class PreparedDocuments {
     Promise.resolve(this.get(snapshot)).catch(() => {});
   }
 
-  /** Drops the documents of snapshots closed since: answers still being sent hold what they need. */
+  /**
+   * Drops the documents of snapshots closed since, and the plain forms their parts kept: an answer
+   * still being sent inflates what it needs again. The collector is asked to give their memory back
+   * before the next snapshot's plain forms are made.
+   */
   private forgetClosed(): void {
-    for (const snapshot of this.written.keys()) if (snapshot.closed) this.written.delete(snapshot);
+    let dropped = false;
+    for (const [snapshot, documents] of this.written) {
+      if (!snapshot.closed) continue;
+      this.written.delete(snapshot);
+      if (documents instanceof SyncDocuments) dropped = documents.release() || dropped;
+    }
+    if (dropped) Bun.gc(false);
   }
 
   /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */

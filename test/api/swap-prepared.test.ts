@@ -94,6 +94,10 @@ describe("a snapshot swapped in", () => {
       Snapshot.prototype.prepareVocabulary = prepareVocabulary;
     }
 
+    // The vocabulary read on a worker thread corrects as the snapshot's own would: "numbr" finds "number".
+    const corrected = (await (await ask("/api/v1/plugins?q=numbr")).json()) as { data: { total: number } };
+    expect(corrected.data.total).toBe(COUNT);
+
     const after = await ask("/market/v1/catalog.json");
     expect(cacheOf("/market/v1/catalog.json")).toBe("hit");
     expect(after.headers.get("etag")).not.toBe(oldEtag);

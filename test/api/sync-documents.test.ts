@@ -280,3 +280,21 @@ test("the catalog of a small snapshot is one whole body with its Content-Length"
     await small.stop();
   }
 });
+
+describe("the plain forms kept", () => {
+  test("are let go when the documents are released, and made again if still asked for", async () => {
+    const snapshot = Snapshot.open(server.path);
+    try {
+      const documents = await SyncDocuments.of(snapshot, 0);
+      const body = documents.catalog.body;
+      const plain = await text(body.body(false));
+      expect(body.segment.parts.every((part) => part.plain !== undefined)).toBe(true);
+      expect(documents.release()).toBe(true);
+      expect(body.segment.parts.some((part) => part.plain !== undefined)).toBe(false);
+      expect(documents.release()).toBe(false);
+      expect(await text(body.body(false))).toBe(plain);
+    } finally {
+      snapshot.close();
+    }
+  });
+});

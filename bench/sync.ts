@@ -13,7 +13,7 @@ import { readPrevious } from "../src/catalog/previous";
 import { Snapshot } from "../src/catalog/snapshot";
 import type { PluginRecord } from "../src/catalog/types";
 import { gzipped } from "../src/http/render";
-import { renderCatalog } from "../src/routes/sync";
+import { renderCatalog } from "../src/routes/market";
 import { random, syntheticInput } from "./synthetic";
 
 const HOUR = 3_600_000;

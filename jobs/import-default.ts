@@ -1,8 +1,8 @@
 /**
  * Builds `db/plugins.json`, the reviewable source of the embedded default snapshot,
- * from the shared real-data file (`../shared/data/plugins.json` by default).
+ * from a real-data file of repository records.
  *
- * Usage: `bun run jobs/import-default.ts [path-to-plugins.json]`
+ * Usage: `bun run jobs/import-default.ts <path-to-records.json>`
  *
  * Rules:
  * - Only records whose `stars`, `forks`, `created_at` and `pushed_at` are all known are
@@ -62,7 +62,6 @@ interface Merge {
 }
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
-const DEFAULT_INPUT = resolve(REPO_ROOT, "../shared/data/plugins.json");
 const OUTPUT = resolve(REPO_ROOT, "db/plugins.json");
 const SOURCE_NOTE =
   "Public snapshots of awesome-lists and plugin catalogs (best-of-mcp-servers, awesome-claude-code, " +
@@ -162,7 +161,12 @@ function describeMerges(merges: Merge[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const input = resolve(process.cwd(), process.argv[2] ?? DEFAULT_INPUT);
+  const path = process.argv[2];
+  if (path === undefined) {
+    console.error("usage: bun run jobs/import-default.ts <path-to-records.json>");
+    process.exit(2);
+  }
+  const input = resolve(process.cwd(), path);
   const known = (await readRecords(input)).filter(isKnown);
   const merges = groupByCreation(known).map(mergeGroup);
   const kept = merges.map((m) => m.kept);

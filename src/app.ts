@@ -27,7 +27,6 @@ import { PAGES_RULE, pageDocs, pageHandlers } from "./routes/pages";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { nextRefresh } from "./routes/schedule";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
-import { syncDocs, syncHandlers } from "./routes/sync";
 
 export type { Log } from "./log";
 
@@ -111,14 +110,13 @@ export function createApp({
   const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
-  const market = marketHandlers(answer, config.baseUrl);
+  const market = marketHandlers(answer, store, config.baseUrl);
   const health = healthHandlers(store, config.readyMaxAgeS ?? 0, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
   const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
   const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
-  const sync = syncHandlers(answer, store);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron ?? null));
   const badges = badgeHandlers(answer);
   const server = (): Server<undefined> | null => app.server;
@@ -149,8 +147,8 @@ export function createApp({
     ["/plugins/feed.json", feed.json, limited, jsonFeedDoc],
     ["/market/manifest.json", market.manifest, limited, marketDocs.manifest],
     ["/market/v1/plugins", market.plugins, limited, marketDocs.plugins],
-    ["/market/v1/catalog.json", sync.catalog, limited, syncDocs.catalog],
-    ["/market/v1/changes", sync.changes, limited, syncDocs.changes],
+    ["/market/v1/catalog.json", market.catalog, limited, marketDocs.catalog],
+    ["/market/v1/changes", market.changes, limited, marketDocs.changes],
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
     ["/badge/:owner/:file", badges.badge, open, badgeDoc],

@@ -7,12 +7,12 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AnyElysia } from "elysia";
 import type { Snapshot } from "../catalog/snapshot";
-import { acceptsGzip, JSON_TYPE, type Rendered, ResponseCache, render, respond } from "../http/cache";
+import { acceptsGzip, JSON_TYPE, type Rendered, ResponseCache, render } from "../http/cache";
 import { notFound } from "../http/errors";
 import { HTML_CSP } from "../http/headers";
 import { type DocumentedRoute, openapiDocument, type RouteDoc } from "../http/openapi";
 import { OpenApiSchema, TextSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import { type Answer, fixedRoute } from "./answer";
 
 const ASSET_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 const ASSET_CACHE_CONTROL = "public, max-age=86400";
@@ -137,7 +137,6 @@ function staticPage(body: string, type: string, cacheControl: string, csp?: stri
   return rendered;
 }
 
-// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
 export function apiDocsHandlers(answer: Answer, described: Described, info: DocumentInfo) {
   const arg = { described, info };
   // Room for every asset in both forms: the bundle is about 1.5 MB.
@@ -145,30 +144,18 @@ export function apiDocsHandlers(answer: Answer, described: Described, info: Docu
   const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", DOCS_CACHE_CONTROL, HTML_CSP);
   const prosePage = staticPage(readFileSync(PROSE_FILE, "utf8"), "text/markdown; charset=utf-8", DOCS_CACHE_CONTROL);
   return {
-    openapi: ({ request, set, note }: CatalogContext) => {
-      const response = answer({ request, set, note }, "openapi", documentOf, arg);
-      if (response === null) return null;
-      return response;
-    },
-    docs: ({ request, set }: CatalogContext) => {
-      const response = respond(docsPage, request, set, null);
-      if (response === null) return null;
-      return response;
-    },
-    prose: ({ request, set }: CatalogContext) => {
-      const response = respond(prosePage, request, set, null);
-      if (response === null) return null;
-      return response;
-    },
-    asset: ({ request, set, params }: CatalogContext & { params: { file: string } }) => {
-      const asset = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
-      if (asset === undefined) throw notFound(`Asset ${params.file}`);
-      const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+    openapi: answer.route(
+      "openapi",
+      () => undefined,
+      (snapshot) => documentOf(snapshot, arg),
+    ),
+    docs: fixedRoute(() => docsPage),
+    prose: fixedRoute(() => prosePage),
+    asset: fixedRoute((request, { file }: { file: string }) => {
+      const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+      if (asset === undefined) throw notFound(`Asset ${file}`);
       const make = () => staticPage(asset.text(), asset.type, ASSET_CACHE_CONTROL);
-      const { rendered } = pages.get(params.file, make, gzip);
-      const response = respond(rendered, request, set, null);
-      if (response === null) return null;
-      return response;
-    },
+      return pages.get(file, make, acceptsGzip(request.headers.get("accept-encoding"))).rendered;
+    }),
   };
 }

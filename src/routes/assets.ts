@@ -3,11 +3,11 @@
  * pages' policy loads nothing else). The script only adds to pages that work without it: the
  * typeahead under the search box and a copy button beside each install command.
  */
-import { acceptsGzip, type Rendered, ResponseCache, render, respond } from "../http/cache";
+import { acceptsGzip, type Rendered, ResponseCache, render } from "../http/cache";
 import { notFound } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
-import type { CatalogContext } from "./answer";
+import { fixedRoute } from "./answer";
 
 const ASSET_CACHE_CONTROL = "public, max-age=3600";
 
@@ -168,18 +168,13 @@ export const assetDoc: RouteDoc = {
   more: { 404: { description: "No such asset.", message: notFound("Asset logo.svg").message } },
 };
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function assetHandlers() {
   const cache = new ResponseCache(1024 * 1024);
   const made = (file: string) => (): Rendered => render(ASSETS[file]!.text, ASSETS[file]!.type, ASSET_CACHE_CONTROL);
   return {
-    asset: ({ request, set, params }: CatalogContext & { params: { file: string } }) => {
-      if (!Object.hasOwn(ASSETS, params.file)) throw notFound(`Asset ${params.file}`);
-      const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-      const { rendered } = cache.get(params.file, made(params.file), gzip);
-      const response = respond(rendered, request, set, null);
-      if (response === null) return null;
-      return response;
-    },
+    asset: fixedRoute((request, { file }: { file: string }) => {
+      if (!Object.hasOwn(ASSETS, file)) throw notFound(`Asset ${file}`);
+      return cache.get(file, made(file), acceptsGzip(request.headers.get("accept-encoding"))).rendered;
+    }),
   };
 }

@@ -6,14 +6,15 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { LRUCache } from "lru-cache";
+import { known } from "../catalog/known";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_TYPE, type Rendered, render } from "../http/cache";
 import { badRequest, HttpError } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
+import { checkedId } from "../http/repoid";
 import { type Badge, badgeSvg } from "../http/svgbadge";
 import { stringEnum, TextSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
-import { checkedId, known } from "./listing";
+import type { Answer } from "./answer";
 
 const SHOWS = ["listed", "category", "stars"] as const;
 type Show = (typeof SHOWS)[number];
@@ -27,8 +28,10 @@ const LABEL = "plugin catalog";
 const LISTED = { hex: "#44cc11", name: "brightgreen" };
 const NOT_LISTED = { hex: "#9f9f9f", name: "lightgrey" };
 
+/** A badge's canonical arguments: every repository not listed shares one rendering per form. */
 interface BadgeArg {
-  id: string;
+  /** The listed plugin's current id, or null when the repository is not listed. */
+  id: string | null;
   format: Format;
   show: Show;
 }
@@ -40,14 +43,13 @@ function compact(n: number): string {
   return `${value < 10 ? value.toFixed(1).replace(/\.0$/, "") : Math.round(value)}${unit}`;
 }
 
-/** What the badge says for `id`. */
+/** What the badge says. */
 function badgeOf(snapshot: Snapshot, { id, show }: BadgeArg): Badge & { colorName: string } {
-  const k = known(snapshot, id);
-  if (k.status !== "listed" || k.plugin === null)
+  const plugin = id === null ? null : known(snapshot, id).plugin;
+  if (plugin === null)
     return { label: LABEL, message: "not listed", color: NOT_LISTED.hex, colorName: NOT_LISTED.name };
-  const category = snapshot.categories.find((c) => c.id === k.plugin!.category)?.name ?? k.plugin.category;
-  const message =
-    show === "category" ? category : show === "stars" ? `listed · ★ ${compact(k.plugin.stars)}` : "listed";
+  const category = snapshot.categories.find((c) => c.id === plugin.category)?.name ?? plugin.category;
+  const message = show === "category" ? category : show === "stars" ? `listed · ★ ${compact(plugin.stars)}` : "listed";
   return { label: LABEL, message, color: LISTED.hex, colorName: LISTED.name };
 }
 
@@ -55,25 +57,28 @@ function badgeOf(snapshot: Snapshot, { id, show }: BadgeArg): Badge & { colorNam
 const REMEMBERED_NAMES = 50_000;
 
 /**
- * The cache key of a badge: one rendering per listed plugin and form, one shared by every repository
- * not listed. Which of them a name is, is looked up once per snapshot and remembered.
+ * Reads a badge's request: 404 for a file of another form, 400 for a bad name or `show`. Whether
+ * a name is listed, and as which id, is looked up once per snapshot and remembered.
  */
-function badgeKeys(): (snapshot: Snapshot, arg: BadgeArg) => string {
+function badgeParser() {
   let of: Snapshot | null = null;
   let listedAs = new LRUCache<string, string>({ max: REMEMBERED_NAMES });
-  return (snapshot, arg) => {
+  return (query: URLSearchParams, snapshot: Snapshot, path: { owner: string; file: string }): BadgeArg => {
+    const { repo, format } = parseFile(path.file);
+    const asked = checkedId(path.owner, repo);
+    const show = parseShow(query);
     if (snapshot !== of) {
       of = snapshot;
       listedAs = new LRUCache({ max: REMEMBERED_NAMES });
     }
-    const name = arg.id.toLowerCase();
+    const name = asked.toLowerCase();
     let listed = listedAs.get(name);
     if (listed === undefined) {
-      const k = known(snapshot, arg.id);
+      const k = known(snapshot, asked);
       listed = k.status === "listed" ? k.id : "";
       listedAs.set(name, listed);
     }
-    return `badge:${arg.format}:${listed === "" ? "none" : `${arg.show}:${listed}`}`;
+    return listed === "" ? { id: null, format, show: "listed" } : { id: listed, format, show };
   };
 }
 
@@ -96,8 +101,8 @@ function parseFile(file: string): { repo: string; format: Format } {
   return { repo: file.slice(0, dot), format };
 }
 
-function parseShow(url: string): Show {
-  const show = new URL(url).searchParams.get("show") || "listed";
+function parseShow(query: URLSearchParams): Show {
+  const show = query.get("show") || "listed";
   if (!(SHOWS as readonly string[]).includes(show)) throw badRequest("show", `one of ${SHOWS.join(", ")}`);
   return show as Show;
 }
@@ -145,16 +150,6 @@ export const badgeDoc: RouteDoc<Snapshot> = {
   },
 };
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function badgeHandlers(answer: Answer) {
-  const badgeKey = badgeKeys();
-  return {
-    badge: ({ request, set, note, params }: CatalogContext & { params: { owner: string; file: string } }) => {
-      const { repo, format } = parseFile(params.file);
-      const arg: BadgeArg = { id: checkedId(params.owner, repo), format, show: parseShow(request.url) };
-      const response = answer({ request, set, note }, badgeKey, renderBadge, arg);
-      if (response === null) return null;
-      return response;
-    },
-  };
+  return { badge: answer.route("badge", badgeParser(), renderBadge) };
 }

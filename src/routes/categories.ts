@@ -5,9 +5,9 @@ import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/ca
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
 import { categoriesQuerySchema, type Filters, parseFilters } from "../http/params";
+import { categoriesJson } from "../http/syncdocs";
 import { CategorySchema, envelopeSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
-import { categoriesJson } from "./sync";
+import type { Answer } from "./answer";
 
 /** Counts per category of the plugins that `q`, `curated` and `archived` select (all plugins by default). */
 function categoriesPage(snapshot: Snapshot, filters: Filters): Rendered {
@@ -30,13 +30,6 @@ export const categoriesDoc: RouteDoc<Snapshot> = {
     JSON.parse(new TextDecoder().decode(categoriesPage(snapshot, parseFilters(new URLSearchParams())).body)),
 };
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function categoryHandlers(answer: Answer) {
-  return {
-    list: ({ request, set, note }: CatalogContext) => {
-      const response = answer.query({ request, set, note }, "categories", parseFilters, categoriesPage);
-      if (response === null) return null;
-      return response;
-    },
-  };
+  return { list: answer.route("categories", parseFilters, categoriesPage) };
 }

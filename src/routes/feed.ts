@@ -8,34 +8,18 @@ import { Type as t } from "@sinclair/typebox";
 import { Feed } from "feed";
 import type { Snapshot } from "../catalog/snapshot";
 import { type Rendered, render } from "../http/cache";
-import { rawQuery } from "../http/envelope";
 import { badRequest, notFound } from "../http/errors";
 import { feedText, xmlChars } from "../http/feed-text";
-import { memoized } from "../http/memo";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import type { Answer } from "./answer";
+import { FEED_FORMATS, type FeedFormat, feedUrl } from "./layout";
 
 export const FEED_LENGTH = 50;
 export const FEED_TTL_MINUTES = 60;
 const FEED_CACHE_CONTROL = "public, max-age=3600";
 
-export type FeedFormat = "rss" | "atom" | "json";
-
-/** Each format's path and media type. */
-export const FEED_FORMATS: Record<FeedFormat, { path: string; type: string; label: string }> = {
-  rss: { path: "/plugins/feed.xml", type: "application/rss+xml", label: "RSS" },
-  atom: { path: "/plugins/feed.atom", type: "application/atom+xml", label: "Atom" },
-  json: { path: "/plugins/feed.json", type: "application/feed+json", label: "JSON Feed" },
-};
-
 const AUTHOR = { name: "Plugin Catalog" };
-
-/** A feed's address, of one category when given. */
-export function feedUrl(format: FeedFormat, category: string | null = null, base = ""): string {
-  const path = `${base}${FEED_FORMATS[format].path}`;
-  return category === null ? path : `${path}?category=${encodeURIComponent(category)}`;
-}
 
 function feedOf(snapshot: Snapshot, baseUrl: string, category: string | null, format: FeedFormat): Feed {
   const info = category === null ? null : snapshot.categories.find((c) => c.id === category)!;
@@ -106,13 +90,12 @@ export function renderFeed(
   return render(body, `${FEED_FORMATS[format].type}; charset=utf-8`, FEED_CACHE_CONTROL);
 }
 
-/** The feed's category from a query string: "" for the whole catalog; 400 given twice. */
-const feedCategory = memoized((query: string): string => {
-  if (query === "") return "";
-  const values = new URLSearchParams(query).getAll("category");
+/** The feed's category: null for the whole catalog; 400 given twice. */
+function feedCategory(query: URLSearchParams): string | null {
+  const values = query.getAll("category");
   if (values.length > 1) throw badRequest("category", "give it at most once");
-  return values[0] ?? "";
-});
+  return values[0] || null;
+}
 
 const ITEMS_RULE =
   "Newest = most recently first seen in the catalog. Items: title = full_name, link (and id) = the repository " +
@@ -144,25 +127,15 @@ export const feedDoc = feedDocOf("rss", "RSS 2.0 feed of the 50 newest plugins",
 export const atomFeedDoc = feedDocOf("atom", "Atom 1.0 feed of the 50 newest plugins", "Atom 1.0.");
 export const jsonFeedDoc = feedDocOf("json", "JSON Feed 1.1 of the 50 newest plugins", "JSON Feed 1.1.");
 
-/** Renders one format of the feed for `[baseUrl, category]`, 404 for an unknown category. */
-function feedPage(format: FeedFormat) {
-  return (snapshot: Snapshot, [baseUrl, category]: readonly [string, string | null]): Rendered => {
+/** The feeds of one format, 404 for an unknown category. */
+function feedPage(format: FeedFormat, baseUrl: string) {
+  return (snapshot: Snapshot, category: string | null): Rendered => {
     if (category !== null && !snapshot.categoryIds.has(category)) throw notFound(`Category ${category}`);
     return renderFeed(snapshot, baseUrl, category, format);
   };
 }
 
-// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
 export function feedHandlers(answer: Answer, baseUrl: string) {
-  const handler = (format: FeedFormat) => {
-    const make = feedPage(format);
-    return ({ request, set, note }: CatalogContext) => {
-      const category = feedCategory(rawQuery(request.url)) || null;
-      const key = category === null && format === "rss" ? "feed" : `feed:${format}:${category ?? ""}`;
-      const response = answer({ request, set, note }, key, make, [baseUrl, category] as const);
-      if (response === null) return null;
-      return response;
-    };
-  };
+  const handler = (format: FeedFormat) => answer.route(`feed:${format}`, feedCategory, feedPage(format, baseUrl));
   return { rss: handler("rss"), atom: handler("atom"), json: handler("json") };
 }

@@ -1,14 +1,14 @@
 /**
  * GET /: the catalog for a person with a browser: what it is, its numbers, the newest plugins and
- * the editors' picks, the categories, the search box, and where the API, its reference, the feeds
- * and the manifest are. One HTML page per snapshot, no script; every upstream string is escaped.
+ * the editors' picks, the categories, the search box, where the API, its reference, the feeds and
+ * the manifest are, and for plugin authors how a repository gets listed. One HTML page per
+ * snapshot, no script; every upstream string is escaped.
  */
 import type { Snapshot } from "../catalog/snapshot";
 import type { Rendered } from "../http/cache";
 import type { RouteDoc } from "../http/openapi";
 import { TextSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
-import { authorsSection } from "./authors";
+import type { Answer } from "./answer";
 import { categoryPath, esc, number, page, pluginPath, renderPage } from "./layout";
 
 const NEWEST_SHOWN = 10;
@@ -25,6 +25,42 @@ function pickItem(pick: Pick): string {
   const en = pick.description ? `<p>${esc(pick.description)}</p>` : "";
   const stars = `<span aria-hidden="true">★</span> ${number(pick.stars)}<span class="hidden"> stars</span>`;
   return `<li><a href="${esc(pluginPath(pick.id))}">${esc(pick.id)}</a> ${stars}${zh}${en}</li>`;
+}
+
+const codes = (items: readonly string[]) => items.map((item) => `<code>${esc(item)}</code>`).join(", ");
+
+/** An example id: the most starred plugin, or a placeholder in an empty catalog. */
+function exampleId(snapshot: Snapshot): string {
+  const first = snapshot.byStars(0, 1).items[0];
+  return first === undefined ? "owner/repo" : (JSON.parse(first) as { id: string }).id;
+}
+
+/**
+ * The section for plugin authors: how a repository gets listed (the evidence the snapshot's
+ * refresh accepted), how to check one, and the badge's Markdown.
+ */
+function authorsSection(snapshot: Snapshot, baseUrl: string): string {
+  const rules = snapshot.listingRules;
+  const id = exampleId(snapshot);
+  const base = esc(baseUrl);
+  const evidence: string[] = [];
+  if (rules.files.length) evidence.push(`one of the files ${codes(rules.files.map((f) => f.path))} at its root`);
+  if (rules.folders.length) evidence.push(`one of the folders ${codes(rules.folders)}`);
+  if (rules.dependencies.length) evidence.push(`a dependency on an MCP SDK (${codes(rules.dependencies)})`);
+  if (rules.topics.length) evidence.push(`one of the topics ${codes(rules.topics)}`);
+  evidence.push("a link from a curated list or a plugin marketplace the catalog reads, or the editors' word");
+  const badge = `[![Plugin Catalog](${baseUrl}/badge/${id}.svg)](${baseUrl}/plugin/${id})`;
+  return `<section aria-labelledby="authors">
+<h2 id="authors">For plugin authors</h2>
+<p>A refresh (every six hours by default) searches the hosting platform for candidates and lists one only with
+evidence that it extends a coding-agent harness: ${evidence.join("; ")}. A listed plugin stays listed.</p>
+<p>Ask why a repository is or is not listed, and when it is checked next:
+<a href="/api/v1/listing/${esc(id)}"><code>${base}/api/v1/listing/${esc(id)}</code></a>
+(<code>status</code>, <code>reason</code>, the evidence checked and what to change).</p>
+<p>Show a listing in a README (a grey “not listed” badge otherwise; <code>?show=category</code> or
+<code>?show=stars</code> say more; <code>.json</code> gives the shields.io endpoint form):</p>
+<div class="command"><pre data-copy="the badge's Markdown"><code>${esc(badge)}</code></pre></div>
+</section>`;
 }
 
 /** The page: a pure function of the snapshot and the base address. */
@@ -91,13 +127,12 @@ export const landingDoc: RouteDoc = {
   cached: "snapshot",
 };
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function landingHandlers(answer: Answer, baseUrl: string) {
   return {
-    page: ({ request, set, note }: CatalogContext) => {
-      const response = answer({ request, set, note }, "landing", renderLanding, baseUrl);
-      if (response === null) return null;
-      return response;
-    },
+    page: answer.route(
+      "landing",
+      () => undefined,
+      (snapshot) => renderLanding(snapshot, baseUrl),
+    ),
   };
 }

@@ -1,10 +1,24 @@
 /**
- * What every HTML page shares: the head (stylesheet, feeds to follow), the header with the search
- * box, the footer, and the escaping every upstream string passes through.
+ * What every HTML page shares: the head (stylesheet, feeds to follow, whose addresses live here),
+ * the header with the search box, the footer, and the escaping every upstream string passes through.
  */
 import { type Rendered, render } from "../http/cache";
 import { PAGE_CSP } from "../http/headers";
-import { FEED_FORMATS, type FeedFormat, feedUrl } from "./feed";
+
+export type FeedFormat = "rss" | "atom" | "json";
+
+/** Each format's path and media type. */
+export const FEED_FORMATS: Record<FeedFormat, { path: string; type: string; label: string }> = {
+  rss: { path: "/plugins/feed.xml", type: "application/rss+xml", label: "RSS" },
+  atom: { path: "/plugins/feed.atom", type: "application/atom+xml", label: "Atom" },
+  json: { path: "/plugins/feed.json", type: "application/feed+json", label: "JSON Feed" },
+};
+
+/** A feed's address, of one category when given. */
+export function feedUrl(format: FeedFormat, category: string | null = null, base = ""): string {
+  const path = `${base}${FEED_FORMATS[format].path}`;
+  return category === null ? path : `${path}?category=${encodeURIComponent(category)}`;
+}
 
 export const HTML_TYPE = "text/html; charset=utf-8";
 export const PAGE_CACHE_CONTROL = "public, max-age=300";

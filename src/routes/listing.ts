@@ -4,67 +4,16 @@
  * decision about it (catalog/candidates.ts), each one indexed lookup.
  */
 import { Type as t } from "@sinclair/typebox";
-import { type CandidateDecision, REJECTIONS, type Rejection } from "../catalog/candidates";
-import { isPlatformName } from "../catalog/names";
+import { type CandidateDecision, REJECTIONS } from "../catalog/candidates";
+import { known } from "../catalog/known";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
-import { HttpError } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
+import { checkedId } from "../http/repoid";
 import { envelopeSchema, stringEnum } from "../http/wireschemas";
 import { listedAdvice, rejectedAdvice, unseenAdvice } from "./advice";
-import type { Answer, CatalogContext } from "./answer";
-
-export type ListingStatus = "listed" | "rejected" | "unseen";
-
-/** What the snapshot knows of one repository: the facts a listing answer and a badge are made from. */
-export interface Known {
-  status: ListingStatus;
-  /** The id it is listed under (current casing), or the id as asked. */
-  id: string;
-  /** Its current id, when asked under a former one. */
-  current: string | null;
-  decision: CandidateDecision | null;
-  reason: Rejection | null;
-  /** The listed plugin's category id and stars. */
-  plugin: { category: string; stars: number } | null;
-}
-
-/** 400 unless `id` is a name the platform allows: such a repository cannot exist. */
-export function checkedId(owner: string, repo: string): string {
-  const id = `${owner}/${repo}`;
-  if (!isPlatformName(id)) {
-    throw new HttpError(
-      400,
-      `Invalid repository "${id.slice(0, 200)}": owner is letters, digits and hyphens (at most 39), repository letters, digits, ".", "_" and "-" (at most 100).`,
-    );
-  }
-  return id;
-}
-
-const isRejection = (decision: string): decision is Rejection => (REJECTIONS as readonly string[]).includes(decision);
-
-/** The listing of `id` in `snapshot`. */
-export function known(snapshot: Snapshot, id: string): Known {
-  const listed = (json: string, current: string | null): Known => {
-    const p = JSON.parse(json) as { id: string; category: string; stars: number };
-    const decision = snapshot.candidate(p.id);
-    return { status: "listed", id: p.id, current, decision, reason: null, plugin: p };
-  };
-  const plugin = snapshot.plugin(id);
-  if (plugin !== null) return listed(plugin, null);
-  const alias = snapshot.currentId(id);
-  const aliased = alias === null ? null : snapshot.plugin(alias);
-  if (alias !== null && aliased !== null) return listed(aliased, alias);
-  const decision = snapshot.candidate(id);
-  const moved = decision?.current_id ? snapshot.plugin(decision.current_id) : null;
-  if (decision?.current_id && moved !== null) return listed(moved, decision.current_id);
-  if (decision !== null && isRejection(decision.decision)) {
-    const { id: decided, current_id: current } = decision;
-    return { status: "rejected", id: decided, current, decision, reason: decision.decision, plugin: null };
-  }
-  return { status: "unseen", id, current: null, decision: null, reason: null, plugin: null };
-}
+import type { Answer } from "./answer";
 
 /** The evidence looked for, beside what was found. */
 function evidenceChecked(snapshot: Snapshot, decision: CandidateDecision | null) {
@@ -168,15 +117,17 @@ export const listingDoc: RouteDoc<Snapshot> = {
   },
 };
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function listingHandlers(answer: Answer, baseUrl: string, next: () => string | null) {
   return {
-    listing: ({ request, set, note, params }: CatalogContext & { params: { owner: string; repo: string } }) => {
-      const id = checkedId(params.owner, params.repo);
-      const arg = { id, next: next(), baseUrl };
-      const response = answer({ request, set, note }, `listing:${id.toLowerCase()}|${arg.next}`, renderListing, arg);
-      if (response === null) return null;
-      return response;
-    },
+    // Parsed on every request: the next refresh's time moves with the clock, not the snapshot.
+    listing: answer.route(
+      "listing",
+      (_query, _snapshot, { owner, repo }: { owner: string; repo: string }) => ({
+        id: checkedId(owner, repo),
+        next: next(),
+      }),
+      (snapshot, arg) => renderListing(snapshot, { ...arg, baseUrl }),
+      { fresh: true },
+    ),
   };
 }

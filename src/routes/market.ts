@@ -1,11 +1,36 @@
-/** GET /market/manifest.json and GET /market/v1/plugins (contract 4.4, 4.5): bare JSON, no envelope. */
+/**
+ * The client-sync source, bare JSON without the envelope: GET /market/manifest.json (the source),
+ * GET /market/v1/plugins (pages by stars), GET /market/v1/catalog.json (the whole snapshot in one
+ * document) and GET /market/v1/changes (what changed since the snapshot a client holds).
+ */
 import type { Snapshot } from "../catalog/snapshot";
-import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { pageJson } from "../http/envelope";
+import type { CatalogStore } from "../catalog/store";
+import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, matchesEtag, type Rendered, render, respond } from "../http/cache";
+import { pageJson, rawQuery } from "../http/envelope";
+import { badRequest, HttpError, unavailable } from "../http/errors";
+import { SECURITY_HEADERS } from "../http/headers";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
-import { checkPinned, type Paging, parsePaging, SYNC_PAGE_SIZE, syncQuerySchema } from "../http/params";
-import { ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import {
+  checkPinned,
+  type Paging,
+  parsePaging,
+  parseSnapshotAt,
+  SYNC_PAGE_SIZE,
+  sinceQuerySchema,
+  syncQuerySchema,
+} from "../http/params";
+import { requestedRange } from "../http/range";
+import { gzipEtag, MIN_GZIP_BYTES } from "../http/render";
+import {
+  CATALOG_TAIL,
+  catalogHead,
+  type PartsDocument,
+  PreparedDocuments,
+  SnapshotClosed,
+  SyncDocuments,
+} from "../http/syncdocs";
+import { CatalogSchema, ChangesSchema, ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
+import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 
 export const SOURCE_ID = "plugin-catalog";
 
@@ -68,6 +93,44 @@ function syncPage(snapshot: Snapshot, { page, pageSize }: Paging): Rendered {
   return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
+const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
+
+/** The whole snapshot rendered at once: what catalog.json's parts add up to (the bench and tests compare). */
+export function renderCatalog(snapshot: Snapshot): Rendered {
+  return render(
+    `${catalogHead(snapshot)}${snapshot.catalogItems().join(",")}${CATALOG_TAIL}`,
+    JSON_TYPE,
+    JSON_CACHE_CONTROL,
+  );
+}
+
+const sinceMissing = () => badRequest("since", "required: the snapshotAt of the catalog you hold");
+
+/** The catalog's history does not reach `since`: the client starts again from catalog.json. */
+function historyGone(since: string): HttpError {
+  const restart = "download /market/v1/catalog.json and follow changes from its snapshotAt";
+  return new HttpError(410, `The catalog's history does not reach ${since}: ${restart}.`);
+}
+
+/** The `since` of a changes request: required, a snapshotAt (400 otherwise). */
+function changesParams(params: URLSearchParams): { since: string } {
+  const since = parseSnapshotAt(params, "since");
+  if (since === null) throw sinceMissing();
+  return { since };
+}
+
+/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
+function changesPage(snapshot: Snapshot, { since }: { since: string }): Rendered {
+  const changes = snapshot.changesSince(since);
+  if (changes === null) {
+    throw historyGone(since);
+  }
+  const lists = `"added":[${changes.added.join(",")}],"updated":[${changes.updated.join(",")}]`;
+  const ids = `"removed":${JSON.stringify(changes.removed)},"renamed":${JSON.stringify(changes.renamed)}`;
+  const body = `{"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"since":${JSON.stringify(since)},${lists},${ids}}`;
+  return render(body, JSON_TYPE, JSON_CACHE_CONTROL);
+}
+
 export const marketDocs = {
   manifest: {
     tag: "Client sync",
@@ -85,25 +148,134 @@ export const marketDocs = {
     body: pageSchema(ShortPluginSchema, "One page of plugins in short form."),
     cached: "snapshot",
     more: { 409: PINNED_CHANGED },
+    example: (snapshot) => decoded(syncPage(snapshot, syncParams(new URLSearchParams("pageSize=1"), snapshot))),
+  },
+
+  catalog: {
+    tag: "Client sync",
+    summary: "The whole catalog in one document",
+    description:
+      "Every plugin in catalog form by stars descending, with the categories: a mirror downloads it once, " +
+      "then follows /market/v1/changes from its snapshotAt. The example shows one item.",
+    body: CatalogSchema,
+    cached: "snapshot",
+    headers: { "Accept-Ranges": "`bytes`: one byte range of either representation may be asked for (`Range`)." },
+    more: {
+      206: {
+        description: "The one byte range `Range` asked for (unless `If-Range` names another version): resume here.",
+        partial: true,
+        headers: { "Content-Range": "`bytes first-last/length` of the representation sent (plain or gzip)." },
+      },
+      416: {
+        description: "The range starts past the end.",
+        message: "The range is not within the 1234 bytes of this representation.",
+        headers: { "Content-Range": "`bytes */length`." },
+      },
+    },
+    // One item, read alone: an example never renders the whole catalog.
     example: (snapshot) =>
       JSON.parse(
-        new TextDecoder().decode(syncPage(snapshot, syncParams(new URLSearchParams("pageSize=1"), snapshot)).body),
+        `${catalogHead(snapshot)}${snapshot
+          .catalogRowsAfter(0, 1)
+          .map((r) => r.json)
+          .join(",")}${CATALOG_TAIL}`,
       ),
+  },
+  changes: {
+    tag: "Client sync",
+    summary: "What changed since a snapshot",
+    description:
+      "Added and updated plugins in catalog form, removed ids and renames, from `since` to the snapshot served.",
+    query: sinceQuerySchema,
+    body: ChangesSchema,
+    cached: "snapshot",
+    more: {
+      400: {
+        description: "`since` is missing or not a snapshotAt.",
+        message: sinceMissing().message,
+      },
+      410: {
+        description: "The catalog's history does not reach `since`: download catalog.json again.",
+        message: historyGone("2026-01-02T03:04:05.678Z").message,
+      },
+    },
+    example: (snapshot) => decoded(changesPage(snapshot, { since: snapshot.snapshotAt })),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
-// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
-export function marketHandlers(answer: Answer, baseUrl: string) {
+/** Serves a document of parts: 304 on a current ETag, HEAD without its body, a byte range when `ranges`. */
+function serveParts({ request, set, note }: CatalogContext, document: PartsDocument, ranges: boolean): Response | null {
+  const gzip = document.body.plainLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"));
+  const etag = gzip ? gzipEtag(document.etag) : document.etag;
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    "Content-Type": JSON_TYPE,
+    "Cache-Control": JSON_CACHE_CONTROL,
+    ETag: etag,
+  };
+  if (document.body.plainLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
+  if (gzip) headers["Content-Encoding"] = "gzip";
+  if (ranges) headers["Accept-Ranges"] = "bytes";
+  if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+    return respond({ status: 200, body: EMPTY, etag, headers }, request, set, note.limit);
+  }
+  const length = document.body.length(gzip);
+  const range = ranges
+    ? requestedRange(request.headers.get("range"), request.headers.get("if-range"), etag, length)
+    : null;
+  if (range === "unsatisfiable") {
+    throw new HttpError(416, `The range is not within the ${length} bytes of this representation.`, {
+      "Content-Range": `bytes */${length}`,
+    });
+  }
+  const { start, end } = range ?? { start: 0, end: length };
+  if (range !== null) headers["Content-Range"] = `bytes ${start}-${end - 1}/${length}`;
+  // A streamed body goes chunked (see parts.ts); HEAD and a whole body say the length.
+  headers["Content-Length"] = String(end - start);
+  Object.assign(headers, note.limit);
+  const status = range === null ? 200 : 206;
+  // A HEAD answer never makes its body.
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  return new Response(document.body.body(gzip, start, end), { status, headers });
+}
+
+const EMPTY = new Uint8Array(0);
+
+export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
+  const prepared = new PreparedDocuments();
+  store.onOpen((snapshot) => prepared.prepare(snapshot));
+  if (store.loaded !== null) prepared.start(store.loaded);
+  /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
+  const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {
+    const snapshot = store.current();
+    if (snapshot === null) throw unavailable();
+    const found = prepared.get(snapshot);
+    note.cache = found instanceof SyncDocuments ? "hit" : "miss";
+    try {
+      return await found;
+    } catch (error) {
+      if (error instanceof SnapshotClosed && attempts > 1) return documents(note, attempts - 1);
+      throw error;
+    }
+  };
   return {
-    manifest: ({ request, set, note }: CatalogContext) => {
-      const response = answer({ request, set, note }, "manifest", manifestPage, baseUrl);
-      if (response === null) return null;
-      return response;
-    },
-    plugins: ({ request, set, note }: CatalogContext) => {
-      const response = answer.query({ request, set, note }, "sync", syncParams, syncPage);
-      if (response === null) return null;
-      return response;
+    manifest: answer.route(
+      "manifest",
+      () => undefined,
+      (snapshot) => manifestPage(snapshot, baseUrl),
+    ),
+    plugins: answer.route("sync", syncParams, syncPage),
+    // Async: the documents of a snapshot just swapped in may still be being written.
+    catalog: async (context: CatalogContext) => serveParts(context, (await documents(context.note)).catalog, true),
+    changes: async (context: CatalogContext) => {
+      const params = changesParams(new URLSearchParams(rawQuery(context.request.url)));
+      context.note.params = canonicalParams(params);
+      const written = await documents(context.note);
+      // A hit is an answer assembled before; the first request of a `since` assembles it.
+      if (!written.hasChanges(params.since)) context.note.cache = "miss";
+      const changes = written.changes(params.since);
+      if (changes === null) throw historyGone(params.since);
+      return serveParts(context, changes, false);
     },
   };
 }

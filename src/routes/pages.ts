@@ -11,14 +11,13 @@ import type { Snapshot } from "../catalog/snapshot";
 import type { CategoryInfo } from "../catalog/types";
 import type { PluginView } from "../catalog/views";
 import type { Rendered } from "../http/cache";
-import { rawQuery } from "../http/envelope";
-import { badRequest, HttpError } from "../http/errors";
+import { badRequest, type HttpError } from "../http/errors";
 import { secured } from "../http/headers";
-import { memoized } from "../http/memo";
 import type { MoreStatus, RouteDoc } from "../http/openapi";
 import { filtersSchema, parseFilters, parsePaging } from "../http/params";
+import type { RequestNote } from "../http/requestlog";
 import { stringEnum, TextSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import type { Answer } from "./answer";
 import { categoryPath, esc, HTML_TYPE, number, page, pluginPath, renderPage, webUrl } from "./layout";
 
 /** Plugins per page. */
@@ -44,9 +43,8 @@ export interface BrowseParams {
   page: number;
 }
 
-/** The parameters of a query string; 400 when malformed. The category is checked against the snapshot later. */
-export function parseBrowse(query: string, category: string | null = null): BrowseParams {
-  const params = new URLSearchParams(query);
+/** The parameters of a query; 400 when malformed. The category is checked against the snapshot later. */
+export function parseBrowse(params: URLSearchParams, category: string | null = null): BrowseParams {
   params.delete("pageSize");
   const filters = parseFilters(params);
   const categories = params.getAll("category");
@@ -188,7 +186,7 @@ function notFoundPage(title: string, message: string, q: string | null = null): 
 }
 
 /** A listing: the search page, or a category's page when `category` is its path's. */
-function listing(snapshot: Snapshot, [p, inCategory]: readonly [BrowseParams, boolean]): Rendered {
+function listing(snapshot: Snapshot, p: BrowseParams, inCategory: boolean): Rendered {
   const info: CategoryInfo | null =
     p.category === null ? null : (snapshot.categories.find((c) => c.id === p.category) ?? null);
   if (p.category !== null && info === null && !inCategory) {
@@ -460,7 +458,7 @@ function badRequestPage(error: HttpError): string {
 }
 
 /** A malformed parameter on a page: the error told as a page, never cached. */
-function badPage(error: HttpError, note: CatalogContext["note"]): Response {
+function badPage(error: HttpError, note: RequestNote): Response {
   const headers = secured({ "Content-Type": HTML_TYPE, "Cache-Control": "no-store", ...note.limit });
   const rendered = renderPage(badRequestPage(error), error.status);
   return new Response(rendered.body as Uint8Array<ArrayBuffer>, {
@@ -534,56 +532,26 @@ export const pageDocs = {
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
-/** A page's parameters and cache key, by query string (and category path). */
-const browseParams = memoized((query: string) => {
-  const p = parseBrowse(query);
-  return { p, key: `page:browse${browseQuery(p, true)}` };
-});
-const categoryParams = memoized((idAndQuery: string) => {
-  const at = idAndQuery.indexOf("?");
-  const id = decodeURIComponent(idAndQuery.slice(0, at));
-  const p = parseBrowse(idAndQuery.slice(at + 1), id);
-  return { p, key: `page:category:${id}${browseQuery(p, false)}` };
-});
-
-/** A page's parameters, or the page telling what is malformed in them. */
-function paramsOrBad(
-  query: string,
-  category: string | null,
-  note: CatalogContext["note"],
-): { p: BrowseParams; key: string } | Response {
-  try {
-    return category === null ? browseParams(query) : categoryParams(`${encodeURIComponent(category)}?${query}`);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 400) return badPage(error, note);
-    throw error;
-  }
-}
-
-// The 304 (null) and a bad request's page are returned apart, which keeps the handlers
-// synchronous: see answer.ts.
+// A malformed parameter's page (badPage) is answered apart, never cached.
 export function pageHandlers(answer: Answer) {
   return {
-    browse: ({ request, set, note }: CatalogContext) => {
-      const parsed = paramsOrBad(rawQuery(request.url), null, note);
-      if (parsed instanceof Response) return parsed;
-      const response = answer({ request, set, note }, parsed.key, listing, [parsed.p, false] as const);
-      if (response === null) return null;
-      return response;
-    },
-    category: ({ request, set, note, params }: CatalogContext & { params: { id: string } }) => {
-      const parsed = paramsOrBad(rawQuery(request.url), params.id, note);
-      if (parsed instanceof Response) return parsed;
-      const response = answer({ request, set, note }, parsed.key, listing, [parsed.p, true] as const);
-      if (response === null) return null;
-      return response;
-    },
-    plugin: ({ request, set, note, params }: CatalogContext & { params: { owner: string; repo: string } }) => {
-      const id = `${params.owner}/${params.repo}`;
-      const response = answer({ request, set, note }, `page:plugin:${id}`, pluginPage, id);
-      if (response === null) return null;
-      return response;
-    },
+    browse: answer.route(
+      "page:browse",
+      (query) => parseBrowse(query),
+      (s, p) => listing(s, p, false),
+      { bad: badPage },
+    ),
+    category: answer.route(
+      "page:category",
+      (query, _snapshot, { id }: { id: string }) => parseBrowse(query, id),
+      (s, p) => listing(s, p, true),
+      { bad: badPage },
+    ),
+    plugin: answer.route(
+      "page:plugin",
+      (_query, _snapshot, { owner, repo }: { owner: string; repo: string }) => `${owner}/${repo}`,
+      pluginPage,
+    ),
   };
 }
 

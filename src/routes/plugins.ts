@@ -3,7 +3,7 @@ import { Type as t } from "@sinclair/typebox";
 import type { IncludePart } from "../catalog/details";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { okEnvelope, pageJson, rawQuery } from "../http/envelope";
+import { okEnvelope, pageJson } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
 import {
@@ -15,7 +15,7 @@ import {
   parseListParams,
 } from "../http/params";
 import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import type { Answer } from "./answer";
 
 /** The list parameters of a query (400 when invalid, 409 when pinned to another snapshot). */
 function listParams(params: URLSearchParams, snapshot: Snapshot): ListParams {
@@ -116,23 +116,17 @@ export const pluginDocs = {
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
-// The 304 (null) is returned apart, which keeps the handlers synchronous: see answer.ts.
 export function pluginHandlers(answer: Answer) {
   return {
-    list: ({ request, set, note }: CatalogContext) => {
-      const response = answer.query({ request, set, note }, "list", listParams, listPage);
-      if (response === null) return null;
-      return response;
-    },
-    plugin: ({ request, set, note, params }: CatalogContext & { params: { owner: string; repo: string } }) => {
-      const id = `${params.owner}/${params.repo}`;
-      const query = rawQuery(request.url);
-      // Only `include` changes the answer, keyed by its parsed parts: other parameters and spellings share an entry.
-      const include = query === "" ? [] : parseInclude(new URLSearchParams(query));
-      const key = include.length ? `plugin:${id}?include=${include.join(",")}` : `plugin:${id}`;
-      const response = answer({ request, set, note }, key, pluginPage, { id, include });
-      if (response === null) return null;
-      return response;
-    },
+    list: answer.route("list", listParams, listPage),
+    // Only `include` changes the answer: other parameters and spellings share an entry.
+    plugin: answer.route(
+      "plugin",
+      (query, _snapshot, { owner, repo }: { owner: string; repo: string }) => ({
+        id: `${owner}/${repo}`,
+        include: parseInclude(query),
+      }),
+      pluginPage,
+    ),
   };
 }

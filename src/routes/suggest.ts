@@ -6,25 +6,24 @@ import { Type as t } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { SUGGEST_LIMIT } from "../catalog/suggest";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { okEnvelope, rawQuery } from "../http/envelope";
+import { okEnvelope } from "../http/envelope";
 import { badRequest } from "../http/errors";
-import { memoized } from "../http/memo";
 import type { RouteDoc } from "../http/openapi";
 import { MAX_QUERY_CHARS } from "../http/params";
 import { envelopeSchema, PluginSchema } from "../http/wireschemas";
-import type { Answer, CatalogContext } from "./answer";
+import type { Answer } from "./answer";
 
 /** The suggest group's limit: a burst of this many requests, then one more per interval. */
 export const SUGGEST_RULE = { burst: 5, intervalMs: 250 } as const;
 
-/** The canonical prefix of a query string: `q` trimmed and lower-cased; 400 when malformed. */
-export const suggestPrefix = memoized((query: string): string => {
-  const values = new URLSearchParams(query).getAll("q");
+/** The canonical prefix of a query: `q` trimmed and lower-cased; 400 when malformed. */
+function suggestPrefix(query: URLSearchParams): string {
+  const values = query.getAll("q");
   if (values.length > 1) throw badRequest("q", "give it at most once");
   const q = (values[0] ?? "").trim().toLowerCase();
   if ([...q].length > MAX_QUERY_CHARS) throw badRequest("q", `at most ${MAX_QUERY_CHARS} characters`);
   return q;
-});
+}
 
 function suggestPage(snapshot: Snapshot, prefix: string): Rendered {
   const items = snapshot.suggest(prefix).map((rowid) => snapshot.suggestItem(rowid));
@@ -63,14 +62,6 @@ export const suggestDoc: RouteDoc<Snapshot> = {
   example: (snapshot) => JSON.parse(new TextDecoder().decode(suggestPage(snapshot, "mcp").body)),
 };
 
-// The 304 (null) is returned apart, which keeps the handler synchronous: see answer.ts.
 export function suggestHandlers(answer: Answer) {
-  return {
-    suggest: ({ request, set, note }: CatalogContext) => {
-      const prefix = suggestPrefix(rawQuery(request.url));
-      const response = answer({ request, set, note }, `suggest:${prefix}`, suggestPage, prefix);
-      if (response === null) return null;
-      return response;
-    },
-  };
+  return { suggest: answer.route("suggest", suggestPrefix, suggestPage) };
 }

@@ -11,7 +11,7 @@ import { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord } from "../../src/catalog/types";
 import { crc32Combine, PART_BYTES, PartsBody, PartWriter, partStats } from "../../src/http/parts";
 import { PreparedDocuments, SyncDocuments } from "../../src/http/syncdocs";
-import { renderCatalog } from "../../src/routes/sync";
+import { renderCatalog } from "../../src/routes/market";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const HOUR = 3_600_000;

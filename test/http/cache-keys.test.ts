@@ -59,10 +59,27 @@ describe("the cache key is the parsed query, not its spelling", () => {
       [`?since=${SNAPSHOT_AT}`, `?since=${since}`, `?x=1&since=${SNAPSHOT_AT}`, `?since=${SNAPSHOT_AT}&x=%3A`],
     ],
     ["/api/v1/categories", ["?q=postgres&curated=1", "?curated=true&q=postgres", "?q=postgres&curated=1&junk=1"]],
+    ["/plugins/feed.json", ["?category=mcp", "?category=mcp&x=1", "?x=2&category=%6Dcp"]],
+    ["/api/v1/suggest", ["?q=Post", "?q=post", "?q=+post+&x=1"]],
+    ["/browse", ["?q=postgres&sort=stars", "?sort=stars&q=postgres&pageSize=5", "?q=postgres&sort=stars&page=1"]],
+    ["/categories/mcp", ["", "?page=1&sort=default", "?x=1"]],
   ])("%s: every variant after the first is a hit", async (path, queries) => {
     const use = await cacheUse(queries.map((q) => `${path}${q}`));
     expect(use.map(([, status]) => status)).toEqual(queries.map(() => 200));
     expect(use.map(([, , cache]) => cache)).toEqual(["miss", ...queries.slice(1).map(() => "hit")]);
+  });
+
+  test("every repository not listed shares one badge per form; a listed one has its own", async () => {
+    const use = await cacheUse([
+      "/badge/acme/nothing.svg",
+      "/badge/acme/else.svg?show=stars",
+      "/badge/other/thing.svg?show=category",
+      "/badge/acme/nothing.json",
+      "/badge/acme/skill.svg",
+      "/badge/ACME/Skill.svg?x=1",
+      "/badge/acme/skill.svg?show=stars",
+    ]);
+    expect(use.map(([, , cache]) => cache)).toEqual(["miss", "hit", "hit", "miss", "miss", "hit", "miss"]);
   });
 
   test("a query that means something else is its own entry", async () => {

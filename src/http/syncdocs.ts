@@ -8,6 +8,7 @@
 import { composeEvents } from "../catalog/history";
 import { runSliced, SLICE_MS } from "../catalog/slices";
 import type { Snapshot } from "../catalog/snapshot";
+import type { CatalogStore } from "../catalog/store";
 import type { HistoryEvent } from "../catalog/types";
 import { deflatePart, joinSegments, type Part, PartsBody, PartWriter, partSegment, type Segment } from "./parts";
 
@@ -188,6 +189,16 @@ export class PreparedDocuments {
 
   constructor(private readonly sliceMs = SLICE_MS) {}
 
+  /** The documents of the snapshots `store` opens, each written before it serves. */
+  static following(store: CatalogStore, sliceMs = SLICE_MS): PreparedDocuments {
+    const prepared = new PreparedDocuments(sliceMs);
+    store.onOpen((snapshot) => prepared.prepare(snapshot));
+    store.onSwap((snapshot) => prepared.serving(snapshot));
+    // A snapshot opened before: its documents are begun now.
+    if (store.loaded !== null) prepared.start(store.loaded);
+    return prepared;
+  }
+
   /** The writing of the documents of `snapshot`, as steps the caller runs in slices; nothing when begun already. */
   *prepare(snapshot: Snapshot): Generator<void, void> {
     if (this.written.has(snapshot)) return;
@@ -214,19 +225,22 @@ export class PreparedDocuments {
     Promise.resolve(this.get(snapshot)).catch(() => {});
   }
 
-  /**
-   * Drops the documents of snapshots closed since, and the plain forms their parts kept: an answer
-   * still being sent inflates what it needs again. The collector is asked to give their memory back
-   * before the next snapshot's plain forms are made.
-   */
+  /** Drops the documents of snapshots closed since: answers still being sent hold what they need. */
   private forgetClosed(): void {
-    let dropped = false;
-    for (const [snapshot, documents] of this.written) {
-      if (!snapshot.closed) continue;
-      this.written.delete(snapshot);
-      if (documents instanceof SyncDocuments) dropped = documents.release() || dropped;
+    for (const snapshot of this.written.keys()) if (snapshot.closed) this.written.delete(snapshot);
+  }
+
+  /**
+   * `snapshot` serves now: the plain forms kept by the documents of the one it replaced are let go
+   * (an answer of those still being sent inflates again what it needs), and the collector is asked
+   * to give their memory back before the new snapshot's plain forms are made.
+   */
+  private serving(snapshot: Snapshot): void {
+    let released = false;
+    for (const [other, documents] of this.written) {
+      if (other !== snapshot && documents instanceof SyncDocuments) released = documents.release() || released;
     }
-    if (dropped) Bun.gc(false);
+    if (released) Bun.gc(false);
   }
 
   /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */

@@ -7,7 +7,7 @@ import { openSync } from "node:fs";
 import { createApp } from "../src/app";
 import { CatalogStore } from "../src/catalog/store";
 import { createLog } from "../src/log";
-import { CLIENT_HEADERS } from "./scenarios";
+import { benchConfig, CLIENT_HEADERS } from "./scenarios";
 
 const [path, runs] = [process.argv[2], Number(process.argv[3] ?? 0)];
 if (!path) {
@@ -26,7 +26,7 @@ if (runs > 0) {
 } else {
   const app = createApp({
     store: new CatalogStore(path, { log: () => {} }),
-    config: { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: 0, responseCacheBytes: 64 * 2 ** 20 },
+    config: benchConfig({ responseCacheBytes: 64 * 2 ** 20 }),
     log: createLog(openSync("/dev/null", "w")).log,
   });
   const ask = async (p: string) => {

@@ -11,7 +11,7 @@
  */
 import { existsSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CLIENT_HEADERS } from "./scenarios";
+import { benchConfig, CLIENT_HEADERS } from "./scenarios";
 
 const ROOT = join(import.meta.dir, "..");
 const SNAPSHOT = join(import.meta.dir, "out", "synthetic-100000.sqlite");
@@ -43,13 +43,12 @@ async function appOf(tree: string): Promise<Handler> {
   // Trees before the plain response cache took its budget in the store, and the request log's
   // byte writer as `lines`; later ones ignore both.
   const store = new CatalogStore(SNAPSHOT, { cacheBytes, log: () => {} });
-  const config = {
-    baseUrl: "http://localhost",
+  const config = benchConfig({
     rateLimitWindowMs: limiter ? 2000 : 0,
     // One trusted proxy: a number here, truthy for trees that took a boolean.
     trustProxy: limiter ? 1 : 0,
     responseCacheBytes: cacheBytes,
-  };
+  });
   const app = createApp({ store, config, log: processLog.log, lines: processLog.lines });
   app.compile();
   return app as Handler;

@@ -13,7 +13,7 @@ import { createApp } from "../src/app";
 import { Snapshot } from "../src/catalog/snapshot";
 import { CatalogStore } from "../src/catalog/store";
 import { createLog } from "../src/log";
-import { CLIENT_HEADERS } from "./scenarios";
+import { benchConfig, CLIENT_HEADERS } from "./scenarios";
 
 const SNAPSHOT = join(import.meta.dir, "out", "synthetic-100000.sqlite");
 const ROUNDS = 10;
@@ -72,7 +72,7 @@ const store = new CatalogStore(SNAPSHOT, { log: () => {} });
 const processLog = createLog(openSync("/dev/null", "w"));
 const app = createApp({
   store,
-  config: { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: 0, responseCacheBytes: 64 * 2 ** 20 },
+  config: benchConfig({ responseCacheBytes: 64 * 2 ** 20 }),
   log: processLog.log,
 });
 app.compile();
@@ -131,7 +131,7 @@ for (const [label, paths] of GROUPS) {
 {
   const bare = createApp({
     store: new CatalogStore(SNAPSHOT, { log: () => {} }),
-    config: { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: 0, responseCacheBytes: 0 },
+    config: benchConfig({ responseCacheBytes: 0 }),
     log: processLog.log,
   });
   const pairs: Array<[string, string]> = [

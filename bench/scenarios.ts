@@ -7,6 +7,7 @@
  */
 import { SORTS, type Sort } from "../src/catalog/orders";
 import type { Snapshot } from "../src/catalog/snapshot";
+import { type Config, loadConfig } from "../src/config";
 import { shuffle } from "./vocabulary";
 
 export interface Scenario {
@@ -23,6 +24,12 @@ export interface Scenario {
 export const CLIENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Accept-Encoding": "gzip, deflate, br",
 });
+
+/** The configuration of an app a bench runs in process: an empty environment's, without rate limit or schedule. */
+export function benchConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ BASE_URL: "http://localhost", RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off" });
+  return { ...base, ...overrides };
+}
 
 const LIST = "/api/v1/plugins";
 /** The search of the hot runs; cold runs never send it, so they never hit its cached answer. */

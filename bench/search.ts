@@ -13,7 +13,7 @@
 import { Database } from "bun:sqlite";
 import { openSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CLIENT_HEADERS } from "./scenarios";
+import { benchConfig, CLIENT_HEADERS } from "./scenarios";
 import { loadRealFacts, random } from "./synthetic";
 import { shuffle, vocabulary } from "./vocabulary";
 
@@ -55,7 +55,7 @@ async function appOf(tree: string, path: string): Promise<Handler> {
   const { createLog } = await import(join(tree, "src/log.ts"));
   const processLog = createLog(openSync("/dev/null", "w"));
   const store = new CatalogStore(path, { log: () => {} });
-  const config = { baseUrl: "http://localhost", rateLimitWindowMs: 0, trustProxy: 0, responseCacheBytes: 16 * 2 ** 20 };
+  const config = benchConfig({ responseCacheBytes: 16 * 2 ** 20 });
   const app = createApp({ store, config, log: processLog.log });
   app.compile();
   return app as Handler;

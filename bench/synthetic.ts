@@ -8,11 +8,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Classifier } from "../src/catalog/classify";
-import { isoMillis, isoSeconds } from "../src/catalog/time";
+import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/time";
 import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/types";
 
 const ROOT = join(import.meta.dir, "..");
-const DAY_MS = 86_400_000;
 
 /** The real data: the embedded default when present, else the shared data set. */
 export function realDataPath(): string {

@@ -14,8 +14,8 @@ import { RedisLease } from "../src/cluster/lease";
 import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
-import { limitsFrom, runRefresh } from "../src/refresh/refresh";
 import { exitCode, formatResult } from "../src/refresh/report";
+import { limitsFrom, runRefresh } from "../src/refresh/run";
 import { printable } from "../src/refresh/upstream";
 
 /** The token, replaced wherever an upstream error put it. */

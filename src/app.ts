@@ -28,20 +28,11 @@ import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { nextRefresh } from "./routes/schedule";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
 
-export type { Log } from "./log";
-
 export interface AppDeps {
   store: CatalogStore;
-  config: Pick<Config, "baseUrl" | "rateLimitWindowMs" | "trustProxy"> &
-    Partial<
-      Pick<
-        Config,
-        "rateLimitMaxKeys" | "readyMaxAgeS" | "logClientIp" | "responseCacheBytes" | "metricsToken" | "refreshCron"
-      >
-    > & {
-      /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
-      slowRequestMs?: number;
-    };
+  config: Config;
+  /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
+  slowRequestMs?: number;
   log?: Log;
   /** Set when the process begins to stop. */
   stopping?: Stopping;
@@ -52,8 +43,6 @@ export interface AppDeps {
   /** What GET /metrics exposes; by default the requests and the snapshot of this app alone. */
   metrics?: Metrics;
 }
-
-const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
 
 function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}) {
   return new Response(errorBody(new URL(request.url).pathname, status, message), {
@@ -101,23 +90,24 @@ type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
 export function createApp({
   store,
   config,
+  slowRequestMs = SLOW_REQUEST_MS,
   log = () => {},
   stopping = new Stopping(),
   sharedLimits,
   readyDetails,
   metrics = new Metrics({ snapshot: servedSnapshot(store), processMetrics: false }),
 }: AppDeps) {
-  const answer = answerFrom(store, config.responseCacheBytes ?? DEFAULT_CACHE_BYTES);
+  const answer = answerFrom(store, config.responseCacheBytes);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, store, config.baseUrl);
-  const health = healthHandlers(store, config.readyMaxAgeS ?? 0, () => stopping.active, Date.now, readyDetails);
+  const health = healthHandlers(store, config.readyMaxAgeS, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
   const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
   const docs = apiDocsHandlers(answer, described, docInfo);
   const categories = categoryHandlers(answer);
-  const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron ?? null));
+  const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
@@ -179,14 +169,7 @@ export function createApp({
   }));
   const app = new Elysia()
     .decorate(requestNote())
-    .use(
-      requestLog(
-        log,
-        { trustProxy: config.trustProxy, logClientIp: config.logClientIp ?? false },
-        metrics,
-        config.slowRequestMs ?? SLOW_REQUEST_MS,
-      ),
-    )
+    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp }, metrics, slowRequestMs))
     // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
     // route parse cookies, headers and query on every request.
     .onError(({ error, code, request, route, note }) => {
@@ -194,8 +177,7 @@ export function createApp({
       if (stopping.active) response.headers.set("connection", "close");
       // The runtime dates every answer but those to HEAD.
       if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
-      const slowMs = config.slowRequestMs ?? SLOW_REQUEST_MS;
-      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics, slowMs);
+      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics, slowRequestMs);
       return response;
     })
     .onRequest(checkRequestLine)

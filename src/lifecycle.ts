@@ -4,12 +4,9 @@
  * whatever else was registered (the scheduled refresh first, so nothing new starts while
  * draining), and exits 0. A stop that hangs past the deadline exits 1.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { basename } from "node:path";
-import { removeLeftovers } from "./catalog/files";
+import { removeLeftovers } from "./catalog/atomic-write";
 import type { Log } from "./log";
-
-export type { Log };
+import { removeOwnLock } from "./refresh/lock";
 
 /** One thing to stop, in order; `run` may be asynchronous. */
 export interface StopStep {
@@ -86,10 +83,6 @@ export function stopScheduledJobs(store: unknown): void {
  */
 export function removeRefreshLeftovers(databasePath: string): string[] {
   const removed = removeLeftovers(databasePath);
-  const lock = `${databasePath}.lock`;
-  if (existsSync(lock) && readFileSync(lock, "utf8").split("\n")[0] === String(process.pid)) {
-    rmSync(lock, { force: true });
-    removed.push(basename(lock));
-  }
-  return removed;
+  const lock = removeOwnLock(databasePath);
+  return lock === null ? removed : [...removed, lock];
 }

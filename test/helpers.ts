@@ -6,6 +6,7 @@ import { createApp } from "../src/app";
 import { publishSnapshot } from "../src/catalog/publish";
 import { CatalogStore } from "../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
+import { type Config, loadConfig } from "../src/config";
 import type { Metrics } from "../src/metrics";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
@@ -64,6 +65,12 @@ export function snapshotInput(plugins: PluginRecord[], snapshotAt = SNAPSHOT_AT)
   return { snapshotAt, plugins, categoryIds: CATEGORY_IDS };
 }
 
+/** A test app's configuration: an empty environment's, without rate limit or schedule, then `overrides`. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ BASE_URL: "http://catalog.test", RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off" });
+  return { ...base, ...overrides };
+}
+
 export interface TestServer {
   url: string;
   path: string;
@@ -100,14 +107,14 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
   });
   const app = createApp({
     store,
-    config: {
+    config: testConfig({
       baseUrl: options.baseUrl ?? "http://catalog.test",
       rateLimitWindowMs: options.rateLimitWindowMs ?? 0,
       trustProxy: Number(options.trustProxy ?? 0),
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
       refreshCron: options.refreshCron ?? null,
       metricsToken: options.metricsToken,
-    },
+    }),
     log: (event, fields) => lines.push({ event, ...fields }),
     metrics: options.metrics,
   }).listen({ port: 0, hostname: "127.0.0.1" });

@@ -3,6 +3,7 @@
  * a repository is listed or not: the last decision per repository, carried from snapshot to
  * snapshot for CANDIDATE_DAYS and at most MAX_CANDIDATES of them, newest first.
  */
+import { daysBefore } from "./time";
 
 /**
  * Why a candidate was not published: the one list of reasons. Each reason has its sentence in
@@ -43,7 +44,6 @@ export type Decision = "published" | Rejection;
 export const CANDIDATE_DAYS = 90;
 /** The most decisions a snapshot carries: three times the catalog; each costs about 380 bytes of snapshot. */
 export const MAX_CANDIDATES = 30_000;
-const DAY_MS = 86_400_000;
 
 /** The evidence the refresher looked for, and what it found. */
 export interface EvidenceFound {
@@ -85,7 +85,7 @@ export function carryCandidates(
   snapshotAt: string,
   max = MAX_CANDIDATES,
 ): CandidateDecision[] {
-  const horizon = new Date(Date.parse(snapshotAt) - CANDIDATE_DAYS * DAY_MS).toISOString();
+  const horizon = daysBefore(snapshotAt, CANDIDATE_DAYS);
   const kept = new Map<string, CandidateDecision>();
   for (const decision of current) kept.set(decision.id.toLowerCase(), decision);
   const older = previous.filter((d) => d.checked_at >= horizon && !kept.has(d.id.toLowerCase()));

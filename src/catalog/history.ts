@@ -3,12 +3,12 @@
  * what changed since it: each plugin's last change, and the removals and renames of the retained
  * publishes. A new snapshot carries its predecessor's history forward, pruned to HISTORY_DAYS.
  */
+import { daysBefore } from "./time";
 import type { HistoryEvent, PluginRecord, SnapshotHistory } from "./types";
 import { catalogRecordJson } from "./views";
 
 /** How long removals, renames and earlier snapshot times are kept. */
 export const HISTORY_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /** What the predecessor knew: its records' catalog JSON and last change, and its own history. */
 export interface PreviousHistory {
@@ -32,7 +32,7 @@ export function carryHistory(
 ): SnapshotHistory {
   const changedAt = new Map<string, string>();
   if (previous.snapshotAt === null) return { changedAt, events: [], snapshots: [snapshotAt] };
-  const horizon = new Date(Date.parse(snapshotAt) - HISTORY_DAYS * DAY_MS).toISOString();
+  const horizon = daysBefore(snapshotAt, HISTORY_DAYS);
   const current = new Set(records.map((r) => r.id.toLowerCase()));
   for (const record of records) {
     const key = record.id.toLowerCase();

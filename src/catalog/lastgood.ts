@@ -4,7 +4,7 @@
  */
 import { copyFileSync, existsSync, statSync } from "node:fs";
 import { copyFile, rename, rm } from "node:fs/promises";
-import { temporaryPath, writeAtomically } from "./files";
+import { temporaryPath, writeAtomically } from "./atomic-write";
 import { Snapshot } from "./snapshot";
 import { headerProblem, snapshotProblem } from "./validity";
 

@@ -4,6 +4,7 @@
  */
 import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "./schema";
 import { foldAscii } from "./text";
+import { daysSince } from "./time";
 import type { PluginRecord } from "./types";
 
 export const SORTS = ["default", "name", "stars", "forks", "updated", "heat", "newest"] as const;
@@ -11,14 +12,13 @@ export type Sort = (typeof SORTS)[number];
 
 /** Half-life of the recency part of heat, in days. */
 export const HEAT_HALF_LIFE_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /**
  * Heat = log10(1 + stars + 2·forks) · 0.5^(days since pushed_at / 30), against the snapshot time
  * (never the wall clock), so one snapshot always yields one order.
  */
 export function heat(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
-  const days = Math.max(0, (Date.parse(snapshotAt) - Date.parse(pushedAt)) / DAY_MS);
+  const days = daysSince(pushedAt, snapshotAt);
   return Math.log10(1 + stars + 2 * forks) * 0.5 ** (days / HEAT_HALF_LIFE_DAYS);
 }
 

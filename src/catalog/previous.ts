@@ -7,11 +7,13 @@ import { existsSync } from "node:fs";
 import type { CandidateDecision } from "./candidates";
 import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
 import type { PreviousHistory } from "./history";
-import type { HistoryEvent } from "./types";
-import { catalogJson, type PluginView } from "./views";
+import type { HistoryEvent, RepoFacts } from "./types";
+import { catalogJson } from "./views";
 
 export interface PreviousPlugin {
-  view: PluginView;
+  id: string;
+  /** The facts the published record was built from: what a `304 Not Modified` confirms. */
+  facts: RepoFacts;
   /** The full-form JSON as published, to tell a changed plugin from an unchanged one. */
   json: string;
   firstSeenAt: string;
@@ -36,6 +38,17 @@ export interface PreviousCatalog extends PreviousHistory {
 }
 
 interface Row {
+  id: string;
+  homepage: string | null;
+  description: string;
+  stars: number;
+  forks: number;
+  language: string;
+  license: string;
+  archived: number;
+  created_at: string;
+  pushed_at: string;
+  topics: string;
   full_json: string;
   first_seen_at: string;
   etag: string | null;
@@ -49,13 +62,32 @@ interface Row {
   x_works_with?: string;
 }
 
-const COLUMNS = "full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at";
+const COLUMNS =
+  "id, homepage, description, stars, forks, language, license, archived, created_at, pushed_at, topics, " +
+  "full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at";
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 
 /** The stored parts of a row, or those of a plugin never read when the file predates them. */
 function fragmentsOfRow(row: Row): DetailFragments {
   if (row.x_contents === undefined) return detailFragments(null, null);
   return { contents: row.x_contents, install: row.x_install!, flags: row.x_flags!, works_with: row.x_works_with! };
+}
+
+/** A record's repository facts back from its columns: the record's `""` for an unknown value is null again. */
+function factsOfRow(row: Row): RepoFacts {
+  return {
+    full_name: row.id,
+    description: row.description || null,
+    homepage: row.homepage,
+    stars: row.stars,
+    forks: row.forks,
+    language: row.language || null,
+    license: row.license || null,
+    archived: row.archived === 1,
+    created_at: row.created_at,
+    pushed_at: row.pushed_at,
+    topics: JSON.parse(row.topics) as string[],
+  };
 }
 
 /** The details back from their stored parts, checked again: a stored value is not trusted blindly. */
@@ -109,9 +141,9 @@ export function readPrevious(path: string): PreviousCatalog {
     );
     const select = `SELECT ${COLUMNS}${columns.has("x_contents") ? `, ${DETAIL_COLUMNS}` : ""} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {
-      const view = JSON.parse(row.full_json) as PluginView;
-      plugins.set(view.id.toLowerCase(), {
-        view,
+      plugins.set(row.id.toLowerCase(), {
+        id: row.id,
+        facts: factsOfRow(row),
         json: row.full_json,
         firstSeenAt: row.first_seen_at,
         etag: row.etag,

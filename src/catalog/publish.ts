@@ -4,10 +4,10 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeAtomically } from "./atomic-write";
 import { buildSnapshot } from "./build";
 import { toRecords } from "./classify";
 import { categoryInfo, DB_DIR, loadDefaultData, loadEditorial, loadListingRules, loadSynonyms } from "./editorial";
-import { writeAtomically } from "./files";
 import type { SnapshotInput, SnapshotStats } from "./types";
 
 /** Builds `input` into a temporary file, lets `check` refuse it, then renames it over `path`. */

@@ -6,6 +6,7 @@
 import { tagToken } from "./schema";
 import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
 import { foldAscii } from "./text";
+import { daysSince } from "./time";
 
 export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */
@@ -112,14 +113,13 @@ export const COLUMN_WEIGHTS = [10, 6, 4, 1.5, 3, 0] as const;
 
 /** Half-life, in days without a push, of the recency half of popularity. */
 const RECENCY_HALF_LIFE_DAYS = 365;
-const DAY_MS = 86_400_000;
 
 /**
  * Popularity = log10(1 + stars + 2·forks) · (0.5 + 0.5 · 0.5^(days since pushed_at / 365)):
  * a repository left alone for years keeps half its weight. Computed against the snapshot time.
  */
 export function popularity(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
-  const days = Math.max(0, (Date.parse(snapshotAt) - Date.parse(pushedAt)) / DAY_MS);
+  const days = daysSince(pushedAt, snapshotAt);
   return Math.log10(1 + stars + 2 * forks) * (0.5 + 0.5 * 0.5 ** (days / RECENCY_HALF_LIFE_DAYS));
 }
 

@@ -5,13 +5,12 @@
  * newer.
  */
 import { existsSync, renameSync } from "node:fs";
+import type { Log } from "../log";
+import { removeLeftovers, resolveLink } from "./atomic-write";
 import { loadDefaultData } from "./editorial";
-import { removeLeftovers, resolveLink } from "./files";
 import { lastGoodPath, lastGoodSnapshotAt, restoreLastGood, saveLastGood } from "./lastgood";
 import { ensureDatabase } from "./publish";
 import { snapshotProblem } from "./validity";
-
-type Log = (event: string, fields: Record<string, unknown>) => void;
 
 /** `db/catalog.sqlite` → `db/catalog.sqlite-corrupt-20260102T030405Z`: kept for a person to inspect. */
 export function asidePath(path: string, now = new Date()): string {

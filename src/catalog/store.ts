@@ -10,6 +10,7 @@
 import { SQLiteError } from "bun:sqlite";
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
+import type { Log } from "../log";
 import { runSliced, SLICE_MS } from "./slices";
 import { Snapshot } from "./snapshot";
 import { restoreDatabase } from "./startup";
@@ -19,7 +20,7 @@ import { readVocabulary as readVocabularyAside, type Vocabulary } from "./vocabu
 export interface StoreOptions {
   /** How often, at most, a request stats the file when no change event arrived. */
   checkIntervalMs?: number;
-  log?: (event: string, fields: Record<string, unknown>) => void;
+  log?: Log;
   /** Time one slice of a new snapshot's preparation may hold the event loop (SLICE_MS). */
   sliceMs?: number;
 }

@@ -1,42 +1,10 @@
 /**
- * Wire shapes of a plugin, mapped explicitly from records so the format cannot drift with the schema.
- * The builder serializes them once per snapshot; requests only concatenate the stored JSON.
+ * A record in each wire form (wire.ts), mapped field by field so the format cannot drift with the
+ * record. The builder serializes them once per snapshot; requests only concatenate the stored JSON.
  */
 import { type DetailFragments, detailFragments } from "./details";
 import type { PluginRecord } from "./types";
-
-/** Full form (contract 2.2), returned by /api/v1/*. */
-export interface PluginView {
-  id: string;
-  name: string;
-  full_name: string;
-  url: string;
-  homepage: string | null;
-  description: string;
-  description_zh: string | null;
-  category: string;
-  categories: string[];
-  stars: number;
-  forks: number;
-  language: string;
-  license: string;
-  archived: boolean;
-  created_at: string;
-  pushed_at: string;
-  topics: string[];
-}
-
-/** Short form (contract 2.3), returned by /market/v1/plugins. */
-export interface PluginShortView {
-  id: string;
-  name: string;
-  full_name: string;
-  url: string;
-  description: string;
-  category: string;
-  stars: number;
-  pushed_at: string;
-}
+import type { PluginCatalogView, PluginShortView, PluginView } from "./wire";
 
 export function fullView(r: PluginRecord): PluginView {
   return {
@@ -71,14 +39,6 @@ export function shortView(r: PluginRecord): PluginShortView {
     stars: r.stars,
     pushed_at: r.pushed_at,
   };
-}
-
-/** The catalog form (catalog.json, changes): the full form plus what a mirror keeps and every `include=` part. */
-export interface PluginCatalogView extends PluginView {
-  curated: boolean;
-  first_seen_at: string;
-  repo_id: number | null;
-  previous_ids: string[];
 }
 
 /** The `include=` parts of a record, as stored (one JSON member list each). */

@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
-import { resolveLink, temporaryPath } from "../catalog/files";
+import { resolveLink, temporaryPath } from "../catalog/atomic-write";
 import { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import type { Log } from "../log";

@@ -52,7 +52,7 @@ export function admitted(run: Run, discovery: Discovery, asked: string[]): Admis
     const before = run.previous.plugins.get(k);
     const replaced = isReplacement(before, outcome);
     const repoId = fetchedRepoId(outcome);
-    if (replaced) replacements.push({ id: before!.view.id, from: before!.repoId!, to: repoId! });
+    if (replaced) replacements.push({ id: before!.id, from: before!.repoId!, to: repoId! });
     const isNew = (!before || replaced) && (repoId === null || !publishedIds.has(repoId));
     if (isNew && outcome.kind === "fetched") {
       // The editors' word was about the repository that had the name, not this one.

@@ -11,10 +11,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { DetailsSchema } from "../catalog/details";
+import type { Log } from "../log";
 import type { Discovery, Found } from "./discover";
-import { removeFile, sidePath, writeJsonFile } from "./files";
-import type { Log } from "./github";
 import type { Outcome, Outcomes } from "./outcome";
+import { removeFile, sidePath, writeJsonFile } from "./side-files";
 import { CleanFacts, REPO_ID_PATTERN } from "./upstream";
 
 /** Older progress is stale: the facts it holds would be too old to publish as fresh. */

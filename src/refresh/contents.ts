@@ -32,8 +32,6 @@ export async function readContents(gh: GitHub, id: string, path: string, maxByte
     const text = bytes.subarray(0, maxBytes).toString("utf8");
     return { text, size: Math.max(size, bytes.byteLength) };
   } catch (error) {
-    const budget = gh.budgetError(error);
-    if (budget !== error) throw budget;
     if (statusOf(error) === 404) return null;
     throw error;
   }

@@ -7,10 +7,10 @@ import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
 import type { Config } from "../config";
+import type { Log } from "../log";
 import type { RefreshRun } from "../metrics";
-import type { Log } from "./github";
-import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./refresh";
 import { formatResult } from "./report";
+import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./run";
 
 /**
  * A scheduled run may sit out the platform's hourly reset (and a minute's grace): without a token
@@ -22,10 +22,7 @@ const SCHEDULED_MAX_WAIT_SECONDS = 3660;
 export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
 
 export interface RefreshCronDeps {
-  config: Pick<Config, "refreshCron" | "databasePath" | "githubToken" | "githubApiUrl" | "refreshMaxDrop"> &
-    Partial<
-      Pick<Config, "refreshMaxGrowth" | "refreshSourceMaxCandidates" | "refreshSourceMaxCalls" | "refreshListMaxBytes">
-    >;
+  config: Config;
   store: CatalogStore;
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */

@@ -8,7 +8,6 @@ import type { PreviousCatalog } from "../catalog/previous";
 import type { Editorial, PluginRecord } from "../catalog/types";
 import type { Discovery } from "./discover";
 import { evidenceFound } from "./evidence";
-import { fromView } from "./facts";
 import type { Outcome } from "./outcome";
 import type { DiscoveryRules } from "./rules";
 
@@ -66,14 +65,14 @@ export function decideCandidates(run: RunDecisions): CandidateDecision[] {
     if (!outcome) continue;
     const found = run.discovery.found.get(asked);
     const before = run.previous.plugins.get(asked);
-    const askedId = found?.id ?? before?.view.id ?? asked;
+    const askedId = found?.id ?? before?.id ?? asked;
     const common = { found_by: [...(found?.rules ?? [])], checked_at: run.snapshotAt, current_id: null };
     if (outcome.kind === "gone") {
       const decision = outcome.reason.startsWith("left out") ? "invalid_name" : "not_found";
       decided.put({ id: askedId, repo_id: before?.repoId ?? null, decision, evidence: null, stars: null, ...common });
       continue;
     }
-    const facts = outcome.kind === "unchanged" ? fromView(before!.view) : outcome.facts;
+    const facts = outcome.kind === "unchanged" ? before!.facts : outcome.facts;
     const key = facts.full_name.toLowerCase();
     const record = records.get(key);
     const decision = record ? "published" : rejection(run, asked, facts.full_name, found?.id);

@@ -7,17 +7,18 @@
  * is evidence within the source's vouches (see evidence.ts, caps.ts). Every source adds, spends and
  * reads within its caps (caps.ts).
  */
+import { DAY_MS } from "../catalog/time";
 import type { RepoFacts } from "../catalog/types";
+import type { Log } from "../log";
 import type { SourceCaps, Truncation } from "./caps";
 import { readContents } from "./contents";
 import { fromRest } from "./facts";
-import type { GitHub, Log } from "./github";
+import type { GitHub } from "./github";
 import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./githubsearch";
 import { listedInManifest, listedInMarkdown } from "./listings";
 import { type DiscoveryRules, ruleKey } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
-const DAY_MS = 86_400_000;
 export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
 
 /** When each rule last ran, and ran in full; kept beside the database, valid for the snapshot it names. */

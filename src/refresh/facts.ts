@@ -1,9 +1,7 @@
 /**
- * Repository facts from each shape the platform answers in, and from a previous snapshot's record.
+ * Repository facts from each shape the platform answers in.
  * The readers here only pick fields out; whatever they hold is checked by the gate (upstream.ts).
  */
-import type { RepoFacts } from "../catalog/types";
-import type { PluginView } from "../catalog/views";
 import type { RawFacts } from "./upstream";
 
 /** The REST repository object (GET /repos/{owner}/{repo}, search items), only the fields read here. */
@@ -84,22 +82,5 @@ export function fromGraph(repo: GraphRepo | Loose): RawFacts {
     pushed_at: r.pushedAt,
     topics: Array.isArray(nodes) ? nodes.map((n) => field(field(n, "topic"), "name")) : [],
     hint: undefined,
-  };
-}
-
-/** The facts a published record was built from: what a `304 Not Modified` confirms. */
-export function fromView(view: PluginView): RepoFacts {
-  return {
-    full_name: view.full_name,
-    description: view.description || null,
-    homepage: view.homepage,
-    stars: view.stars,
-    forks: view.forks,
-    language: view.language || null,
-    license: view.license || null,
-    archived: view.archived,
-    created_at: view.created_at,
-    pushed_at: view.pushed_at,
-    topics: view.topics,
   };
 }

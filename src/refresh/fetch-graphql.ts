@@ -73,7 +73,7 @@ async function runBatch(
   try {
     return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };
   } catch (error) {
-    if (!(error instanceof GraphqlResponseError)) throw gh.budgetError(error);
+    if (!(error instanceof GraphqlResponseError)) throw error;
     const errors = error.errors as GraphError[];
     const fatal = errors.filter((e) => !GONE.has(e.type ?? ""));
     if (fatal.length > 0 || !error.data) throw error;
@@ -129,7 +129,7 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
   try {
     data = await gh.octokit.graphql<BatchData>(query, variables);
   } catch (error) {
-    if (!(error instanceof GraphqlResponseError) || !error.data) throw gh.budgetError(error);
+    if (!(error instanceof GraphqlResponseError) || !error.data) throw error;
     data = error.data as BatchData;
   }
   gh.usage.skillQueries++;

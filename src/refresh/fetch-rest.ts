@@ -34,8 +34,6 @@ async function fetchOne(gh: GitHub, gate: UpstreamGate, item: RestItem): Promise
     const etag = response.headers.etag;
     return { kind: "fetched", facts, etag: typeof etag === "string" ? cleanText(etag, MAX_ETAG) : null };
   } catch (error) {
-    const budget = gh.budgetError(error);
-    if (budget !== error) throw budget;
     const status = statusOf(error);
     if (status === 304 && item.etag) return { kind: "unchanged", etag: item.etag };
     if (status !== undefined && GONE.has(status)) return { kind: "gone", reason: `HTTP ${status}` };
@@ -55,8 +53,6 @@ export async function fetchById(gh: GitHub, gate: UpstreamGate, repoId: number):
     if (facts.database_id !== repoId) return { kind: "gone", reason: `answered with repository ${facts.database_id}` };
     return { kind: "fetched", facts, etag: null };
   } catch (error) {
-    const budget = gh.budgetError(error);
-    if (budget !== error) throw budget;
     const status = statusOf(error);
     if (status !== undefined && GONE.has(status)) return { kind: "gone", reason: `HTTP ${status}` };
     throw error;

@@ -20,7 +20,7 @@ export async function followReplaced(run: Run, asked: string[]): Promise<void> {
     if (!before || !isReplacement(before, outcome)) continue;
     const genuine = await fetchById(run.gh, run.gate, before.repoId!);
     const followed = genuine.kind === "fetched" ? genuine.facts.full_name : null;
-    run.log("refresh.replaced", { id: before.view.id, from: before.repoId, to: fetchedRepoId(outcome), followed });
+    run.log("refresh.replaced", { id: before.id, from: before.repoId, to: fetchedRepoId(outcome), followed });
     if (followed === null || run.checkpoint.outcomes.has(followed.toLowerCase())) continue;
     run.checkpoint.record(followed.toLowerCase(), genuine);
     asked.push(followed.toLowerCase());

@@ -14,8 +14,6 @@ import type { Log } from "../log";
 import { Pacer } from "./pacing";
 import { countingFetch, Usage, type Wait } from "./usage";
 
-export type { Log };
-
 /** How a Retry-After is timed; tests shorten it. The budgets themselves are paced by the platform's numbers. */
 export interface Pacing {
   /** One second of Retry-After or retry back-off, in milliseconds. */
@@ -54,8 +52,6 @@ export interface GitHub {
   octokit: Octo;
   usage: Usage;
   authenticated: boolean;
-  /** Rethrows `error` as BudgetExhausted when the limit handlers gave up waiting for it. */
-  budgetError(error: unknown): unknown;
   /** Reads every resource's budget from `/rate_limit` (free), so pacing is right from the first call. */
   readBudgets(): Promise<void>;
 }
@@ -110,12 +106,18 @@ export function createGitHub(options: GitHubOptions): GitHub {
     },
     retry: { retryAfterBaseValue: pacing.retryAfterBaseMs },
   });
-  octokit.hook.wrap("request", (request, options) => pacer.run(options.url, async () => request(options)));
+  // Once a limit handler gave up waiting, every call that fails says so: the one place a caller learns of it.
+  octokit.hook.wrap("request", async (request, options) => {
+    try {
+      return await pacer.run(options.url, async () => request(options));
+    } catch (error) {
+      throw exhausted ?? error;
+    }
+  });
   return {
     octokit,
     usage,
     authenticated: options.token !== undefined,
-    budgetError: (error) => exhausted ?? error,
     readBudgets: async () => {
       let data: unknown;
       try {

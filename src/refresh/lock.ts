@@ -4,12 +4,16 @@
  * (the cron in the server, `bun run refresh` by hand) and within one.
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { isOtherProcessRunning } from "../catalog/files";
-
-export { isOtherProcessRunning };
+import { basename } from "node:path";
+import { isOtherProcessRunning } from "../catalog/atomic-write";
 
 /** Lock paths this process holds: a lock naming our pid that is not here was left by an earlier process with it. */
 const heldHere = new Set<string>();
+
+/** `db/catalog.sqlite` → `db/catalog.sqlite.lock`: the refresh lock of a database. */
+export function lockPath(databasePath: string): string {
+  return `${databasePath}.lock`;
+}
 
 export interface Lock {
   path: string;
@@ -101,6 +105,17 @@ export function acquireLock(path: string): Lock {
     clearStale(path, pid);
   }
   throw new LockHeld(path, readPid(path));
+}
+
+/**
+ * Removes the refresh lock of `databasePath` when this process holds it (a run cut short by a
+ * stop); returns the lock's file name, or null when there was none of ours.
+ */
+export function removeOwnLock(databasePath: string): string | null {
+  const path = lockPath(databasePath);
+  if (readPid(path) !== process.pid) return null;
+  rmSync(path, { force: true });
+  return basename(path);
 }
 
 /** A lock every instance sees (REDIS_URL), taken after the file lock and held until the run ends. */

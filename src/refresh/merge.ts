@@ -10,7 +10,6 @@ import type { RecordContext } from "../catalog/classify";
 import type { PreviousCatalog, PreviousPlugin } from "../catalog/previous";
 import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { fullView } from "../catalog/views";
-import { fromView } from "./facts";
 import type { Outcome } from "./outcome";
 
 export interface Removal {
@@ -83,7 +82,7 @@ function earliest(...times: Array<string | undefined>): string | undefined {
 function etagFor(outcome: Outcome, facts: RepoFacts, before: PreviousPlugin | undefined): string | null {
   if (outcome.kind === "unchanged") return outcome.etag;
   if (outcome.kind === "fetched" && outcome.etag) return outcome.etag;
-  return before?.etag && sameFacts(facts, fromView(before.view)) ? before.etag : null;
+  return before?.etag && sameFacts(facts, before.facts) ? before.etag : null;
 }
 
 /**
@@ -110,17 +109,17 @@ export function mergeOutcomes(
     if (isReplacement(before, outcome)) before = undefined;
     if (repoId !== null) before ??= byRepoId.get(repoId);
     if (outcome.kind === "gone") {
-      if (before) merged.gone.push({ id: before.view.id, reason: outcome.reason });
+      if (before) merged.gone.push({ id: before.id, reason: outcome.reason });
       else merged.unresolved.push(asked);
       continue;
     }
     if (outcome.kind === "unchanged" && !before)
       throw new Error(`${asked}: not modified, but not in the published snapshot`);
-    const facts = outcome.kind === "unchanged" ? fromView(before!.view) : outcome.facts;
+    const facts = outcome.kind === "unchanged" ? before!.facts : outcome.facts;
     const key = facts.full_name.toLowerCase();
-    const renamed = before !== undefined && key !== before.view.id.toLowerCase();
-    if (renamed && !merged.renamed.some((r) => r.from === before!.view.id && r.to.toLowerCase() === key)) {
-      merged.renamed.push({ from: before!.view.id, to: facts.full_name });
+    const renamed = before !== undefined && key !== before.id.toLowerCase();
+    if (renamed && !merged.renamed.some((r) => r.from === before!.id && r.to.toLowerCase() === key)) {
+      merged.renamed.push({ from: before!.id, to: facts.full_name });
     }
     const target = same(previous.plugins.get(key), repoId);
     const firstSeen = earliest(contexts.get(key)?.firstSeenAt, before?.firstSeenAt, target?.firstSeenAt) ?? snapshotAt;
@@ -130,7 +129,7 @@ export function mergeOutcomes(
       ...(before?.previousIds ?? []),
       ...(target?.previousIds ?? []),
     ];
-    if (renamed) formerIds.push(before!.view.id);
+    if (renamed) formerIds.push(before!.id);
     contexts.set(key, {
       firstSeenAt: firstSeen,
       etag: contexts.get(key)?.etag ?? etagFor(outcome, facts, target ?? before),
@@ -181,7 +180,7 @@ export function summarize(
   const reasons = new Map(merged.gone.map((g) => [g.id.toLowerCase(), g.reason]));
   for (const r of replacements) reasons.set(r.id.toLowerCase(), `name taken by repository ${r.to}`);
   for (const [key, before] of previous.plugins) {
-    if (!kept.has(key)) summary.removed.push({ id: before.view.id, reason: reasons.get(key) ?? "excluded or invalid" });
+    if (!kept.has(key)) summary.removed.push({ id: before.id, reason: reasons.get(key) ?? "excluded or invalid" });
   }
   return summary;
 }

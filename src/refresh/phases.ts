@@ -3,13 +3,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/candidates";
 import { toRecords } from "../catalog/classify";
-import { categoryInfo, loadDefaultData, type loadEditorial, loadSynonyms } from "../catalog/editorial";
+import { categoryInfo, loadDefaultData, type loadEditorial } from "../catalog/editorial";
 import { carryHistory } from "../catalog/history";
 import type { PreviousCatalog } from "../catalog/previous";
 import { publishSnapshot } from "../catalog/publish";
 import { isoMillis } from "../catalog/time";
 import type { PluginRecord, RepoFacts } from "../catalog/types";
 import { checkBuiltSnapshot } from "../catalog/validity";
+import type { Log } from "../log";
 import { admitted, countBy, heldGrowth } from "./admission";
 import { REJECTION, type SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
@@ -17,18 +18,17 @@ import { decideCandidates } from "./decisions";
 import type { Discovery, DiscoveryState } from "./discover";
 import { discover } from "./discover";
 import { countRules, type DiscoverySummary } from "./evidence";
-import { fromView } from "./facts";
 import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
-import { readJsonFile, sidePath, writeJsonFile } from "./files";
 import { followManifests, followReplaced } from "./follow";
-import type { GitHub, Log } from "./github";
+import type { GitHub } from "./github";
 import { editorialByIdentity, type PinMismatch } from "./identity";
 import { ManifestReader } from "./manifests";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
 import type { Progress } from "./progress";
 import { type DiscoveryRules, ruleKey } from "./rules";
+import { readJsonFile, sidePath, writeJsonFile } from "./side-files";
 import type { UpstreamGate } from "./upstream";
 import { checkCount, checkFacts, Refused } from "./validate";
 
@@ -38,10 +38,13 @@ const FOLLOW_ROUNDS = 3;
 /** Everything one run works with. */
 export interface Run {
   databasePath: string;
-  dataDir: string;
   maxDrop: number;
+  /** What the data directory holds, read once when the run starts. */
   editorial: ReturnType<typeof loadEditorial>;
   rules: DiscoveryRules;
+  /** The source lists' category labels by lowercased id. */
+  hints: Map<string, string | null>;
+  synonyms: string[][];
   previous: PreviousCatalog;
   gh: GitHub;
   progress: Progress;
@@ -74,7 +77,7 @@ export interface Candidate {
 export function previousFacts(previous: PreviousCatalog) {
   return (key: string) => {
     const before = previous.plugins.get(key);
-    return before ? fromView(before.view) : undefined;
+    return before ? before.facts : undefined;
   };
 }
 
@@ -124,7 +127,7 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   // Without a token a search item's facts serve as its fetch; with one the fetch also looks for evidence.
   const todo = keys
     .filter((k) => !checkpoint.outcomes.has(k) && (gh.authenticated || !discovery.found.get(k)?.facts))
-    .map((k) => previous.plugins.get(k)?.view.id ?? discovery.found.get(k)?.id ?? k);
+    .map((k) => previous.plugins.get(k)?.id ?? discovery.found.get(k)?.id ?? k);
   let done = 0;
   const record = (id: string, outcome: Outcome) => {
     checkpoint.record(id, outcome);
@@ -149,7 +152,7 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
 }
 
 /** The source lists' labels by lowercased id (old names too): hints that survive a refresh. */
-function loadHints(dir: string): Map<string, string | null> {
+export function loadHints(dir: string): Map<string, string | null> {
   const hints = new Map<string, string | null>();
   if (!existsSync(join(dir, "plugins.json"))) return hints;
   for (const f of loadDefaultData(dir).facts as Array<{
@@ -191,7 +194,7 @@ export function candidatePhase(run: Run, discovery: Discovery, asked: string[]):
   const truncated = [...(discovery.truncated ?? []), ...run.caps.truncations];
   const counts = countRules(discovery, (k) => run.previous.plugins.has(k), reasons, ruleOrder(run.rules), truncated);
   if (reasons.size) run.log("refresh.left_out", countBy(reasons));
-  const merged = mergeOutcomes(run.previous, outcomes, loadHints(run.dataDir), snapshotAt);
+  const merged = mergeOutcomes(run.previous, outcomes, run.hints, snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
   const { valid, invalid } = checkFacts(merged.facts);
@@ -243,7 +246,7 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
-  const synonyms = loadSynonyms(run.dataDir);
+  const synonyms = run.synonyms;
   const editorialIds = candidate.editorialIds;
   const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
   const listingRules = listingRulesOf(run.rules);

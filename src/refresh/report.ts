@@ -4,7 +4,7 @@
  */
 import { REJECTION } from "./caps";
 import type { DiscoverySummary } from "./evidence";
-import type { RefreshResult, RunReport } from "./refresh";
+import type { RefreshResult, RunReport } from "./run";
 import { GateCounts } from "./upstream";
 
 const LIST_AT_MOST = 10;

@@ -3,6 +3,7 @@
  * GET /market/v1/plugins (pages by stars), GET /market/v1/catalog.json (the whole snapshot in one
  * document) and GET /market/v1/changes (what changed since the snapshot a client holds).
  */
+import type { Static } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, matchesEtag, type Rendered, render, respond } from "../http/cache";
@@ -34,17 +35,8 @@ import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 
 export const SOURCE_ID = "plugin-catalog";
 
-/** The source manifest of contract 2.4. */
-export interface Manifest {
-  name: string;
-  id: string;
-  apiVersion: "v1";
-  description: string;
-  baseUrl: string;
-  stats: { total: number; curated: number; categories: number; totalStars: number };
-  snapshotAt: string;
-  endpoints: Array<{ id: "manifest" | "plugins"; method: "GET"; url: string; description: string }>;
-}
+/** The source manifest, as its schema says. */
+export type Manifest = Static<typeof ManifestSchema>;
 
 export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
   const { total, curated, categories, totalStars } = snapshot.stats;

@@ -9,7 +9,7 @@ import { INCLUDE_PARTS } from "../catalog/details";
 import { SORTS, type Sort } from "../catalog/orders";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CategoryInfo } from "../catalog/types";
-import type { PluginView } from "../catalog/views";
+import type { PluginView } from "../catalog/wire";
 import type { Rendered } from "../http/cache";
 import { badRequest, type HttpError } from "../http/errors";
 import { secured } from "../http/headers";

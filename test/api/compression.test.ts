@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import http from "node:http";
 import { createApp } from "../../src/app";
 import { MIN_GZIP_BYTES } from "../../src/http/render";
-import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { plugin, snapshotInput, startServer, type TestServer, testConfig } from "../helpers";
 
 let server: TestServer;
 
@@ -334,7 +334,7 @@ describe("the gzip body in the response cache", () => {
     const lines: Array<Record<string, unknown>> = [];
     const app = createApp({
       store: server.store,
-      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 },
+      config: testConfig(),
       log: (event, fields) => lines.push({ event, ...fields }),
     }).listen({ port: 0, hostname: "127.0.0.1" });
     try {

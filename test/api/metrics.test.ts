@@ -10,7 +10,7 @@ import { RedisLink, sharedMode } from "../../src/cluster/redis";
 import { Metrics } from "../../src/metrics";
 import { RefreshJob, refreshRun } from "../../src/refresh/cron";
 import { freePort, RedisServer } from "../cluster/redis-server";
-import { startServer, type TestServer } from "../helpers";
+import { startServer, type TestServer, testConfig } from "../helpers";
 import { Env } from "../jobs/support";
 import { spawnService } from "../reliability/support/process";
 
@@ -131,13 +131,13 @@ describe("GET /metrics", () => {
     const server = serve(metrics);
     const job = (databasePath: string) =>
       new RefreshJob({
-        config: {
+        config: testConfig({
           refreshCron: "0 */6 * * *",
           databasePath,
           githubToken: "test-token",
           githubApiUrl: env.github.url,
           refreshMaxDrop: 0.1,
-        },
+        }),
         store,
         log: () => {},
         options: env.options({ databasePath }),

@@ -8,7 +8,7 @@ import { createApp } from "../../src/app";
 import { publishSnapshot } from "../../src/catalog/publish";
 import { Snapshot } from "../../src/catalog/snapshot";
 import { CatalogStore } from "../../src/catalog/store";
-import { plugin, snapshotInput, tempDir } from "../helpers";
+import { plugin, snapshotInput, tempDir, testConfig } from "../helpers";
 
 const OLD = "2026-08-22T00:00:00.000Z";
 const NEW = "2026-08-22T06:00:00.000Z";
@@ -32,7 +32,7 @@ beforeAll(() => {
   store = new CatalogStore(path, { checkIntervalMs: 0, sliceMs: 0 });
   app = createApp({
     store,
-    config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 },
+    config: testConfig(),
     log: (event, fields) => lines.push({ event, ...fields }),
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { publishSnapshot } from "../../src/catalog/publish";
 import { CatalogStore } from "../../src/catalog/store";
-import { plugin, snapshotInput, tempDir } from "../helpers";
+import { plugin, snapshotInput, tempDir, testConfig } from "../helpers";
 
 const { dir, cleanup } = tempDir();
 const path = join(dir, "catalog.sqlite");
@@ -19,7 +19,8 @@ function appWithThreshold(slowRequestMs: number) {
   const lines: Array<Record<string, unknown>> = [];
   const app = createApp({
     store,
-    config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0, slowRequestMs },
+    config: testConfig(),
+    slowRequestMs,
     log: (event, fields) => lines.push({ event, ...fields }),
   });
   const call = (target: string) => app.handle(new Request(`http://localhost${target}`));

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DB_DIR } from "../../src/catalog/editorial";
-import type { RunReport } from "../../src/refresh/refresh";
 import { loadDiscoveryRules } from "../../src/refresh/rules";
+import type { RunReport } from "../../src/refresh/run";
 import { Env, published } from "./support";
 
 let env: Env;

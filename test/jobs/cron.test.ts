@@ -3,6 +3,7 @@ import type { Cron } from "croner";
 import { createApp } from "../../src/app";
 import { CatalogStore } from "../../src/catalog/store";
 import { refreshCron } from "../../src/refresh/cron";
+import { testConfig } from "../helpers";
 import { within } from "./cli";
 import { Env, OLD_SNAPSHOT_AT } from "./support";
 
@@ -16,14 +17,14 @@ function serveWithCron(pattern: string | null) {
   const events: Array<[string, Record<string, unknown>]> = [];
   const log = (event: string, fields: Record<string, unknown>) => events.push([event, fields]);
   const store = new CatalogStore(env.databasePath, { checkIntervalMs: 60_000 });
-  const config = {
+  const config = testConfig({
     refreshCron: pattern,
     databasePath: env.databasePath,
     githubToken: "test-token",
     githubApiUrl: env.github.url,
     refreshMaxDrop: 0.1,
-  };
-  const app = createApp({ store, config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 } })
+  });
+  const app = createApp({ store, config: testConfig() })
     .use(refreshCron({ config, store, log, paused: true, options: env.options() }))
     .listen({ port: 0, hostname: "127.0.0.1" });
   const job = (app.store as { cron?: Record<string, Cron> }).cron?.refresh;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import type { Log } from "../../src/log";
 import { FOLLOWED_MAX_CANDIDATES, REJECTION, VOUCH_CAP } from "../../src/refresh/caps";
-import type { Log } from "../../src/refresh/github";
 import { formatResult } from "../../src/refresh/report";
 import { marketplaceManifest } from "../fakes/github-repos";
 import { Env, published, record } from "./support";

@@ -9,11 +9,12 @@ import { publishSnapshot } from "../../src/catalog/publish";
 import { CatalogStore } from "../../src/catalog/store";
 import type { PluginRecord } from "../../src/catalog/types";
 import { fromRest } from "../../src/refresh/facts";
-import { type RefreshOptions, type RefreshResult, runRefresh } from "../../src/refresh/refresh";
 import type { DiscoveryRules } from "../../src/refresh/rules";
+import { type RefreshOptions, type RefreshResult, runRefresh } from "../../src/refresh/run";
 import { UpstreamGate } from "../../src/refresh/upstream";
 import { FakeGitHub, type FakeOptions } from "../fakes/github";
 import { restBody } from "../fakes/github-repos";
+import { testConfig } from "../helpers";
 
 export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 export const CATEGORY_IDS = ["mcp", "skills", "other"];
@@ -177,7 +178,7 @@ export class Env {
     const store = new CatalogStore(this.databasePath, { checkIntervalMs: 0 });
     const app = createApp({
       store,
-      config: { baseUrl: "http://catalog.test", rateLimitWindowMs: 0, trustProxy: 0 },
+      config: testConfig(),
     });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     this.stops.push(async () => {

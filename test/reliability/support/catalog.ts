@@ -5,11 +5,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type Log } from "../../../src/app";
+import { createApp } from "../../../src/app";
 import { publishSnapshot } from "../../../src/catalog/publish";
 import { CatalogStore } from "../../../src/catalog/store";
 import type { PluginRecord, SnapshotInput } from "../../../src/catalog/types";
 import { type Config, loadConfig } from "../../../src/config";
+import type { Log } from "../../../src/log";
 
 export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "other"];
 

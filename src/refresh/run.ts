@@ -3,17 +3,19 @@
  * (a lock beside the database); the published snapshot is replaced whole or not at all, so a run
  * that fails, is killed, is refused or runs out of API budget leaves it serving untouched.
  */
-import { DB_DIR, loadEditorial } from "../catalog/editorial";
+import { isOtherProcessRunning, removeLeftovers } from "../catalog/atomic-write";
+import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
+import type { Config } from "../config";
+import type { Log } from "../log";
 import { DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
 import type { DiscoverySummary } from "./evidence";
-import { removeLeftovers } from "./files";
-import { BudgetExhausted, createGitHub, type Log, type Pacing } from "./github";
+import { BudgetExhausted, createGitHub, type Pacing } from "./github";
 import type { PinMismatch } from "./identity";
-import { acquireLock, isOtherProcessRunning, type Lock, LockHeld, type SharedLock } from "./lock";
+import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
-import { candidatePhase, discoverPhase, fetchPhase, previousFacts, publishPhase, type Run } from "./phases";
+import { candidatePhase, discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, type Run } from "./phases";
 import { createProgress } from "./progress";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
@@ -72,19 +74,14 @@ export type RefreshResult =
   | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
   | { status: "locked"; reason: string };
 
-/** The refresh's limits as the configuration sets them; defaults where it sets none. */
-export function limitsFrom(config: {
-  refreshMaxGrowth?: number;
-  refreshSourceMaxCandidates?: number;
-  refreshSourceMaxCalls?: number;
-  refreshListMaxBytes?: number;
-}): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
+/** The refresh's limits as the configuration sets them. */
+export function limitsFrom(config: Config): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
   return {
-    maxGrowth: config.refreshMaxGrowth ?? DEFAULT_MAX_GROWTH,
+    maxGrowth: config.refreshMaxGrowth,
     sourceLimits: {
-      maxCandidates: config.refreshSourceMaxCandidates ?? DEFAULT_SOURCE_LIMITS.maxCandidates,
-      maxCalls: config.refreshSourceMaxCalls ?? DEFAULT_SOURCE_LIMITS.maxCalls,
-      listMaxBytes: config.refreshListMaxBytes ?? DEFAULT_SOURCE_LIMITS.listMaxBytes,
+      maxCandidates: config.refreshSourceMaxCandidates,
+      maxCalls: config.refreshSourceMaxCalls,
+      listMaxBytes: config.refreshListMaxBytes,
     },
   };
 }
@@ -93,7 +90,7 @@ export function limitsFrom(config: {
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {
   let lock: Lock;
   try {
-    lock = acquireLock(`${options.databasePath}.lock`);
+    lock = acquireLock(lockPath(options.databasePath));
   } catch (error) {
     if (error instanceof LockHeld) return { status: "locked", reason: error.message };
     throw error;
@@ -130,17 +127,17 @@ function prepare(options: RefreshOptions): Run {
   const progress = createProgress({ budget: () => gh.usage.budgetText(), write: options.write ?? null, log });
   const { checkpoint } = Checkpoint.open(databasePath, previous.snapshotAt, now(), log);
   const editorial = loadEditorial(dataDir);
-  const rules = loadDiscoveryRules(dataDir);
   const gate = new UpstreamGate(previousFacts(previous));
   for (const field of editorial.cleaned ?? []) gate.counts.clean("editors' files: invisible characters", field);
   return {
     databasePath,
-    dataDir,
     maxDrop: options.maxDrop,
     maxGrowth: options.maxGrowth ?? DEFAULT_MAX_GROWTH,
     caps: new SourceCaps({ ...DEFAULT_SOURCE_LIMITS, ...options.sourceLimits }, (key) => previous.plugins.has(key)),
     editorial,
-    rules,
+    rules: loadDiscoveryRules(dataDir),
+    hints: loadHints(dataDir),
+    synonyms: loadSynonyms(dataDir),
     previous,
     gh,
     progress,
@@ -152,9 +149,8 @@ function prepare(options: RefreshOptions): Run {
 }
 
 /** Maps the ways a run ends early to results; anything else is a failure and is rethrown. */
-function settle(run: Run, report: RunReport, thrown: unknown): RefreshResult {
+function settle(run: Run, report: RunReport, error: unknown): RefreshResult {
   report.phases = run.progress.timings();
-  const error = run.gh.budgetError(thrown);
   if (error instanceof BudgetExhausted) {
     run.checkpoint.save();
     run.log("refresh.incomplete", { reason: error.message, fetched: run.checkpoint.outcomes.size });

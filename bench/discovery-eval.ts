@@ -14,15 +14,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DB_DIR } from "../src/catalog/editorial";
 import { readPrevious } from "../src/catalog/previous";
-import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/refresh";
+import { DAY_MS } from "../src/catalog/time";
 import { formatResult } from "../src/refresh/report";
+import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/run";
 import { FakeGitHub } from "../test/fakes/github";
 import { loadPluginSpace } from "../test/fakes/plugin-space";
 
 const SCALE = 30;
 const RECALL_TARGET = 0.97;
 const PRECISION_TARGET = 0.995;
-const DAY_MS = 86_400_000;
 
 const dir = mkdtempSync(join(tmpdir(), "discovery-eval-"));
 const dataDir = join(dir, "data");

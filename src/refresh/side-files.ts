@@ -1,8 +1,6 @@
 /** Small JSON files the refresher keeps beside the database, written atomically like the snapshot itself. */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { writeAtomically } from "../catalog/files";
-
-export { removeLeftovers } from "../catalog/files";
+import { writeAtomically } from "../catalog/atomic-write";
 
 /** `db/catalog.sqlite` → `db/catalog.sqlite-<suffix>`: beside the database, and ignored by git with it. */
 export function sidePath(databasePath: string, suffix: string): string {

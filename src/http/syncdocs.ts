@@ -232,15 +232,16 @@ export class PreparedDocuments {
 
   /**
    * `snapshot` serves now: the plain forms kept by the documents of the one it replaced are let go
-   * (an answer of those still being sent inflates again what it needs), and the collector is asked
-   * to give their memory back before the new snapshot's plain forms are made.
+   * (an answer of those still being sent inflates again what it needs), and a full collection, once
+   * per swap, gives their memory back before the new snapshot's plain forms are made: a lighter
+   * one leaves such long-lived buffers in place.
    */
   private serving(snapshot: Snapshot): void {
     let released = false;
     for (const [other, documents] of this.written) {
       if (other !== snapshot && documents instanceof SyncDocuments) released = documents.release() || released;
     }
-    if (released) Bun.gc(false);
+    if (released) Bun.gc(true);
   }
 
   /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */

@@ -24,7 +24,7 @@ describe("configuration", () => {
     expect(documented().sort()).toEqual(read().sort());
   });
 
-  test("defaults follow decisions.md", () => {
+  test("defaults are the README's", () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 3000,

@@ -1,6 +1,6 @@
 /**
  * One error shape, one place. Handlers throw these; the app's onError renders them:
- * `{code, message, data: null}` under /api/v1, `{code, message}` elsewhere (decisions.md).
+ * `{code, message, data: null}` under /api/v1, `{code, message}` elsewhere (docs/api.md, *Errors*).
  */
 
 export class HttpError extends Error {

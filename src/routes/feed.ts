@@ -1,6 +1,6 @@
 /**
  * The feeds of the 50 newest plugins, of the whole catalog or of one category (`category=<id>`):
- * GET /plugins/feed.xml (contract 4.3, RSS 2.0), /plugins/feed.atom (Atom 1.0) and
+ * GET /plugins/feed.xml (RSS 2.0), /plugins/feed.atom (Atom 1.0) and
  * /plugins/feed.json (JSON Feed 1.1), each written by the `feed` library with the same items and
  * escaping, rendered once per snapshot, format and category.
  */

@@ -1,4 +1,4 @@
-/** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo (contract 4.1, 4.2). */
+/** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo. */
 import { Type as t } from "@sinclair/typebox";
 import type { IncludePart } from "../catalog/details";
 import type { Snapshot } from "../catalog/snapshot";

@@ -28,7 +28,7 @@ const heat = (p: PluginRecord) =>
   Math.log10(1 + p.stars + 2 * p.forks) *
   0.5 ** (Math.max(0, Date.parse("2026-08-22T00:00:00Z") - Date.parse(p.pushed_at)) / DAY / 30);
 
-/** The orders of decisions.md, written independently of the service's code. */
+/** The list orders of docs/api.md, written independently of the service's code. */
 const REFERENCE: Record<string, (a: PluginRecord, b: PluginRecord) => number> = {
   default: (a, b) => Number(b.curated) - Number(a.curated) || b.stars - a.stars || byId(a, b),
   name: (a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase(), "en") || byId(a, b),

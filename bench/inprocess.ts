@@ -4,7 +4,9 @@
  * own construction included). Far quieter than a wrk run, so it resolves changes of a few
  * hundred nanoseconds that HTTP runs on a shared machine cannot. With source trees given (say a
  * `git worktree` of another commit, under this repository so it finds node_modules), each builds
- * its own app and they take turns, round after round. Uses the 100k snapshot the bench left in
+ * its own app and they take turns, round after round, each round starting one tree further on (so
+ * no tree always runs first), and each tree's time over the first tree's in the same round is
+ * given too: the median and range of those ratios. Uses the 100k snapshot the bench left in
  * bench/out (run `bun run bench` once first); pin it to a CPU (`taskset -c 0`) for steadier figures.
  * With `LIMITER=on` in the environment the limiter runs (2 s window, TRUST_PROXY) and every request
  * carries a new `X-Forwarded-For`: its full work on each.
@@ -72,17 +74,23 @@ for (const app of apps) {
 }
 const times = apps.map((): number[] => []);
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [k, app] of apps.entries()) {
+  for (let turn = 0; turn < apps.length; turn++) {
+    const k = (round + turn) % apps.length;
+    const app = apps[k]!;
     const start = Bun.nanoseconds();
     for (let i = 0; i < PER_ROUND; i++) app.handle(request());
     times[k]!.push((Bun.nanoseconds() - start) / PER_ROUND);
   }
 }
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 for (const [k, tree] of trees.entries()) {
-  const sorted = times[k]!.sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  const rounds = `${ROUNDS} rounds of ${PER_ROUND}`;
+  const own = times[k]!;
+  const ratios = own.map((ns, round) => ns / times[0]![round]!);
+  const over =
+    k === 0
+      ? ""
+      : `; over the first ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`;
   console.log(
-    `${path} ${tree}: least ${sorted[0]!.toFixed(0)} ns, median ${median.toFixed(0)} ns per request over ${rounds}`,
+    `${path} ${tree}: least ${Math.min(...own).toFixed(0)} ns, median ${median(own).toFixed(0)} ns per request over ${ROUNDS} rounds of ${PER_ROUND}${over}`,
   );
 }

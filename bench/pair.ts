@@ -7,7 +7,8 @@
  * joins the turns (first, bare, second, bare, …), and each round also gives the second's CPU time
  * per request over the first's: how two settings compare (the limiter off and on, say:
  * `TRUST_PROXY=true vs TRUST_PROXY=true RATE_LIMIT_WINDOW_MS=2000`; with `TRUST_PROXY=true` every
- * request carries a new `X-Forwarded-For`). Uses the 100k snapshot the bench left in bench/out
+ * request carries a new `X-Forwarded-For`). With `IDENTITY=1` in its own environment the requests
+ * carry no `Accept-Encoding`: bodies are sent as they are, not gzip-compressed. Uses the 100k snapshot the bench left in bench/out
  * (run `bun run bench` once first).
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -24,6 +25,7 @@ const SNAPSHOT = join(OUT, "synthetic-100000.sqlite");
 const { positional, sides } = sidesOf(process.argv.slice(2));
 const [path = "/api/v1/plugins", pairsArg = "10"] = positional;
 const pairs = Number(pairsArg);
+const headers = process.env.IDENTITY === "1" ? {} : { ...CLIENT_HEADERS };
 
 interface Measured {
   rps: number;
@@ -35,7 +37,7 @@ async function once(server: RunningServer, target: string, varyForwardedFor: boo
   const r = await runWrk({
     url: server.url,
     paths: [target],
-    headers: { ...CLIENT_HEADERS },
+    headers,
     connections: 32,
     seconds: 1,
     varyForwardedFor,
@@ -68,7 +70,7 @@ try {
     await runWrk({
       url: service.url,
       paths: [path],
-      headers: { ...CLIENT_HEADERS },
+      headers,
       connections: 32,
       seconds: 2,
       varyForwardedFor: varies[k]!,

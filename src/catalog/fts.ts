@@ -11,27 +11,17 @@ const MAX_COUNTS = 10_000;
 export const PROBE_CHUNK = 64;
 
 export class FtsIndex {
-  private readonly pageRows: Statement<{ rowid: number }, [string, number, number]>;
   private readonly countRows: Statement<{ n: number }, [string]>;
   private readonly allRows: Statement<{ ids: string | null }, [string]>;
   private readonly amongRows: Statement<{ rowid: number }, Array<string | number>>;
   private readonly counts = new Map<string, number>();
 
   constructor(db: Database) {
-    this.pageRows = db.prepare(
-      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
-    );
     this.countRows = db.prepare(`SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?`);
     // One string instead of one row object per match: broad matches run to 100,000 rowids.
     this.allRows = db.prepare(`SELECT group_concat(rowid) AS ids FROM plugins_fts WHERE plugins_fts MATCH ?`);
     const slots = Array.from({ length: PROBE_CHUNK }, () => "?").join(",");
     this.amongRows = db.prepare(`SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid IN (${slots})`);
-  }
-
-  /** Rowids `offset` to `offset + limit` of the match, in stars order. */
-  page(match: string, offset: number, limit: number): number[] {
-    if (limit <= 0) return [];
-    return this.pageRows.all(match, limit, offset).map((row) => row.rowid);
   }
 
   /** How many rows match; remembered per expression, since paging through a search asks again. */

@@ -3,7 +3,6 @@
  * and page through the ranking; the other sorts walk a precomputed order without sorting the
  * matches.
  */
-import type { Database, Statement } from "bun:sqlite";
 import { type FtsIndex, PROBE_CHUNK } from "./fts";
 import { COLUMN_WEIGHTS, score } from "./search";
 
@@ -13,25 +12,17 @@ export interface ExactRows {
   owned: ReadonlySet<number>;
 }
 
-/**
- * Matches ranked by score at most: past it (a broad word in a large catalog), the matches with the
- * most stars are ranked and the rest follow by stars. bm25 costs about 0.4 µs per match and word
- * (23 ms for one word in 64,000 of 100,000 plugins), so the bound keeps a cold search in budget.
- */
+/** Matches ranked by score at most (bm25's cost grows with them); the rest follow by stars. */
 export const RANKED_MATCHES = 3_000;
 
 /**
- * Past this many matches bm25 is not asked: it counts every row holding each word first (3 to 5 ms
- * a broad word at 100,000 plugins). Such a search is ranked by popularity, a word in the name or
- * full name counting as the best text match and any other as a quarter of it.
+ * Past this many matches bm25 is not asked (it first walks every row holding each word): such a
+ * search is ranked by popularity, a word in the name or full name counting as the best text match.
  */
 export const BM25_MAX_MATCHES = 2_000;
 
-/** The share of the best text score a broad search gives a match outside the name and full name. */
-const BROAD_OTHER_FIELD = 0.25;
-
-/** Rankings kept per snapshot, so paging through a search ranks it once. */
-const KEPT_RANKINGS = 64;
+/** The first RANKED_MATCHES matches of an FTS5 expression by rowid, with their bm25 (lower is better). */
+export const BM25_ROWS = `SELECT rowid, bm25(plugins_fts, ${COLUMN_WEIGHTS.join(", ")}) FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ?`;
 
 /** A search's matches in relevance order: the ranked ones, then those past `after` by stars. */
 export interface Ranking {
@@ -40,100 +31,30 @@ export interface Ranking {
   after: number;
 }
 
-/** Ranks searches by score: bm25 with the columns' weights, popularity, exact matches first. */
-export class Ranker {
-  private readonly candidates: Statement<[number, number], [string, number]>;
-  private readonly firstRows: Statement<[number], [string, number]>;
-  private readonly upTo: Statement<[number], [string, number]>;
-  private readonly pageAfter: Statement<{ rowid: number }, [string, number, number, number]>;
-  private readonly kept = new Map<string, Ranking>();
-
-  constructor(
-    db: Database,
-    private readonly popularity: Float64Array,
-    /** Per rowid, the rowid of the plugin it is a fork or look-alike of (0 for none). */
-    private readonly originals: Int32Array = new Int32Array(0),
-  ) {
-    const weights = COLUMN_WEIGHTS.join(", ");
-    this.candidates = db.prepare(
-      `SELECT rowid, bm25(plugins_fts, ${weights}) FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ?`,
-    ) as unknown as Statement<[number, number], [string, number]>;
-    this.firstRows = db.prepare(
-      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? ORDER BY rowid LIMIT ?`,
-    ) as unknown as Statement<[number], [string, number]>;
-    this.upTo = db.prepare(
-      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid <= ?`,
-    ) as unknown as Statement<[number], [string, number]>;
-    this.pageAfter = db.prepare(
-      `SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?`,
-    );
+/**
+ * The ranking of `rows` (rowid and bm25, lower better, in rowid order) by score, whose exact and
+ * owner matches are `exact`; `originals` maps a rowid to the plugin it is a fork or look-alike of.
+ */
+export function rankingOf(
+  rows: Array<[number, number]>,
+  exact: ExactRows,
+  popular: Float64Array,
+  originals: Int32Array,
+) {
+  let best = 0;
+  for (const [, bm25] of rows) best = Math.max(best, -bm25);
+  const scored = rows.map(([rowid, bm25]) => ({
+    rowid,
+    score: score(-bm25, best, popular[rowid] ?? 0, exact.exact.has(rowid), exact.owned.has(rowid)),
+  }));
+  // A fork or look-alike found with its original scores just below it, whatever its own relevance.
+  const byRowid = originals.length === 0 ? null : new Map(scored.map((s) => [s.rowid, s]));
+  for (const s of byRowid === null ? [] : scored) {
+    const original = byRowid?.get(originals[s.rowid] ?? 0);
+    if (original) s.score = Math.min(s.score, original.score - 1e-9);
   }
-
-  /**
-   * The ranking of `matches` (`total` of them; `weighed`, the same rows as bm25 weighs them;
-   * `inName` those with a word in the name or full name), whose exact and owner matches are
-   * `exact`; `key` names the search for reuse.
-   */
-  ranking(
-    matches: string,
-    weighed: string,
-    total: () => number,
-    inName: string,
-    exact: () => ExactRows,
-    key: string,
-  ): Ranking {
-    let ranking = this.kept.get(key);
-    if (ranking !== undefined) return ranking;
-    const exactRows = exact();
-    const rows = total() > BM25_MAX_MATCHES ? this.broadRows(matches, inName) : this.bm25Rows(weighed);
-    let best = 0;
-    for (const [, bm25] of rows) best = Math.max(best, -bm25);
-    const scored = rows.map(([rowid, bm25]) => ({
-      rowid,
-      score: score(-bm25, best, this.popularity[rowid] ?? 0, {
-        exact: exactRows.exact.has(rowid),
-        owned: exactRows.owned.has(rowid),
-      }),
-    }));
-    this.belowOriginals(scored);
-    scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-    ranking = { rowids: Int32Array.from(scored, (r) => r.rowid), after: rows.at(-1)?.[0] ?? 0 };
-    if (this.kept.size >= KEPT_RANKINGS) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, ranking);
-    return ranking;
-  }
-
-  /** A fork or look-alike found with its original scores just below it, whatever its own relevance. */
-  private belowOriginals(scored: Array<{ rowid: number; score: number }>): void {
-    if (this.originals.length === 0) return;
-    const byRowid = new Map(scored.map((s) => [s.rowid, s]));
-    for (const s of scored) {
-      const original = byRowid.get(this.originals[s.rowid] ?? 0);
-      if (original) s.score = Math.min(s.score, original.score - 1e-9);
-    }
-  }
-
-  /** The first RANKED_MATCHES matches with their bm25 (lower is better). */
-  private bm25Rows(matches: string): Array<[number, number]> {
-    return this.candidates.values(matches, RANKED_MATCHES) as Array<[number, number]>;
-  }
-
-  /** The same, scored by the field matched instead: -1 for the name or full name, less otherwise. */
-  private broadRows(matches: string, inName: string): Array<[number, number]> {
-    const first = (this.firstRows.values(matches, RANKED_MATCHES) as Array<[number]>).map(([rowid]) => rowid);
-    if (first.length === 0) return [];
-    const named = new Set((this.upTo.values(inName, first.at(-1)!) as Array<[number]>).map(([rowid]) => rowid));
-    return first.map((rowid) => [rowid, named.has(rowid) ? -1 : -BROAD_OTHER_FIELD]);
-  }
-
-  /** Rowids `offset` to `offset + limit` of a ranking of `matches`. */
-  page(matches: string, ranking: Ranking, offset: number, limit: number): number[] {
-    const ranked = Array.from(ranking.rowids.subarray(offset, offset + limit));
-    const need = limit - ranked.length;
-    if (need <= 0 || ranking.rowids.length < RANKED_MATCHES) return ranked;
-    const skip = Math.max(0, offset - ranking.rowids.length);
-    return [...ranked, ...this.pageAfter.all(matches, ranking.after, need, skip).map((row) => row.rowid)];
-  }
+  scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+  return { rowids: Int32Array.from(scored, (r) => r.rowid), after: rows.at(-1)?.[0] ?? 0 } satisfies Ranking;
 }
 
 /**

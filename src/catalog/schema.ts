@@ -12,12 +12,12 @@
  * their bm25 relevance. Its columns are what a search covers: the name, the full name (owner and
  * name), topics, the description with the Chinese one, and the categories' English and Chinese
  * names, all read through searchText.ts. Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
- * more term of the match and results still stream in rowid order. The prefix index of length 1
- * keeps a one-letter query (a prefix of most of the catalog) a single doclist walk.
+ * more term of the match and results still stream in rowid order. The prefix indexes (lengths 1
+ * to 12) keep a word typed as a prefix a single doclist walk: without one, FTS5 merges the doclists
+ * of every term the prefix stands for up front, in every statement, and bm25 does it once more per word.
  *
- * `terms` lists every term of the index, so a longer prefix can be searched as the few terms it
- * stands for: FTS5 otherwise merges all their doclists up front, in every statement; a word that
- * matches nothing is corrected to its nearest term.
+ * `terms` lists every term of the index, so a prefix can be searched as the few terms it stands
+ * for; a word that matches nothing is corrected to its nearest term.
  *
  * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON;
  * a snapshot written before the table existed has none, and serves without it.
@@ -31,7 +31,7 @@
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
  * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -93,7 +93,7 @@ CREATE VIRTUAL TABLE plugins_fts USING fts5(
   name, fullname, topics, description, category, tags,
   content = '',
   tokenize = "unicode61 remove_diacritics 2 tokenchars '_'",
-  prefix = '1 2 3'
+  prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
 );
 `;
 

@@ -4,6 +4,7 @@
  * and never an FTS5 error.
  */
 import { tagToken } from "./schema";
+import type { Query } from "./searcher";
 import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
 import { foldAscii } from "./text";
 import { daysSince } from "./time";
@@ -26,8 +27,11 @@ const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 /** Index terms that start with a prefix (lowercase ASCII), or null when there are too many to list. */
 export type TermLookup = (prefix: string) => string[] | null;
 
-/** Prefix lengths the index keeps doclists for (schema.ts `prefix`): those need no listing. */
-const LONGEST_INDEXED_PREFIX = 3;
+/**
+ * Tokens this short stay prefixes; a longer one with few terms is listed, and bm25 weighs a search
+ * of several words by those terms (the judged sets were scored that way).
+ */
+const LONGEST_UNLISTED_PREFIX = 3;
 
 /** Text as an FTS5 phrase whose last token is a prefix: `mcp ser` → `"mcp ser"*`. */
 export function prefixPhrase(text: string): string {
@@ -35,14 +39,13 @@ export function prefixPhrase(text: string): string {
 }
 
 /**
- * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than the indexed
- * prefixes becomes the OR of the terms it is a prefix of: the same rows, but merged lazily, so a
- * LIMIT or a rare filter term stops early.
+ * A word as an FTS5 phrase, its last token a prefix. A single ASCII token longer than
+ * LONGEST_UNLISTED_PREFIX becomes the OR of the terms it is a prefix of when they are few: the same rows.
  */
 function phrase(tokens: string[], lookup: TermLookup | undefined): string {
   const prefix = prefixPhrase(tokens.join(" "));
   const token = tokens[0]!;
-  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_INDEXED_PREFIX || !/^[a-z0-9]+$/.test(token)) {
+  if (!lookup || tokens.length !== 1 || token.length <= LONGEST_UNLISTED_PREFIX || !/^[a-z0-9]+$/.test(token)) {
     return prefix;
   }
   const terms = lookup(token);
@@ -50,14 +53,18 @@ function phrase(tokens: string[], lookup: TermLookup | undefined): string {
   return `(${terms.map((t) => `"${t}"`).join(" OR ")})`;
 }
 
-/** The tokens of each whitespace-separated word of `q`, as the index reads them. */
-export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[][] {
-  const words: string[][] = [];
-  for (const word of q.split(/\s+/)) {
-    const tokens = searchText(word, synonyms).match(TOKEN);
-    if (tokens) words.push(tokens.map(foldAscii));
-  }
-  return words;
+/** A whitespace-separated word of `q` and its tokens as the index reads them (none for `-`). */
+export interface QueryWord {
+  text: string;
+  tokens: string[];
+}
+
+/** `q` read as the index reads text: once per query, every step of a search works from it. */
+export function readWords(q: string, synonyms: Synonyms = NO_SYNONYMS): QueryWord[] {
+  return q
+    .trim()
+    .split(/\s+/)
+    .map((text) => ({ text, tokens: (searchText(text, synonyms).match(TOKEN) ?? []).map(foldAscii) }));
 }
 
 /**
@@ -65,9 +72,11 @@ export function queryWords(q: string, synonyms: Synonyms = NO_SYNONYMS): string[
  * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms = NO_SYNONYMS): MatchQuery | null {
+export function toMatchQuery(q: string | readonly QueryWord[], lookup?: TermLookup, synonyms = NO_SYNONYMS) {
   const unique = new Map<string, string>();
-  for (const tokens of queryWords(q, synonyms)) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
+  for (const { tokens } of typeof q === "string" ? readWords(q, synonyms) : q) {
+    if (tokens.length > 0) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
+  }
   if (unique.size === 0) return null;
   const phrases = [...unique.keys()].sort();
   const all = phrases.join(" AND ");
@@ -79,23 +88,10 @@ export function toMatchQuery(q: string, lookup?: TermLookup, synonyms: Synonyms 
   return { phrases, all, scored };
 }
 
-export interface SearchFilters {
-  category: string | null;
-  curated: boolean;
-  /** Only archived (true) or only unarchived (false) plugins; null for both. */
-  archived?: boolean | null;
-  /** `has=` kinds, every one required. */
-  has?: readonly string[];
-  /** `harness=`: only plugins that work with it. */
-  harness?: string | null;
-  /** `original=1`: no forks or look-alikes. */
-  original?: boolean;
-}
-
 /** The FTS expression of every result of a filtered search. */
-export function searchMatch(match: MatchQuery, filters: SearchFilters): string {
+export function searchMatch(match: MatchQuery, filters: Query): string {
   const terms = [`(${match.all})`];
-  if (filters.category !== null) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
+  if (filters.category) terms.push(`tags : "${tagToken("cat", filters.category)}"`);
   if (filters.curated) terms.push(`tags : "${tagToken("curated")}"`);
   if (filters.archived === false) terms.push(`tags : "${tagToken("active")}"`);
   for (const kind of filters.has ?? []) terms.push(`tags : "${tagToken("has", kind)}"`);
@@ -136,20 +132,14 @@ export const EXACT_BONUS = 100;
  */
 export const OWNER_BONUS = 0.5;
 
-/** How a result matches `q` as a whole: its name or full name is `q`, or its owner is. */
-export interface Exactness {
-  exact: boolean;
-  owned: boolean;
-}
-
 /**
  * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
  * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match,
  * + OWNER_BONUS for a repository of the owner named.
  */
-export function score(relevance: number, bestRelevance: number, popular: number, match: Exactness): number {
-  const text = bestRelevance > 0 ? (RELEVANCE_WEIGHT * relevance) / bestRelevance : 0;
-  return text + popular + (match.exact ? EXACT_BONUS : 0) + (match.owned ? OWNER_BONUS : 0);
+export function score(relevance: number, best: number, popular: number, exact: boolean, owned: boolean): number {
+  const text = best > 0 ? (RELEVANCE_WEIGHT * relevance) / best : 0;
+  return text + popular + (exact ? EXACT_BONUS : 0) + (owned ? OWNER_BONUS : 0);
 }
 
 /**

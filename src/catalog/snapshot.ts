@@ -1,55 +1,26 @@
 /**
- * One published snapshot, opened read-only. Every SQL statement the server runs is a named,
- * prepared statement here; routes never see the database.
+ * One published snapshot, opened read-only: its plugins' rows, by the statements here, and which
+ * rows a list query finds, by its Searcher (searcher.ts). Routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
 import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
 import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
-import { ListOrders, type Sort } from "./orders";
-import { type ExactRows, pageInOrder, probedPage, RANKED_MATCHES, Ranker } from "./ranking";
-import { detailMemberKey, ORIGINALS, POPULARITY, SCHEMA_VERSION } from "./schema";
-import { type MatchQuery, prefixPhrase, queryWords, searchMatch, toMatchQuery } from "./search";
-import { type Synonyms, synonymsOf } from "./searchtext";
+import { ListOrders } from "./orders";
+import { SCHEMA_VERSION } from "./schema";
+import { type Query, Searcher } from "./searcher";
+import { synonymsOf } from "./searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "./suggest";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
-import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
+import type { Vocabulary } from "./vocabulary";
 
 export interface Page<T> {
   items: T[];
   total: number;
   /** The query searched instead of `q`, when `q` matched nothing and a nearby spelling did. */
   corrected?: string;
-}
-
-export interface ListQuery {
-  /** The search text; null for no search. */
-  q: string | null;
-  category: string | null;
-  curated: boolean;
-  /** Only archived (true) or only unarchived (false) plugins; null or absent for both. */
-  archived?: boolean | null;
-  /** `has=` kinds, every one required. */
-  has?: readonly string[];
-  /** Only plugins that work with this harness. */
-  harness?: string | null;
-  /** No forks or look-alikes of a catalog plugin. */
-  original?: boolean;
-  /** Parts added to each plugin's full form (`include=`). */
-  include?: readonly IncludePart[];
-  sort: Sort;
-  offset: number;
-  limit: number;
-}
-
-/** The member keys of a query's detail filters (see schema.ts detailMemberKey). */
-function detailMembers(query: Pick<ListQuery, "has" | "harness" | "original">): string[] {
-  const keys = (query.has ?? []).map((kind) => detailMemberKey("has", kind));
-  if (query.harness) keys.push(detailMemberKey("harness", query.harness));
-  if (query.original) keys.push(detailMemberKey("original"));
-  return keys;
 }
 
 /** What changed from an earlier snapshot to this one, as catalog-form JSON and ids. */
@@ -122,12 +93,6 @@ export interface NewestRow {
   first_seen_at: string;
 }
 
-/** Matches listed in the time of one index lookup by rowid (measured 60 to 150 at 100,000 plugins). */
-const PROBE_PER_MATCHES = 64;
-
-/** A prefix of more terms than this stays an FTS5 prefix query rather than a long OR. */
-const MAX_PREFIX_TERMS = 64;
-
 export class SnapshotError extends Error {
   override name = "SnapshotError";
 }
@@ -139,9 +104,8 @@ export class Snapshot {
   /** The category set with names and descriptions, in the editors' order. */
   readonly categories: readonly CategoryInfo[];
   private readonly orders: ListOrders;
-  private readonly fts: FtsIndex;
-  /** Scratch space of `pageInOrder`: one byte per rowid. */
-  private marks: Uint8Array | null = null;
+  /** Every query's rowids: the orders, the full-text search, the corrections. */
+  private readonly searcher: Searcher;
   private readonly byRowid: Statement<{ full_json: string }>;
   private readonly byId: Statement<{ full_json: string }>;
   private readonly byRowidWith: Statement<FullRow>;
@@ -149,25 +113,15 @@ export class Snapshot {
   private readonly orderBlob: Statement<{ ids: Uint8Array }>;
   private readonly starsRange: Statement<{ short_json: string }>;
   private readonly newestRow: Statement<NewestRow>;
-  private readonly termsByPrefix: Statement<{ term: string }, [string]>;
-  private readonly exactId: Statement<{ rowid: number }, [string]>;
-  private readonly exactName: Statement<{ rowid: number }, [string]>;
-  private readonly exactOwner: Statement<{ rowid: number }, [string, string]>;
-  private readonly ranker: Ranker;
-  private readonly synonyms: Synonyms;
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
   private readonly candidateById: Statement<{ json: string }, [string]> | null;
   private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
   private isClosed = false;
-  /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
-  private readonly popularity: Float64Array;
   private readonly suggestRow: Statement<{ json: string }, [number]>;
   private readonly suggestRange: Statement<{ plugin: number }, [string, string]>;
   private readonly suggestFrom: Statement<{ plugin: number }, [string]>;
   private readonly suggestBest: Statement<{ ids: Uint8Array }, [string]>;
-  /** The correction vocabulary, read on the first correction. */
-  private words: Vocabulary | null = null;
 
   private constructor(private readonly db: Database) {
     const version = this.metaValue("schema_version");
@@ -184,22 +138,9 @@ export class Snapshot {
     this.newestRow = db.prepare(
       `SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`,
     );
-    this.fts = new FtsIndex(db);
     this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
-    this.termsByPrefix = db.prepare(
-      `SELECT term FROM terms WHERE term GLOB ? ORDER BY term LIMIT ${MAX_PREFIX_TERMS + 1}`,
-    );
-    this.exactId = db.prepare(`SELECT rowid FROM plugins WHERE id = ?`);
-    this.exactName = db.prepare(`SELECT rowid FROM plugins WHERE name = ? COLLATE NOCASE`);
-    this.exactOwner = db.prepare(`SELECT rowid FROM plugins WHERE id >= ? AND id < ?`);
-    const popularity = this.orderBlob.get(POPULARITY)?.ids;
-    this.popularity = popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0);
-    const originals = this.orderBlob.get(ORIGINALS)?.ids;
-    this.ranker = new Ranker(
-      db,
-      this.popularity,
-      originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0),
-    );
+    const synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
+    this.searcher = new Searcher(db, new FtsIndex(db), this.orders, synonyms, this.stats.total);
     this.suggestRow = db.prepare(
       `SELECT json_object('id', id, 'name', name, 'description', description, 'stars', stars) AS json FROM plugins WHERE rowid = ?`,
     );
@@ -208,7 +149,6 @@ export class Snapshot {
     );
     this.suggestFrom = db.prepare(`SELECT plugin FROM suggest_keys WHERE key >= ? LIMIT ${SCAN_LIMIT + 1}`);
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
-    this.synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
     const rules = this.optionalMeta("listing_rules");
     // A snapshot from before a kind of evidence was kept lacks its list.
     this.listingRules = { ...NO_LISTING_RULES, ...(rules === null ? {} : (JSON.parse(rules) as ListingRules)) };
@@ -256,120 +196,20 @@ export class Snapshot {
     return row ? withParts(row.full_json, fragmentsOf(row), include) : null;
   }
 
-  /**
-   * A page of full-form plugin JSON for a list query. A search that finds nothing is tried once
-   * more with its unknown words corrected to their nearest index terms.
-   */
-  list(query: ListQuery): Page<string> {
-    if (query.q !== null) {
-      const page = this.searchText(query, query.q);
-      if (page.total > 0) return page;
-      const corrected = this.corrected(query.q);
-      if (corrected === null) return page;
-      const retry = this.searchText(query, corrected);
-      return retry.total > 0 ? { ...retry, corrected } : page;
-    }
-    const ids = this.orders.sorted(
-      query.sort,
-      query.category,
-      query.curated,
-      query.archived ?? null,
-      detailMembers(query),
-    );
-    const slice = ids.subarray(query.offset, query.offset + query.limit);
-    return { items: this.fullJson(slice, query.include), total: ids.length };
+  /** A page of full-form plugin JSON for a list query (see Searcher.find). */
+  list(query: Query): Page<string> {
+    const found = this.searcher.find(query);
+    return { ...found, items: this.fullJson(found.items, query.include) };
   }
 
-  private searchText(query: ListQuery, q: string): Page<string> {
-    const match = toMatchQuery(q, (prefix) => this.termsOf(prefix), this.synonyms);
-    return match === null ? { items: [], total: 0 } : this.search(query, q, match);
-  }
-
-  /**
-   * `q` with each word that matches nothing replaced by the nearest word of the index (see
-   * Vocabulary.nearest: by edit distance, failing that by trigrams); null when nothing changed.
-   */
-  private corrected(q: string): string | null {
-    let changed = false;
-    const words = q
-      .trim()
-      .split(/\s+/)
-      .map((word) => {
-        const unknown = this.unknownToken(word);
-        const nearest = unknown === null ? undefined : this.vocabulary().nearest(unknown, 1)[0];
-        if (nearest === undefined) return word;
-        changed = true;
-        return nearest.word;
-      });
-    return changed ? words.join(" ") : null;
-  }
-
-  /** The word as the index reads it when it can be corrected and matches nothing, else null. */
-  private unknownToken(word: string): string | null {
-    const tokens = queryWords(word, this.synonyms)[0];
-    if (tokens?.length !== 1 || !CORRECTABLE.test(tokens[0]!)) return null;
-    return this.fts.count(prefixPhrase(tokens[0]!)) > 0 ? null : tokens[0]!;
-  }
-
-  /**
-   * "Did you mean": for a search that found nothing, up to `limit` searches with one word that
-   * matches nothing replaced by one of its nearest words of the index, nearest first. Empty when
-   * every word of `q` is found on its own (the words together, or the filters, found nothing).
-   */
+  /** "Did you mean": see Searcher.suggestions. */
   suggestions(q: string, limit = 3): string[] {
-    const words = q.trim().split(/\s+/);
-    const found = new Set<string>();
-    const options = words.flatMap((word, i) => {
-      const unknown = this.unknownToken(word);
-      if (unknown === null) return [];
-      return this.vocabulary()
-        .nearest(unknown, limit)
-        .map((nearest, rank) => ({ rank, text: words.map((w, j) => (j === i ? nearest.word : w)).join(" ") }));
-    });
-    options.sort((a, b) => a.rank - b.rank);
-    for (const { text } of options) if (found.size < limit) found.add(text);
-    return [...found];
+    return this.searcher.suggestions(q, limit);
   }
 
   /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now: the store does before serving. */
   prepareVocabulary(words?: Vocabulary): void {
-    if (words !== undefined) this.words ??= words;
-    this.vocabulary();
-  }
-
-  /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
-  private vocabulary(): Vocabulary {
-    if (this.words === null) {
-      const text = this.orderBlob.get(VOCABULARY)?.ids;
-      const index = this.orderBlob.get(TRIGRAMS)?.ids;
-      if (text && index) this.words = Vocabulary.decode(text, index);
-      else {
-        const terms = this.db.query<{ term: string; doc: number }, []>(`SELECT term, 0 AS doc FROM terms`).all();
-        this.words = Vocabulary.fromWords(vocabularyOf(terms));
-      }
-    }
-    return this.words;
-  }
-
-  /**
-   * Rowids of plugins whose name or full name is exactly `q` (case aside), and of those whose
-   * owner is. A `q` that is both a repository's name and an owner is taken both ways: the owner's
-   * repositories are exact matches too, and popularity orders them with the one so named.
-   */
-  private exactMatches(q: string): ExactRows {
-    const text = q.trim();
-    if (/\s/.test(text)) return { exact: new Set(), owned: new Set() };
-    if (text.includes("/")) return { exact: new Set(this.exactId.all(text).map((row) => row.rowid)), owned: new Set() };
-    const owned = new Set(this.exactOwner.all(`${text}/`, `${text}0`).map((row) => row.rowid));
-    const exact = new Set(this.exactName.all(text).map((row) => row.rowid));
-    if (exact.size > 0) for (const rowid of owned) exact.add(rowid);
-    return { exact, owned };
-  }
-
-  /** The index terms starting with `prefix` (ASCII letters and digits), or null past the bound. */
-  private termsOf(prefix: string): string[] | null {
-    const terms = this.termsByPrefix.all(`${prefix}*`).map((row) => row.term);
-    return terms.length > MAX_PREFIX_TERMS ? null : terms;
+    this.searcher.prepareVocabulary(words);
   }
 
   private fullJson(rowids: ArrayLike<number>, include: readonly IncludePart[] = []): string[] {
@@ -378,55 +218,6 @@ export class Snapshot {
       const row = this.byRowidWith.get(rowid)!;
       return withParts(row.full_json, fragmentsOf(row), include);
     });
-  }
-
-  /**
-   * Relevance pages come from the search's ranking (ranking.ts); stars pages stream from the index
-   * in stars order; the other sorts mark the matches and walk the sort's precomputed order.
-   */
-  private search(query: ListQuery, q: string, match: MatchQuery): Page<string> {
-    const matches = searchMatch(match, query);
-    if (query.sort === "default") {
-      const exact = q.trim().toLowerCase();
-      const inName = `(${matches}) AND ({name fullname} : (${match.phrases.join(" OR ")}))`;
-      const count = () => this.fts.count(matches);
-      const ranking = this.ranker.ranking(
-        matches,
-        searchMatch({ ...match, all: match.scored }, query),
-        count,
-        inName,
-        () => this.exactMatches(exact),
-        `${matches}\u0000${exact}`,
-      );
-      // A ranking short of its bound holds every match: no count needed.
-      const total = ranking.rowids.length < RANKED_MATCHES ? ranking.rowids.length : this.fts.count(matches);
-      if (query.offset >= total) return { items: [], total };
-      const rowids = this.ranker.page(matches, ranking, query.offset, query.limit);
-      return { items: this.fullJson(rowids, query.include), total };
-    }
-    const total = this.fts.count(matches);
-    if (query.offset >= total) return { items: [], total };
-    if (query.sort === "stars")
-      return { items: this.fullJson(this.fts.page(matches, query.offset, query.limit), query.include), total };
-    const order = this.orders.sorted(query.sort, null, false);
-    const rowids = this.sortedPage(matches, total, order, query.offset, query.limit);
-    return { items: this.fullJson(rowids, query.include), total };
-  }
-
-  /**
-   * A page of a search in a precomputed order. Listing every match costs about one lookup per
-   * PROBE_PER_MATCHES matches; testing the order's rowids costs one lookup each, and a page needs
-   * about depth × catalog / total of them. The cheaper is tried; probing gives up at its budget.
-   */
-  private sortedPage(matches: string, total: number, order: Int32Array, offset: number, limit: number): number[] {
-    const budget = total / PROBE_PER_MATCHES;
-    const expected = ((offset + limit) * order.length) / total;
-    if (expected <= budget / 2) {
-      const page = probedPage(this.fts, matches, order, offset, limit, budget);
-      if (page !== null) return page;
-    }
-    this.marks ??= new Uint8Array(this.stats.total + 1);
-    return pageInOrder(order, this.fts.all(matches), this.marks, offset, limit);
   }
 
   /** A page of the sync list: short-form JSON by stars desc, which is rowid order. */
@@ -452,10 +243,10 @@ export class Snapshot {
     const upper = prefixUpperBound(p);
     const rows = upper === null ? this.suggestFrom.all(p) : this.suggestRange.all(p, upper);
     const plugins = rows.map((r) => r.plugin);
-    if (plugins.length <= SCAN_LIMIT) return rankRowids(plugins, this.popularity);
+    if (plugins.length <= SCAN_LIMIT) return rankRowids(plugins, this.searcher.popularity);
     const best = this.suggestBest.get(p)?.ids;
     if (best) return Array.from(new Int32Array(best.slice().buffer));
-    return rankRowids(plugins.slice(0, SCAN_LIMIT), this.popularity);
+    return rankRowids(plugins.slice(0, SCAN_LIMIT), this.searcher.popularity);
   }
 
   /** A typeahead item: `{id, name, description, stars}` as JSON. */
@@ -534,37 +325,10 @@ export class Snapshot {
     return { added, updated, removed, renamed };
   }
 
-  /**
-   * The number of plugins per category id among those a list query (without paging) finds, as the
-   * list's `category` filter counts them, from one match set: a category the search misses counts
-   * the corrected spelling's matches, as its list page would, the correction made at most once.
-   */
-  categoryCounts(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">): Map<string, number> {
+  /** The number of plugins per category id among those a query finds (see Searcher.categoryCounts). */
+  categoryCounts(query: Query): Map<string, number> {
     const ids = this.categories.map((c) => c.id);
-    if (query.q === null) {
-      const archived = query.archived ?? null;
-      const members = detailMembers(query);
-      return new Map(ids.map((id) => [id, this.orders.sorted("stars", id, query.curated, archived, members).length]));
-    }
-    const counts = this.orders.countIn(this.matchesOf(query, query.q), ids);
-    let corrected: Map<string, number> | null | undefined;
-    for (const id of ids) {
-      if (counts.get(id) !== 0) continue;
-      if (corrected === undefined) {
-        const spelling = this.corrected(query.q);
-        corrected = spelling === null ? null : this.orders.countIn(this.matchesOf(query, spelling), ids);
-      }
-      if (corrected === null) break;
-      counts.set(id, corrected.get(id) ?? 0);
-    }
-    return counts;
-  }
-
-  /** Every rowid a search for `q` finds under the query's filters but the category. */
-  private matchesOf(query: Omit<ListQuery, "category" | "sort" | "offset" | "limit">, q: string): Int32Array {
-    const match = toMatchQuery(q, (prefix) => this.termsOf(prefix), this.synonyms);
-    if (match === null) return new Int32Array(0);
-    return this.fts.all(searchMatch(match, { ...query, category: null }));
+    return this.searcher.categoryCounts(query, ids);
   }
 
   close(): void {

@@ -68,7 +68,7 @@ export function respond(
     set.status = 304;
     return null;
   }
-  const body = rendered.blob ?? rendered.body;
+  const body = rendered.body as Uint8Array<ArrayBuffer>;
   if (limit === null) {
     rendered.prepared ??= new Headers(rendered.headers);
     return new Response(body, { status: rendered.status, headers: rendered.prepared });
@@ -84,10 +84,9 @@ export function respond(
  */
 const ENTRY_OVERHEAD_BYTES = 4096;
 
-/** What an entry is charged: its body's buffer, its Blob, its key and the objects beside them. */
+/** What an entry is charged: its body's buffer, its key and the objects beside them. */
 function sizeOf(key: string, rendered: Rendered): number {
-  const blob = rendered.blob ? rendered.body.byteLength : 0;
-  return rendered.body.buffer.byteLength + blob + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+  return rendered.body.buffer.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
 /** Key of a body's gzip representation: its plain key after a prefix no route's keys start with. */
@@ -104,10 +103,8 @@ export class ResponseCache {
         ? new LRUCache({
             maxSize: maxBytes,
             sizeCalculation: (rendered, key) => sizeOf(key, rendered),
-            // Set again with its Blob, an entry stays; dropped, its body is read no more.
-            dispose: (rendered, _key, reason) => {
-              if (reason !== "set") bodies.give(rendered.body);
-            },
+            // Dropped, its body is read no more: a Response copies a byte array's bytes.
+            dispose: (rendered) => bodies.give(rendered.body),
           })
         : null;
   }
@@ -132,29 +129,17 @@ export class ResponseCache {
       this.keep(key, plain);
     }
     if (!gzip || plain.status !== 200 || plain.body.byteLength < MIN_GZIP_BYTES) {
-      return { rendered: hit ? this.withBlob(key, plain) : plain, hit };
+      return { rendered: plain, hit };
     }
     const gzipKey = `${GZIP_KEY_PREFIX}${key}`;
     const compressed = this.entries?.get(gzipKey);
-    if (compressed !== undefined) return { rendered: this.withBlob(gzipKey, compressed), hit };
+    if (compressed !== undefined) return { rendered: compressed, hit };
     const made = gzipped(plain);
     if (this.entries?.has(key)) {
       made.body = bodies.copy(made.body);
       this.keep(gzipKey, made);
     }
     return { rendered: made, hit: false };
-  }
-
-  /**
-   * A rendering served again gets its body as a Blob: Bun copies a byte array into every Response
-   * but shares a Blob's bytes. A body asked for once never makes one.
-   */
-  private withBlob(key: string, rendered: Rendered): Rendered {
-    if (rendered.blob !== undefined) return rendered;
-    rendered.blob = new Blob([rendered.body as Uint8Array<ArrayBuffer>]);
-    // Set again, so the entry is charged for its Blob.
-    this.entries?.set(key, rendered);
-    return rendered;
   }
 
   private keep(key: string, rendered: Rendered): void {

@@ -4,8 +4,9 @@
  * counts as absent.
  */
 import { Type as t } from "@sinclair/typebox";
-import { HARNESSES, HAS_KINDS, type HasKind, INCLUDE_PARTS, type IncludePart } from "../catalog/details";
+import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/details";
 import { SORTS, type Sort } from "../catalog/orders";
+import type { Query } from "../catalog/searcher";
 import { badRequest, snapshotChanged } from "./errors";
 import { stringEnum } from "./wireschemas";
 
@@ -45,20 +46,6 @@ export function parsePaging(params: URLSearchParams, defaultSize: number, maxSiz
   };
 }
 
-/** The filters a search page and the category counts share. */
-export interface Filters {
-  q: string | null;
-  curated: boolean;
-  /** Only archived (true) or only unarchived (false) plugins; null for both. */
-  archived: boolean | null;
-  /** `has=`: content kinds every result has. */
-  has: HasKind[];
-  /** `harness=`: the harness every result works with. */
-  harness: string | null;
-  /** `original=1`: no forks or look-alikes of a catalog plugin. */
-  original: boolean;
-}
-
 /** A comma list of allowed words, each at most once; 400 naming the parameter otherwise. */
 function wordList<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T[] {
   const raw = single(params, name);
@@ -76,13 +63,11 @@ export function parseInclude(params: URLSearchParams): IncludePart[] {
   return wordList(params, "include", INCLUDE_PARTS);
 }
 
-export interface ListParams extends Paging, Filters {
-  include: IncludePart[];
-  category: string | null;
-  sort: Sort;
-}
+/** A list query with its page as the URL names it (what the envelope reports). */
+export type ListParams = Query & Paging;
 
-export function parseFilters(params: URLSearchParams): Filters {
+/** The filters a search page and the category counts share: a query without category, sort or page. */
+export function parseFilters(params: URLSearchParams) {
   const rawQ = params.getAll("q");
   if (rawQ.length > 1) throw badRequest("q", "give it at most once");
   const q = rawQ[0]?.trim() || null;
@@ -106,7 +91,7 @@ export function parseFilters(params: URLSearchParams): Filters {
     has: wordList(params, "has", HAS_KINDS),
     harness,
     original: original !== null,
-  };
+  } satisfies Query;
 }
 
 export function parseListParams(params: URLSearchParams, categories: ReadonlySet<string>): ListParams {
@@ -117,12 +102,15 @@ export function parseListParams(params: URLSearchParams, categories: ReadonlySet
   }
   const sort = single(params, "sort") ?? "default";
   if (!(SORTS as readonly string[]).includes(sort)) throw badRequest("sort", `one of ${SORTS.join(", ")}`);
+  const paging = parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap);
   return {
     ...filters,
     include: parseInclude(params),
     category,
     sort: sort as Sort,
-    ...parsePaging(params, LIST_PAGE_SIZE.fallback, LIST_PAGE_SIZE.cap),
+    ...paging,
+    offset: (paging.page - 1) * paging.pageSize,
+    limit: paging.pageSize,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * One request per window per client per route. The limiter remembers when each client's window
- * opened; it holds at most `maxKeys` keys and forgets expired ones and, when full, the least
- * recently admitted first, so memory stays bounded whatever the number of clients.
+ * One request per window per client per route (or a burst group's rate). Each client's key is held
+ * until its window closes; at most `maxKeys` keys are held, the expired forgotten and, when full,
+ * the least recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import type { Config } from "../config";
 import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";
@@ -35,59 +35,81 @@ function ipv4Key(route: number, address: number): number {
 }
 
 /**
- * When each held key's window opened, in a table of numbers and a ring of admissions, both typed
- * arrays allocated once: it holds at most `maxKeys` keys, forgets expired ones and, when full, the
- * least recently admitted first. A flood of new clients deletes and sets a key per request, which
- * leaves a Map's dropped tables for the collector; these arrays are never replaced.
+ * Keys held until a moment each, in a table of numbers and a ring of admissions, both typed arrays
+ * allocated once: at most `maxKeys` keys, the expired forgotten and, when full, the least recently
+ * admitted first. A flood of new clients deletes and sets a key per request, which leaves a Map's
+ * dropped tables for the collector; these arrays are never replaced.
  */
-export class RateLimiter {
-  private readonly opened: NumberTable;
+class HeldKeys {
+  private readonly until: NumberTable;
   // Admissions in order: evicting the oldest never searches the table.
   private readonly ringKeys: Float64Array;
-  private readonly ringTimes: Float64Array;
+  private readonly ringUntil: Float64Array;
   private head = 0;
   private count = 0;
+
+  constructor(readonly maxKeys: number) {
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
+      throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    }
+    this.until = new NumberTable(maxKeys);
+    this.ringKeys = new Float64Array(maxKeys);
+    this.ringUntil = new Float64Array(maxKeys);
+  }
+
+  get size(): number {
+    return this.until.size;
+  }
+
+  /** The moment `key` is held until, or undefined when it holds nothing at `now`. */
+  heldUntil(key: number, now: number): number | undefined {
+    const until = this.until.get(key);
+    return until !== undefined && until > now ? until : undefined;
+  }
+
+  /** Holds `key` until `until`, forgetting first the oldest admissions that have expired at `now`. */
+  hold(key: number, until: number, now: number): void {
+    while (this.count > 0 && this.ringUntil[this.head]! <= now) this.dropOldest();
+    if (this.count === this.maxKeys) this.dropOldest();
+    this.until.set(key, until);
+    const slot = (this.head + this.count) % this.maxKeys;
+    this.ringKeys[slot] = key;
+    this.ringUntil[slot] = until;
+    this.count++;
+  }
+
+  /** Forgets the oldest admission; its key goes too unless it was admitted again since. */
+  private dropOldest(): void {
+    this.until.deleteIf(this.ringKeys[this.head]!, this.ringUntil[this.head]!);
+    this.head = (this.head + 1) % this.maxKeys;
+    this.count--;
+  }
+}
+
+/** One request per window per key: a key is held until its window closes. */
+export class RateLimiter {
+  private readonly held: HeldKeys;
   private readonly admitted: Verdict;
 
   constructor(
     readonly windowMs: number,
-    readonly maxKeys = DEFAULT_MAX_KEYS,
+    maxKeys = DEFAULT_MAX_KEYS,
   ) {
-    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
-      throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
-    }
-    this.opened = new NumberTable(maxKeys);
-    this.ringKeys = new Float64Array(maxKeys);
-    this.ringTimes = new Float64Array(maxKeys);
+    this.held = new HeldKeys(maxKeys);
     this.admitted = Object.freeze({ allowed: true, resetMs: windowMs });
   }
 
   get size(): number {
-    return this.opened.size;
+    return this.held.size;
   }
 
   /** Counts one request of `key` (a string, or a number used as it is) at `now` (ms). */
   hit(client: string | number, now: number): Verdict {
     const key = typeof client === "number" ? client : keyHash(client);
-    const since = this.opened.get(key);
-    if (since !== undefined && now - since < this.windowMs) {
-      return { allowed: false, resetMs: since + this.windowMs - now };
-    }
-    while (this.count > 0 && now - this.ringTimes[this.head]! >= this.windowMs) this.dropOldest();
-    if (this.count === this.maxKeys) this.dropOldest();
-    this.opened.set(key, now);
-    const slot = (this.head + this.count) % this.maxKeys;
-    this.ringKeys[slot] = key;
-    this.ringTimes[slot] = now;
-    this.count++;
+    const closes = this.held.heldUntil(key, now);
+    if (closes !== undefined) return { allowed: false, resetMs: closes - now };
+    this.held.hold(key, now + this.windowMs, now);
     return this.admitted;
-  }
-
-  /** Forgets the oldest admission; its key goes too unless it was admitted again since. */
-  private dropOldest(): void {
-    this.opened.deleteIf(this.ringKeys[this.head]!, this.ringTimes[this.head]!);
-    this.head = (this.head + 1) % this.maxKeys;
-    this.count--;
   }
 }
 
@@ -98,61 +120,41 @@ export interface BurstRule {
 }
 
 /**
- * The limiter of a burst group (GCRA): each key holds its theoretical arrival time, the moment its
- * whole burst is available again; a request is admitted while that lies at most `burst - 1`
- * intervals ahead. One number per key, in the same fixed tables as the one-per-window limiter.
+ * The limiter of a burst group (GCRA): each key is held until its theoretical arrival time, the
+ * moment its whole burst is available again; a request is admitted while that lies at most
+ * `burst - 1` intervals ahead.
  */
 export class BurstLimiter {
-  private readonly due: NumberTable;
-  private readonly ringKeys: Float64Array;
-  private readonly ringDue: Float64Array;
-  private head = 0;
-  private count = 0;
+  private readonly held: HeldKeys;
   private readonly tolerance: number;
 
   constructor(
     readonly rule: BurstRule,
-    readonly maxKeys = DEFAULT_MAX_KEYS,
+    maxKeys = DEFAULT_MAX_KEYS,
   ) {
     if (!Number.isSafeInteger(rule.burst) || rule.burst < 1 || !(rule.intervalMs > 0)) {
       throw new RangeError(`a burst rule needs burst >= 1 and intervalMs > 0, got ${JSON.stringify(rule)}`);
     }
-    this.due = new NumberTable(maxKeys);
-    this.ringKeys = new Float64Array(maxKeys);
-    this.ringDue = new Float64Array(maxKeys);
+    this.held = new HeldKeys(maxKeys);
     this.tolerance = (rule.burst - 1) * rule.intervalMs;
   }
 
   get size(): number {
-    return this.due.size;
+    return this.held.size;
   }
 
   /** Counts one request of `client` at `now` (ms); `remaining` is what the burst still allows at once. */
   hit(client: string | number, now: number): Verdict & { remaining: number } {
     const key = typeof client === "number" ? client : keyHash(client);
-    const held = this.due.get(key);
-    const from = held === undefined || held < now ? now : held;
+    const from = this.held.heldUntil(key, now) ?? now;
     const { intervalMs } = this.rule;
     if (from - now > this.tolerance) {
       return { allowed: false, resetMs: from - this.tolerance - now, remaining: 0 };
     }
     const next = from + intervalMs;
-    // A key whose due time has passed holds nothing: it is forgotten in admission order.
-    while (this.count > 0 && this.ringDue[this.head]! <= now) this.dropOldest();
-    if (this.count === this.maxKeys) this.dropOldest();
-    this.due.set(key, next);
-    const slot = (this.head + this.count) % this.maxKeys;
-    this.ringKeys[slot] = key;
-    this.ringDue[slot] = next;
-    this.count++;
+    this.held.hold(key, next, now);
     const remaining = Math.floor((this.tolerance - (next - now)) / intervalMs) + 1;
     return { allowed: true, resetMs: next - now, remaining };
-  }
-
-  private dropOldest(): void {
-    this.due.deleteIf(this.ringKeys[this.head]!, this.ringDue[this.head]!);
-    this.head = (this.head + 1) % this.maxKeys;
-    this.count--;
   }
 }
 

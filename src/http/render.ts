@@ -10,8 +10,6 @@ export interface Rendered {
   headers: Record<string, string>;
   /** The same as a Headers object, built when first served: a ready Headers makes a Response faster. */
   prepared?: Headers;
-  /** The body again as a Blob, made when the cache serves it a second time: sent without a copy. */
-  blob?: Blob;
   /** The same with a rate limit's headers, built on the first limited request. */
   limited?: { limit: Readonly<Record<string, string>>; headers: Headers };
 }

@@ -1,16 +1,17 @@
 /** GET /api/v1/categories: the category set with how many plugins each holds, optionally within a search. */
 import { Type } from "@sinclair/typebox";
+import type { Query } from "../catalog/searcher";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
-import { categoriesQuerySchema, type Filters, parseFilters } from "../http/params";
+import { categoriesQuerySchema, parseFilters } from "../http/params";
 import { categoriesJson } from "../http/syncdocs";
 import { CategorySchema, envelopeSchema } from "../http/wireschemas";
 import type { Answer } from "./answer";
 
 /** Counts per category of the plugins that `q`, `curated` and `archived` select (all plugins by default). */
-function categoriesPage(snapshot: Snapshot, filters: Filters): Rendered {
+function categoriesPage(snapshot: Snapshot, filters: Query): Rendered {
   const counts = snapshot.categoryCounts(filters);
   const data = `{"items":${categoriesJson(snapshot, counts)},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
   return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);

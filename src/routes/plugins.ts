@@ -26,19 +26,7 @@ function listParams(params: URLSearchParams, snapshot: Snapshot): ListParams {
 
 /** The list page of parsed parameters. */
 function listPage(snapshot: Snapshot, p: ListParams): Rendered {
-  const page = snapshot.list({
-    q: p.q,
-    category: p.category,
-    curated: p.curated,
-    archived: p.archived,
-    has: p.has,
-    harness: p.harness,
-    original: p.original,
-    include: p.include,
-    sort: p.sort,
-    offset: (p.page - 1) * p.pageSize,
-    limit: p.pageSize,
-  });
+  const page = snapshot.list(p);
   const rendered = render(
     okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)),
     JSON_TYPE,

@@ -1,7 +1,7 @@
 /** /api/v1/categories?q= counts every category from one match set, and its counts are the list's totals. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { defaultSnapshotInput } from "../../src/catalog/publish";
-import { Snapshot } from "../../src/catalog/snapshot";
+import { Searcher } from "../../src/catalog/searcher";
 import { startServer, type TestServer } from "../helpers";
 
 let server: TestServer;
@@ -31,12 +31,12 @@ describe("facets", () => {
   });
 
   test("a search that finds nothing is corrected once for all categories", async () => {
-    const prototype = Snapshot.prototype as unknown as { corrected: (q: string) => string | null };
+    const prototype = Searcher.prototype as unknown as { corrected: (read: unknown) => unknown };
     const original = prototype.corrected;
     let calls = 0;
-    prototype.corrected = function (this: Snapshot, q: string) {
+    prototype.corrected = function (this: Searcher, read: unknown) {
       calls++;
-      return original.call(this, q);
+      return original.call(this, read);
     };
     try {
       const res = await server.get("/api/v1/categories?q=zzqx%20blorp%20postgras%20memroy");

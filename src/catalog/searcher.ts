@@ -294,6 +294,12 @@ export class Searcher {
   }
 
   /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
+  /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now. */
+  prepareVocabulary(words?: Vocabulary): void {
+    if (words !== undefined) this.words ??= words;
+    this.vocabulary();
+  }
+
   private vocabulary(): Vocabulary {
     if (this.words === null) {
       const text = this.blob(VOCABULARY);

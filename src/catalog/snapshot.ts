@@ -14,6 +14,7 @@ import { synonymsOf } from "./searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "./suggest";
 import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
+import type { Vocabulary } from "./vocabulary";
 
 export interface Page<T> {
   items: T[];
@@ -204,6 +205,11 @@ export class Snapshot {
   /** "Did you mean": see Searcher.suggestions. */
   suggestions(q: string, limit = 3): string[] {
     return this.searcher.suggestions(q, limit);
+  }
+
+  /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now: the store does before serving. */
+  prepareVocabulary(words?: Vocabulary): void {
+    this.searcher.prepareVocabulary(words);
   }
 
   private fullJson(rowids: ArrayLike<number>, include: readonly IncludePart[] = []): string[] {

@@ -96,6 +96,38 @@ export interface Nearest {
   similarity: number;
 }
 
+/** What a vocabulary is made of: the stored text and index, with where each word starts and its trigram count. */
+export interface VocabularyParts {
+  text: Uint8Array;
+  index: Int32Array;
+  /** Where each word starts in `text`; the entry past the last word is the text's length + 1. */
+  starts: Int32Array;
+  /** Distinct trigrams per word. */
+  gramCounts: Uint8Array;
+}
+
+/** The parts of a vocabulary whose text and index are given. */
+export function vocabularyParts(text: Uint8Array, index: Int32Array): VocabularyParts {
+  const breaks: number[] = [0];
+  for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) breaks.push(i + 1);
+  const count = text.length === 0 ? 0 : breaks.length;
+  breaks[count] = text.length + 1;
+  const postings = index.subarray(GRAMS + 1);
+  const gramCounts = new Uint8Array(count);
+  for (let i = 0; i < postings.length; i++) gramCounts[postings[i]!]!++;
+  return { text, index, starts: Int32Array.from(breaks.slice(0, count + 1)), gramCounts };
+}
+
+/** The parts of a vocabulary as the builder stored it: the words' UTF-8 text and the packed index. */
+export function decodeParts(text: Uint8Array, index: Uint8Array): VocabularyParts {
+  // The blob is read into memory of its own; a copy is made only when it is not 4-byte aligned.
+  const aligned = index.byteOffset % 4 === 0;
+  const packed = aligned
+    ? new Int32Array(index.buffer, index.byteOffset, index.byteLength / 4)
+    : new Int32Array(index.slice().buffer);
+  return vocabularyParts(text, packed);
+}
+
 /**
  * The correction vocabulary of one snapshot and its trigram index. The words stay one string,
  * decoded from the stored text (ASCII only), found by their start offsets: no string per word is
@@ -115,36 +147,29 @@ export class Vocabulary {
   /** Three rows of the edit-distance table, as long as the longest word allows (WORD: 32). */
   private readonly rows = [new Int32Array(40), new Int32Array(40), new Int32Array(40)];
 
-  private constructor(text: Uint8Array, index: Int32Array) {
+  private constructor({ text, index, starts, gramCounts }: VocabularyParts) {
     this.text = text;
     this.all = new TextDecoder().decode(text);
-    const breaks: number[] = [0];
-    for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) breaks.push(i + 1);
-    const count = text.length === 0 ? 0 : breaks.length;
-    breaks[count] = text.length + 1;
-    this.starts = Int32Array.from(breaks);
+    this.starts = starts;
     this.offsets = index.subarray(0, GRAMS + 1);
-    const postings = index.subarray(GRAMS + 1);
-    this.postings = postings;
-    const counts = new Uint8Array(count);
-    for (let i = 0; i < postings.length; i++) counts[postings[i]!]!++;
-    this.gramCounts = counts;
-    this.shared = new Uint16Array(count);
+    this.postings = index.subarray(GRAMS + 1);
+    this.gramCounts = gramCounts;
+    this.shared = new Uint16Array(gramCounts.length);
+  }
+
+  /** A vocabulary from parts read elsewhere (vocabularyParts, on a worker thread). */
+  static fromParts(parts: VocabularyParts): Vocabulary {
+    return new Vocabulary(parts);
   }
 
   /** A vocabulary of `words` (vocabularyOf's order) with its trigram index built here. */
   static fromWords(words: readonly string[]): Vocabulary {
-    return new Vocabulary(new TextEncoder().encode(words.join("\n")), trigramIndex(words));
+    return new Vocabulary(vocabularyParts(new TextEncoder().encode(words.join("\n")), trigramIndex(words)));
   }
 
   /** A vocabulary as the builder stored it: the words' UTF-8 text and the packed index. */
   static decode(text: Uint8Array, index: Uint8Array): Vocabulary {
-    // The blob is read into memory of its own; a copy is made only when it is not 4-byte aligned.
-    const aligned = index.byteOffset % 4 === 0;
-    const packed = aligned
-      ? new Int32Array(index.buffer, index.byteOffset, index.byteLength / 4)
-      : new Int32Array(index.slice().buffer);
-    return new Vocabulary(text, packed);
+    return new Vocabulary(decodeParts(text, index));
   }
 
   get size(): number {
@@ -255,4 +280,22 @@ export class Vocabulary {
       .slice(0, limit)
       .map(({ w, value }) => ({ word: this.word(w), distance: null, similarity: value }));
   }
+}
+
+/**
+ * The stored vocabulary of the snapshot `snapshotAt` at `path`, read on a worker thread; null when
+ * the file there is another snapshot, has none, or cannot be read (the caller reads it itself).
+ */
+export function readVocabulary(path: string, snapshotAt: string): Promise<Vocabulary | null> {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./vocabularyworker.ts", import.meta.url).href);
+    const done = (vocabulary: Vocabulary | null) => {
+      worker.terminate();
+      resolve(vocabulary);
+    };
+    worker.onmessage = (event: MessageEvent<VocabularyParts | null>) =>
+      done(event.data === null ? null : Vocabulary.fromParts(event.data));
+    worker.onerror = () => done(null);
+    worker.postMessage({ path, snapshotAt });
+  });
 }

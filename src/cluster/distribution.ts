@@ -157,7 +157,8 @@ export class SnapshotFollower {
     // Not remembered as refused: with this instance's clock behind, the same time becomes acceptable.
     const late = timeProblem(snapshotAt, (this.options.now ?? Date.now)());
     if (late !== null) return this.refuse(snapshotAt, late, false);
-    if (!newer(snapshotAt, this.store.current()?.snapshotAt)) return;
+    // A snapshot fetched and still being prepared is not fetched again.
+    if (!newer(snapshotAt, this.store.newest()?.snapshotAt)) return;
     const bytes = await this.link.run((c) => c.getBuffer(fileKey(snapshotAt)), FILE_DEADLINE_MS);
     if (bytes === null) return;
     const { key } = this.options;
@@ -181,6 +182,7 @@ export class SnapshotFollower {
       rmSync(tmp, { force: true });
     }
     this.store.reloadIfChanged();
+    await this.store.prepared();
     this.log("snapshot.fetched", { snapshotAt, bytes: bytes.byteLength });
   }
 

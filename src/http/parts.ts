@@ -2,9 +2,10 @@
  * Large bodies kept as compressed parts: each part is a raw deflate stream ended by a full flush
  * (no back-references across parts), so any run of parts in order, between a gzip header and a
  * trailer, is one valid gzip member. A document is sent gzip as stored, or plain by inflating one
- * part at a time as the client reads; a byte range touches only the parts it covers.
+ * part at a time as the first client without gzip reads it (kept then: a snapshot's plain form is
+ * inflated once, and only if asked for); a byte range touches only the parts it covers.
  */
-import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
+import { constants, deflateRawSync } from "node:zlib";
 
 /** Plain bytes per part: small enough that inflating one is a short slice of the event loop. */
 export const PART_BYTES = 64 * 1024;
@@ -14,7 +15,7 @@ export interface Part {
   /** CRC-32 of the plain bytes. */
   crc: number;
   deflated: Uint8Array;
-  /** The plain bytes too, when kept: a client without gzip is then sent them as they are. */
+  /** The plain bytes, kept once a client without gzip was sent them: inflated once per snapshot, not per client. */
   plain?: Uint8Array;
 }
 
@@ -27,20 +28,26 @@ export interface Segment {
 
 const encoder = new TextEncoder();
 
-export function deflatePart(plain: Uint8Array | string, keepPlain = false): Part {
+export function deflatePart(plain: Uint8Array | string): Part {
   const bytes = typeof plain === "string" ? encoder.encode(plain) : plain;
   const deflated = deflateRawSync(bytes, { level: 6, finishFlush: constants.Z_FULL_FLUSH });
-  const part: Part = { plainBytes: bytes.byteLength, crc: Bun.hash.crc32(bytes), deflated };
-  if (keepPlain) part.plain = bytes;
-  return part;
+  return { plainBytes: bytes.byteLength, crc: Bun.hash.crc32(bytes), deflated };
 }
 
 /** Parts handed to responses so far, and how many of them were inflated: a HEAD or a 304 adds to neither (tests read it). */
 export const partStats = { served: 0, inflated: 0 };
 
+/** The plain bytes of `part`, inflated on first need and kept. */
 export function inflatePart(part: Part): Uint8Array {
-  partStats.inflated++;
-  return inflateRawSync(part.deflated, { finishFlush: constants.Z_SYNC_FLUSH });
+  if (part.plain === undefined) {
+    partStats.inflated++;
+    // The part ends in a flush, not a final block: one is appended so the inflater sees a whole stream.
+    const stream = new Uint8Array(part.deflated.byteLength + FINAL_BLOCK.byteLength);
+    stream.set(part.deflated);
+    stream.set(FINAL_BLOCK, part.deflated.byteLength);
+    part.plain = Bun.inflateSync(stream, { windowBits: -15 });
+  }
+  return part.plain;
 }
 
 function gf2Times(matrix: Uint32Array, vector: number): number {
@@ -101,10 +108,6 @@ export function partSegment(part: Part): Segment {
 /** Writes text into parts of about PART_BYTES as it comes, keeping a running CRC-32 and hash. */
 export class PartWriter {
   readonly parts: Part[] = [];
-
-  /** `keepPlain`: every part keeps its plain bytes beside the compressed ones. */
-  constructor(private readonly keepPlain = false) {}
-
   crc = 0;
   plainBytes = 0;
   /** A hash of every byte written, chained part by part: a strong validator of the whole. */
@@ -123,7 +126,7 @@ export class PartWriter {
     const bytes = encoder.encode(this.pending.join(""));
     this.pending = [];
     this.pendingChars = 0;
-    const part = deflatePart(bytes, this.keepPlain);
+    const part = deflatePart(bytes);
     this.parts.push(part);
     this.crc = crc32Combine(this.crc, part.crc, part.plainBytes);
     this.plainBytes += part.plainBytes;
@@ -206,14 +209,11 @@ export class PartsBody {
       const from = starts[i]!;
       if (starts[i + 1]! <= start || starts[i + 1] === from) continue;
       partStats.served++;
-      const bytes = gzip ? this.gzipPieces[i]! : plainOf(this.segment.parts[i]!);
+      // The plain form is inflated a part at a time as a reader first asks for it, then kept.
+      const bytes = gzip ? this.gzipPieces[i]! : inflatePart(this.segment.parts[i]!);
       yield bytes.subarray(Math.max(0, start - from), Math.min(bytes.byteLength, end - from));
     }
   }
-}
-
-function plainOf(part: Part): Uint8Array {
-  return part.plain ?? inflatePart(part);
 }
 
 /** The index of the piece holding byte `offset` (the last piece starting at or before it). */

@@ -6,7 +6,9 @@
  * small head and tail: its cost is about that of sending its bytes.
  */
 import { composeEvents } from "../catalog/history";
+import { runSliced, SLICE_MS } from "../catalog/slices";
 import type { Snapshot } from "../catalog/snapshot";
+import type { CatalogStore } from "../catalog/store";
 import type { HistoryEvent } from "../catalog/types";
 import { deflatePart, joinSegments, type Part, PartsBody, PartWriter, partSegment, type Segment } from "./parts";
 
@@ -30,19 +32,10 @@ export interface PartsDocument {
   etag: string;
 }
 
-/** Rows read per query while writing; a slice reads until its time is spent. */
+/** Rows read per query while writing; the writing may pause after each read. */
 const ROWS_PER_READ = 200;
-/** Time one slice of the writing may hold the event loop. */
-const SLICE_MS = 8;
 
-/**
- * The plain bytes are kept beside the compressed ones (at 100,000 plugins about 70 MB for
- * catalog.json and as much for the changed plugins): a client without gzip is sent them as they
- * are, where decompressing per request would cost a CPU-second per second under a few such clients.
- */
-const KEEP_PLAIN = true;
-
-const COMMA = deflatePart(",", true);
+const COMMA = deflatePart(",");
 
 export class SnapshotClosed extends Error {
   override name = "SnapshotClosed";
@@ -68,7 +61,7 @@ function interval(times: readonly string[], time: string): number {
   return low;
 }
 
-const textSegment = (text: string): Segment => partSegment(deflatePart(text, true));
+const textSegment = (text: string): Segment => partSegment(deflatePart(text));
 
 export class SyncDocuments {
   private readonly answers = new Map<string, PartsDocument>();
@@ -82,42 +75,44 @@ export class SyncDocuments {
     private readonly ids: ReadonlySet<string>,
   ) {}
 
-  /** Writes the documents of `snapshot`, yielding to the event loop between slices; rejects if it closes. */
+  /** Writes the documents of `snapshot` in slices of the event loop; rejects if it closes meanwhile. */
   static async of(snapshot: Snapshot, sliceMs = SLICE_MS): Promise<SyncDocuments> {
+    const run = runSliced(SyncDocuments.writing(snapshot), sliceMs);
+    return run.done ? run.value : run.promise;
+  }
+
+  /** The writing of the documents of `snapshot`, pausing after each read of rows; throws SnapshotClosed if it closes. */
+  static *writing(snapshot: Snapshot): Generator<void, SyncDocuments> {
     const times = snapshot.historySnapshots();
     const events = snapshot.historyEvents();
-    const catalog = new PartWriter(KEEP_PLAIN);
+    const catalog = new PartWriter();
     catalog.write(catalogHead(snapshot));
     const groups = new Map<number, Group>();
     const ids = new Set<string>();
     let after = 0;
     let first = true;
     for (;;) {
-      const started = performance.now();
-      let rows: ReturnType<Snapshot["catalogRowsAfter"]> = [];
-      do {
-        if (snapshot.closed) throw new SnapshotClosed();
-        rows = snapshot.catalogRowsAfter(after, ROWS_PER_READ);
-        for (const row of rows) {
-          after = row.rowid;
-          ids.add(row.id.toLowerCase());
-          catalog.write(first ? row.json : `,${row.json}`);
-          first = false;
-          const changed = interval(times, row.changedAt);
-          // A plugin changed at or before the oldest snapshot kept is in no answer.
-          if (changed === 0) continue;
-          const firstSeen = Math.min(interval(times, row.firstSeenAt), changed);
-          const key = changed * (times.length + 1) + firstSeen;
-          let group = groups.get(key);
-          if (group === undefined) {
-            group = { changed, firstSeen, writer: new PartWriter(KEEP_PLAIN), items: 0 };
-            groups.set(key, group);
-          }
-          group.writer.write(group.items++ === 0 ? row.json : `,${row.json}`);
-        }
-      } while (rows.length > 0 && performance.now() - started < sliceMs);
+      if (snapshot.closed) throw new SnapshotClosed();
+      const rows = snapshot.catalogRowsAfter(after, ROWS_PER_READ);
       if (rows.length === 0) break;
-      await new Promise((resolve) => setImmediate(resolve));
+      for (const row of rows) {
+        after = row.rowid;
+        ids.add(row.id.toLowerCase());
+        catalog.write(first ? row.json : `,${row.json}`);
+        first = false;
+        const changed = interval(times, row.changedAt);
+        // A plugin changed at or before the oldest snapshot kept is in no answer.
+        if (changed === 0) continue;
+        const firstSeen = Math.min(interval(times, row.firstSeenAt), changed);
+        const key = changed * (times.length + 1) + firstSeen;
+        let group = groups.get(key);
+        if (group === undefined) {
+          group = { changed, firstSeen, writer: new PartWriter(), items: 0 };
+          groups.set(key, group);
+        }
+        group.writer.write(group.items++ === 0 ? row.json : `,${row.json}`);
+      }
+      yield;
     }
     catalog.write(CATALOG_TAIL);
     const segment = catalog.segment();
@@ -131,6 +126,16 @@ export class SyncDocuments {
       events,
       ids,
     );
+  }
+
+  /** Lets go of the plain forms the parts kept; true when there were any. */
+  release(): boolean {
+    let kept = false;
+    for (const part of [...this.catalog.body.segment.parts, ...this.groups.flatMap((g) => g.writer.parts)]) {
+      kept ||= part.plain !== undefined;
+      part.plain = undefined;
+    }
+    return kept;
   }
 
   /**
@@ -175,36 +180,84 @@ export class SyncDocuments {
   }
 }
 
-/** The documents of the snapshot being served: begun when a snapshot arrives, written once, never twice. */
+/**
+ * The documents of each snapshot, written once: before the store serves the snapshot (it runs
+ * `prepare` when it opens one), or begun by the first request for a snapshot opened without it.
+ */
 export class PreparedDocuments {
-  private snapshot: Snapshot | null = null;
-  private ready: SyncDocuments | null = null;
-  private pending: Promise<SyncDocuments> | null = null;
+  private readonly written = new Map<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
 
   constructor(private readonly sliceMs = SLICE_MS) {}
 
-  /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */
-  get(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
-    if (snapshot !== this.snapshot) this.start(snapshot);
-    return this.ready ?? this.pending!;
+  /** The documents of the snapshots `store` opens, each written before it serves. */
+  static following(store: CatalogStore, sliceMs = SLICE_MS): PreparedDocuments {
+    const prepared = new PreparedDocuments(sliceMs);
+    store.onOpen((snapshot) => prepared.prepare(snapshot));
+    store.onSwap((snapshot) => prepared.serving(snapshot));
+    // A snapshot opened before: its documents are begun now.
+    if (store.loaded !== null) prepared.start(store.loaded);
+    return prepared;
   }
 
-  /** Begins writing the documents of `snapshot`, dropping those of the snapshot before. */
+  /** The writing of the documents of `snapshot`, as steps the caller runs in slices; nothing when begun already. */
+  *prepare(snapshot: Snapshot): Generator<void, void> {
+    if (this.written.has(snapshot)) return;
+    this.forgetClosed();
+    let settle: { resolve(documents: SyncDocuments): void; reject(error: unknown): void } | undefined;
+    const promise = new Promise<SyncDocuments>((resolve, reject) => (settle = { resolve, reject }));
+    // A failure is seen by the requests awaiting it, if any.
+    promise.catch(() => {});
+    this.written.set(snapshot, promise);
+    try {
+      const documents = yield* SyncDocuments.writing(snapshot);
+      this.written.set(snapshot, documents);
+      settle!.resolve(documents);
+    } catch (error) {
+      // A failed writing is begun again by the next request rather than remembered.
+      this.written.delete(snapshot);
+      settle!.reject(error);
+      throw error;
+    }
+  }
+
+  /** Begins writing the documents of `snapshot` (a snapshot opened before `prepare` was asked to). */
   start(snapshot: Snapshot): void {
-    if (snapshot === this.snapshot) return;
-    this.snapshot = snapshot;
-    this.ready = null;
-    const pending = SyncDocuments.of(snapshot, this.sliceMs);
-    this.pending = pending;
-    pending.then(
-      (documents) => {
-        if (this.pending === pending) this.ready = documents;
-      },
-      () => {
-        // A failed writing is begun again by the next request rather than remembered.
-        if (this.pending === pending) this.snapshot = null;
-      },
-    );
+    Promise.resolve(this.get(snapshot)).catch(() => {});
+  }
+
+  /** Drops the documents of snapshots closed since: answers still being sent hold what they need. */
+  private forgetClosed(): void {
+    for (const snapshot of this.written.keys()) if (snapshot.closed) this.written.delete(snapshot);
+  }
+
+  /**
+   * `snapshot` serves now: the plain forms kept by the documents of the one it replaced are let go
+   * (an answer of those still being sent inflates again what it needs), and a full collection, once
+   * per swap, gives their memory back before the new snapshot's plain forms are made: a lighter
+   * one leaves such long-lived buffers in place.
+   */
+  private serving(snapshot: Snapshot): void {
+    let released = false;
+    for (const [other, documents] of this.written) {
+      if (other !== snapshot && documents instanceof SyncDocuments) released = documents.release() || released;
+    }
+    if (released) Bun.gc(true);
+  }
+
+  /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */
+  get(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
+    this.forgetClosed();
+    const known = this.written.get(snapshot);
+    if (known !== undefined) return known;
+    let run: ReturnType<typeof runSliced<void>>;
+    try {
+      run = runSliced(this.prepare(snapshot), this.sliceMs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // The requests awaiting the documents see a failure.
+    if (!run.done) run.promise.catch(() => {});
+    return this.written.get(snapshot)!;
   }
 }
 

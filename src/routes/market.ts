@@ -234,9 +234,7 @@ function serveParts({ request, set, note }: CatalogContext, document: PartsDocum
 const EMPTY = new Uint8Array(0);
 
 export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
-  const prepared = new PreparedDocuments();
-  store.onSwap((snapshot) => prepared.start(snapshot));
-  if (store.loaded !== null) prepared.start(store.loaded);
+  const prepared = PreparedDocuments.following(store);
   /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
   const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {
     const snapshot = store.current();

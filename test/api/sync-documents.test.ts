@@ -139,13 +139,15 @@ describe("changes from parts", () => {
     }
   });
 
-  test("parts without their plain bytes are decompressed as they are sent", async () => {
-    const writer = new PartWriter(false);
+  test("the plain form is decompressed part by part as it is first sent, then kept", async () => {
+    const writer = new PartWriter();
     const text = Array.from({ length: 5000 }, (_, i) => `{"n":${i},"s":"${"x".repeat(i % 50)}"}`).join(",");
     for (let at = 0; at < text.length; at += 7000) writer.write(text.slice(at, at + 7000));
     const body = new PartsBody(writer.segment());
     const inflated = partStats.inflated;
     expect(await new Response(body.body(false)).text()).toBe(text);
+    expect(partStats.inflated - inflated).toBe(body.segment.parts.length);
+    expect(await new Response(body.body(false, 70_000, 200_000)).text()).toBe(text.slice(70_000, 200_000));
     expect(partStats.inflated - inflated).toBe(body.segment.parts.length);
     const gzip = new Uint8Array(await new Response(body.body(true)).arrayBuffer());
     expect(new TextDecoder().decode(Bun.gunzipSync(gzip))).toBe(text);
@@ -277,4 +279,22 @@ test("the catalog of a small snapshot is one whole body with its Content-Length"
   } finally {
     await small.stop();
   }
+});
+
+describe("the plain forms kept", () => {
+  test("are let go when the documents are released, and made again if still asked for", async () => {
+    const snapshot = Snapshot.open(server.path);
+    try {
+      const documents = await SyncDocuments.of(snapshot, 0);
+      const body = documents.catalog.body;
+      const plain = await text(body.body(false));
+      expect(body.segment.parts.every((part) => part.plain !== undefined)).toBe(true);
+      expect(documents.release()).toBe(true);
+      expect(body.segment.parts.some((part) => part.plain !== undefined)).toBe(false);
+      expect(documents.release()).toBe(false);
+      expect(await text(body.body(false))).toBe(plain);
+    } finally {
+      snapshot.close();
+    }
+  });
 });

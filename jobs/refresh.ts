@@ -1,8 +1,10 @@
 /**
  * `bun run refresh`: refreshes the catalog from the hosting platform by hand. Safe while the server
- * runs: the server picks the new snapshot up on its next request, and a run never overlaps another.
+ * runs: the server opens the new snapshot on its next request and serves it once prepared, and a
+ * run never overlaps another.
  *
- * Usage: `bun run jobs/refresh.ts [--data DIR]` (DIR holds discovery.json and the editors' data; db/ by default)
+ * Usage: `bun run jobs/refresh.ts [--data DIR]` (DIR holds discovery.json and the editors' data;
+ * REFRESH_DATA_DIR, else db/, by default)
  *
  * Exit codes: 0 published · 1 failed · 2 bad configuration or arguments · 3 refused by validation
  * · 4 another refresh is running · 5 API budget exhausted (progress kept: run again after the reset).
@@ -10,12 +12,11 @@
  */
 import { parseArgs } from "node:util";
 import { shareSnapshot } from "../src/cluster/distribution";
-import { RedisLease } from "../src/cluster/lease";
 import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { Secrets } from "../src/log";
 import { exitCode, formatResult } from "../src/refresh/report";
-import { limitsFrom, runRefresh } from "../src/refresh/run";
+import { refreshOptionsFrom, runRefresh } from "../src/refresh/run";
 import { printable } from "../src/refresh/upstream";
 
 /** The token, replaced wherever an upstream error put it. */
@@ -69,7 +70,8 @@ async function main(): Promise<number> {
     return 4;
   }
   try {
-    const result = await refreshWith(config, args.data, redis);
+    const data = args.data === undefined ? {} : { dataDir: args.data };
+    const result = await runRefresh(refreshOptionsFrom(config, redis, { ...data, log, write: print }));
     if (redis && result.status === "published")
       await shareSnapshot(redis, config.databasePath, log, { key: config.redisSnapshotKey });
     for (const line of formatResult(result)) print(line);
@@ -77,20 +79,6 @@ async function main(): Promise<number> {
   } finally {
     redis?.close();
   }
-}
-
-function refreshWith(config: Config, data: string | undefined, redis: RedisLink | null) {
-  return runRefresh({
-    databasePath: config.databasePath,
-    apiUrl: config.githubApiUrl,
-    token: config.githubToken,
-    maxDrop: config.refreshMaxDrop,
-    ...limitsFrom(config),
-    dataDir: data,
-    log,
-    write: print,
-    sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
-  });
 }
 
 try {

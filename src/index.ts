@@ -7,7 +7,6 @@ import { saveLastGoodInBackground } from "./catalog/lastgood";
 import { prepareDatabase } from "./catalog/startup";
 import { CatalogStore } from "./catalog/store";
 import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
-import { RedisLease } from "./cluster/lease";
 import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
@@ -68,10 +67,7 @@ const app = createApp({
     config,
     store,
     log,
-    options: {
-      dataDir: config.refreshDataDir,
-      sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
-    },
+    redis,
     published: redis ? () => shareSnapshot(redis, databasePath, log, sharing) : undefined,
     ended: (result, seconds) => metrics.refresh(refreshRun(result, seconds)),
   }),

@@ -1,16 +1,18 @@
 /**
  * The in-process refresh: `@elysiajs/cron` runs the refresher on REFRESH_CRON (`off` disables it).
- * A tick while a refresh runs, here or by hand in another process, is skipped; a published
- * snapshot is served from the next request on, every cached response dropped with the old one.
+ * A tick while a refresh runs is skipped (here) or refused by the lock (another process); a
+ * published snapshot is opened at once and serves once prepared (store.ts), every cached response
+ * dropped with the old one.
  */
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "../catalog/store";
+import type { RedisLink } from "../cluster/redis";
 import type { Config } from "../config";
 import type { Log } from "../log";
 import type { RefreshRun } from "../metrics";
 import { formatResult } from "./report";
-import { limitsFrom, type RefreshOptions, type RefreshResult, runRefresh } from "./run";
+import { type RefreshOptions, type RefreshResult, refreshOptionsFrom, runRefresh } from "./run";
 
 /**
  * A scheduled run may sit out the platform's hourly reset (and a minute's grace): without a token
@@ -27,9 +29,11 @@ export interface RefreshCronDeps {
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */
   paused?: boolean;
-  /** Overrides of the refresh options (the data dir, the shared lock; tests: pacing). */
+  /** With REDIS_URL: the refresh takes the lock the instances share. */
+  redis?: RedisLink | null;
+  /** Overrides of the options the configuration sets (tests: the platform, the data dir, pacing). */
   options?: Partial<RefreshOptions>;
-  /** Called after a published snapshot is served here (REDIS_URL: it is shared with the other instances). */
+  /** Called once this process opened a published snapshot (REDIS_URL: it is shared with the other instances). */
   published?: () => Promise<void>;
   /** Told of every tick's result and how long it took (the metrics). */
   ended?: (result: TickResult, seconds: number) => void;
@@ -62,7 +66,9 @@ export class RefreshJob {
     }
     this.running = true;
     try {
-      const result = await runRefresh(this.refreshOptions());
+      const { config, redis, options } = this.deps;
+      const overrides = { maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS, log, ...options };
+      const result = await runRefresh(refreshOptionsFrom(config, redis, overrides));
       log(`refresh.${result.status}`, { summary: formatResult(result) });
       if (result.status === "published") {
         this.deps.store.reloadIfChanged();
@@ -75,20 +81,6 @@ export class RefreshJob {
     } finally {
       this.running = false;
     }
-  }
-
-  private refreshOptions(): RefreshOptions {
-    const { config, log } = this.deps;
-    return {
-      databasePath: config.databasePath,
-      apiUrl: config.githubApiUrl,
-      token: config.githubToken,
-      maxDrop: config.refreshMaxDrop,
-      ...limitsFrom(config),
-      maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS,
-      log,
-      ...this.deps.options,
-    };
   }
 }
 
@@ -104,8 +96,6 @@ export function refreshCron(deps: RefreshCronDeps) {
       name: "refresh",
       pattern,
       paused: deps.paused ?? false,
-      // Skip a tick that comes while the previous one still runs.
-      protect: true,
       // The timer alone never keeps the process alive: the server does.
       unref: true,
       run: () => job.tick(),

@@ -6,6 +6,8 @@
 import { isOtherProcessRunning, removeLeftovers } from "../catalog/atomic-write";
 import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
 import { readPrevious } from "../catalog/previous";
+import { RedisLease } from "../cluster/lease";
+import type { RedisLink } from "../cluster/redis";
 import type { Config } from "../config";
 import type { Log } from "../log";
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
@@ -71,15 +73,29 @@ export type RefreshResult =
   | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
   | { status: "locked"; reason: string };
 
-/** The refresh's limits as the configuration sets them. */
-export function limitsFrom(config: Config): Pick<RefreshOptions, "maxGrowth" | "sourceLimits"> {
+/**
+ * The options the configuration sets, the same for the scheduled run and `npm run refresh`: with
+ * Redis the run also takes the instances' shared lock; `overrides` win.
+ */
+export function refreshOptionsFrom(
+  config: Config,
+  redis?: RedisLink | null,
+  overrides: Partial<RefreshOptions> = {},
+): RefreshOptions {
   return {
+    databasePath: config.databasePath,
+    apiUrl: config.githubApiUrl,
+    token: config.githubToken,
+    maxDrop: config.refreshMaxDrop,
     maxGrowth: config.refreshMaxGrowth,
     sourceLimits: {
       maxCandidates: config.refreshSourceMaxCandidates,
       maxCalls: config.refreshSourceMaxCalls,
       listMaxBytes: config.refreshListMaxBytes,
     },
+    dataDir: config.refreshDataDir,
+    sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
+    ...overrides,
   };
 }
 

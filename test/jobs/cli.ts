@@ -10,8 +10,12 @@ export interface Child {
   done(): Promise<{ code: number | null; signal: string | number | null; stdout: string; stderr: string }>;
 }
 
-export function spawnRefresh(env: Env, extraEnv: Record<string, string> = {}): Child {
-  const proc = Bun.spawn([process.execPath, "run", "jobs/refresh.ts", "--data", env.dataDir], {
+export function spawnRefresh(
+  env: Env,
+  extraEnv: Record<string, string> = {},
+  args: string[] = ["--data", env.dataDir],
+): Child {
+  const proc = Bun.spawn([process.execPath, "run", "jobs/refresh.ts", ...args], {
     cwd: ROOT,
     stdin: "ignore",
     stdout: "pipe",

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { spawnRefresh, within } from "./cli";
 import { Env, OLD_SNAPSHOT_AT, published, record } from "./support";
 
 let env: Env;
@@ -90,5 +92,26 @@ describe("a full refresh", () => {
     expect(env.github.count("repos 200")).toBe(13);
     expect(second.summary).toMatchObject({ changed: 1, unchanged: 11 });
     expect(second.usage.calls).toMatchObject({ rest: 1, conditional: 11, graphql: 0 });
+  });
+});
+
+describe("a refresh by hand", () => {
+  test("reads the editors' data from REFRESH_DATA_DIR as the scheduled refresh does, and from --data over it", async () => {
+    env = new Env();
+    env.github.add({ full_name: "acme/one", stars: 3 });
+    env.publishFake();
+    const other = join(env.dir, "other-data");
+    env.writeData({ overrides: { "acme/one": { category: "skills" } } }, other);
+    const { url } = env.serve();
+    const category = async () => (await getJson(`${url}/api/v1/plugins/acme/one`)).body.data.plugin.category;
+    expect(await category()).toBe("other");
+
+    const fromEnv = await within(spawnRefresh(env, { REFRESH_DATA_DIR: other }, []).done(), 30_000, "the refresh");
+    expect(fromEnv.code).toBe(0);
+    expect(await category()).toBe("skills");
+
+    const fromFlag = spawnRefresh(env, { REFRESH_DATA_DIR: other }, ["--data", env.dataDir]);
+    expect((await within(fromFlag.done(), 30_000, "the refresh with --data")).code).toBe(0);
+    expect(await category()).toBe("other");
   });
 });

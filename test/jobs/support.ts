@@ -1,5 +1,5 @@
 /** Builders for refresh tests: a temp data dir, a published snapshot, the fake platform and the real app. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
@@ -116,12 +116,13 @@ export class Env {
 
   constructor(data: DataFiles = {}, fake: FakeOptions = {}) {
     this.github = new FakeGitHub(fake);
-    Bun.spawnSync(["mkdir", "-p", this.dataDir]);
     this.writeData(data);
   }
 
-  writeData(data: DataFiles): void {
-    const write = (name: string, value: unknown) => writeFileSync(join(this.dataDir, name), JSON.stringify(value));
+  /** Writes the data files into `dir`, the test's data dir by default. */
+  writeData(data: DataFiles, dir = this.dataDir): void {
+    mkdirSync(dir, { recursive: true });
+    const write = (name: string, value: unknown) => writeFileSync(join(dir, name), JSON.stringify(value));
     write("categories.json", { categories: CATEGORIES });
     write("curated.json", { plugins: data.curated ?? [] });
     write("overrides.json", { overrides: data.overrides ?? {} });

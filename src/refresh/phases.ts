@@ -1,4 +1,4 @@
-/** The phases of one refresh run, each a step over a shared Run: discover, fetch, build the candidate, publish. */
+/** The phases of one refresh run, each a step over a shared Run: discover → fetch → validate → publish. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/candidates";
@@ -184,8 +184,8 @@ function outcomeIn(run: Run, discovery: Discovery) {
   };
 }
 
-/** The next catalog's records, validated; throws Refused when they must not be published. */
-export function candidatePhase(run: Run, discovery: Discovery, asked: string[]): Candidate {
+/** The next catalog's records, merged, classified and validated; throws Refused when they must not be published. */
+export function validatePhase(run: Run, discovery: Discovery, asked: string[]): Candidate {
   run.progress.phase("validate", "plugins");
   const snapshotAt = isoMillis(run.now());
   const broken = run.gate.brokenEverywhere();

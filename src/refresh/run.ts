@@ -1,5 +1,5 @@
 /**
- * The refresher: discover → fetch → merge and classify → validate → publish. One run at a time
+ * The refresher: discover → fetch → validate → publish (phases.ts). One run at a time
  * (a lock beside the database); the published snapshot is replaced whole or not at all, so a run
  * that fails, is killed, is refused or runs out of API budget leaves it serving untouched.
  */
@@ -17,7 +17,7 @@ import { BudgetExhausted, createGitHub, type Pacing } from "./github";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
-import { candidatePhase, discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, type Run } from "./phases";
+import { discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, type Run, validatePhase } from "./phases";
 import { createProgress } from "./progress";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
@@ -192,7 +192,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     await run.gh.readBudgets();
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
-    const candidate = candidatePhase(run, discovery, asked);
+    const candidate = validatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;
     Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches, held });

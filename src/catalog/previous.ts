@@ -23,7 +23,7 @@ export interface PreviousPlugin {
   /** The catalog-form JSON as published, and when it last changed. */
   catalogJson: string;
   changedAt: string;
-  /** What its manifests said as published; null when never read (or written before they were). */
+  /** What its manifests said as published; null when never read or the file has no detail columns. */
   details: PluginDetails | null;
 }
 
@@ -33,7 +33,7 @@ export interface PreviousCatalog extends PreviousHistory {
   plugins: Map<string, PreviousPlugin>;
   /** The repository id each editors' entry was about, by lowercased name as written. */
   editorialIds: Record<string, number>;
-  /** The refresher's earlier decisions (none in a snapshot written before they were kept). */
+  /** The refresher's decisions kept in the snapshot (none in a file without a `candidates` table). */
   candidates: CandidateDecision[];
 }
 
@@ -67,7 +67,7 @@ const COLUMNS =
   "full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at";
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 
-/** The stored parts of a row, or those of a plugin never read when the file predates them. */
+/** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
   if (row.x_contents === undefined) return detailFragments(null, null);
   return { contents: row.x_contents, install: row.x_install!, flags: row.x_flags!, works_with: row.x_works_with! };
@@ -119,7 +119,7 @@ function editorialIds(json: string | undefined): Record<string, number> {
       if (Number.isSafeInteger(id) && (id as number) > 0) ids[name] = id as number;
     }
   } catch {
-    // A snapshot from before the map, or a damaged value: the names decide this once.
+    // No map, or a damaged one: the names decide this once.
   }
   return ids;
 }
@@ -132,7 +132,7 @@ export function readPrevious(path: string): PreviousCatalog {
   const db = new Database(path, { readonly: true, strict: true });
   try {
     const plugins = new Map<string, PreviousPlugin>();
-    // A snapshot of an older schema (before the manifests were read) still hands its facts on.
+    // A file without the detail columns still hands its facts on.
     const columns = new Set(
       db
         .prepare<{ name: string }, []>(`PRAGMA table_info(plugins)`)

@@ -15,9 +15,8 @@ import { formatResult } from "./report";
 import { type RefreshOptions, type RefreshResult, refreshOptionsFrom, runRefresh } from "./run";
 
 /**
- * A scheduled run may sit out the platform's hourly reset (and a minute's grace): without a token
- * the budget is 60 calls an hour, so a first run over hundreds of repositories takes hours, and
- * the ticks it spans are skipped.
+ * A scheduled run may sit out the platform's hourly reset (and a minute's grace), so a run without
+ * a token spends as many hourly budgets as it needs; the ticks it spans are skipped.
  */
 const SCHEDULED_MAX_WAIT_SECONDS = 3660;
 

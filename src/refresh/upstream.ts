@@ -197,7 +197,7 @@ export class UpstreamGate {
     return this.schemaChecked(facts);
   }
 
-  /** The record if the schema describes it; a field failing it (a value published before the gate) is emptied. */
+  /** The record if the schema describes it; a field failing it (a published value the fallback brought back) is emptied. */
   private schemaChecked(facts: RepoFacts): RepoFacts | null {
     if (check.facts.Check(facts)) return facts;
     const record = facts as unknown as Record<string, unknown>;

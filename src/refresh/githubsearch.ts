@@ -106,6 +106,7 @@ async function readPages<T>(
   }
 }
 
+/** Reads a created window, halved (in whole seconds) while it matches more than the cap. */
 async function searchWindow(gh: GitHub, search: WindowSearch, from: Date, to: Date, out: Budgeted<unknown>) {
   const q = windowQuery(search, from, to);
   if (!mayCall(out)) return;
@@ -132,6 +133,7 @@ export async function searchRepositories(
   return out;
 }
 
+/** searchWindow's halving on the other dimension: a range of file sizes in bytes. */
 async function searchSizes(gh: GitHub, query: string, low: number, high: number, out: Budgeted<CodeItem>) {
   const whole = low === 0 && high === CODE_MAX_BYTES;
   const q = whole ? query : `${query} size:${low}..${high}`;

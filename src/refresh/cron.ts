@@ -1,8 +1,8 @@
 /**
  * The in-process refresh: `@elysiajs/cron` runs the refresher on REFRESH_CRON (`off` disables it).
- * A tick while a refresh runs is skipped (here) or refused by the lock (another process); a
- * published snapshot is opened at once and serves once prepared (store.ts), every cached response
- * dropped with the old one.
+ * A tick while a refresh runs is skipped (here) or refused by the lock (another process or
+ * instance); a published snapshot is opened at once and serves once prepared (store.ts), every
+ * cached response dropped with the old one.
  */
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";

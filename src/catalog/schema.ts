@@ -19,12 +19,11 @@
  * `terms` lists every term of the index, so a prefix can be searched as the few terms it stands
  * for; a word that matches nothing is corrected to its nearest term.
  *
- * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON;
- * a snapshot written before the table existed has none, and serves without it.
+ * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON.
  *
  * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s; the
  * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
- * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
+ * (vocabulary.ts).
  *
  * `suggest_keys` is the typeahead's index (suggest.ts): every plugin's full name and name,
  * lower-cased, each with its rowid, so a prefix is one range of the primary key; `suggest_best`

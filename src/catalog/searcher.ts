@@ -21,7 +21,7 @@ import { detailMemberKey, ORIGINALS, POPULARITY } from "./schema";
 import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, toMatchQuery } from "./search";
 import type { Synonyms } from "./searchtext";
 import type { Page } from "./snapshot";
-import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
+import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
 
 /** A list query, as the list endpoints, the pages and the category counts parse it; absent is "any". */
 export interface Query {
@@ -79,7 +79,7 @@ const MATCH = `FROM plugins_fts WHERE plugins_fts MATCH ?`;
 const NONE: ReadonlySet<number> = new Set();
 
 export class Searcher {
-  /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
+  /** The search's popularity by rowid. */
   readonly popularity: Float64Array;
   /** Per rowid, the rowid of the plugin it is a fork or look-alike of (0 for none). */
   private readonly originals: Int32Array;
@@ -293,23 +293,15 @@ export class Searcher {
     return [...found];
   }
 
-  /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
   /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now. */
   prepareVocabulary(words?: Vocabulary): void {
     if (words !== undefined) this.words ??= words;
     this.vocabulary();
   }
 
+  /** The snapshot's correction vocabulary, read on first use. */
   private vocabulary(): Vocabulary {
-    if (this.words === null) {
-      const text = this.blob(VOCABULARY);
-      const index = this.blob(TRIGRAMS);
-      if (text && index) this.words = Vocabulary.decode(text, index);
-      else {
-        const terms = this.rows<{ term: string; doc: number }>(`SELECT term, 0 AS doc FROM terms`);
-        this.words = Vocabulary.fromWords(vocabularyOf(terms));
-      }
-    }
+    this.words ??= Vocabulary.decode(this.blob(VOCABULARY)!, this.blob(TRIGRAMS)!);
     return this.words;
   }
 

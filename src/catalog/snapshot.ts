@@ -3,7 +3,7 @@
  * rows a list query finds, by its Searcher (searcher.ts). Routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
-import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
+import type { CandidateDecision, ListingRules } from "./candidates";
 import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
@@ -115,7 +115,7 @@ export class Snapshot {
   private readonly newestRow: Statement<NewestRow>;
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
-  private readonly candidateById: Statement<{ json: string }, [string]> | null;
+  private readonly candidateById: Statement<{ json: string }, [string]>;
   private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
   private isClosed = false;
   private readonly suggestRow: Statement<{ json: string }, [number]>;
@@ -149,11 +149,8 @@ export class Snapshot {
     );
     this.suggestFrom = db.prepare(`SELECT plugin FROM suggest_keys WHERE key >= ? LIMIT ${SCAN_LIMIT + 1}`);
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
-    const rules = this.optionalMeta("listing_rules");
-    // A snapshot from before a kind of evidence was kept lacks its list.
-    this.listingRules = { ...NO_LISTING_RULES, ...(rules === null ? {} : (JSON.parse(rules) as ListingRules)) };
-    const hasCandidates = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`).get();
-    this.candidateById = hasCandidates ? db.prepare(`SELECT json FROM candidates WHERE id = ?`) : null;
+    this.listingRules = JSON.parse(this.metaValue("listing_rules")) as ListingRules;
+    this.candidateById = db.prepare(`SELECT json FROM candidates WHERE id = ?`);
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -173,13 +170,9 @@ export class Snapshot {
     return this.stats.snapshotAt;
   }
 
-  private optionalMeta(key: string): string | null {
-    return this.db.query<{ value: string }, [string]>(`SELECT value FROM meta WHERE key = ?`).get(key)?.value ?? null;
-  }
-
   /** The refresher's last decision about a repository (ids compare case-insensitively), or null. */
   candidate(id: string): CandidateDecision | null {
-    const row = this.candidateById?.get(id);
+    const row = this.candidateById.get(id);
     return row ? (JSON.parse(row.json) as CandidateDecision) : null;
   }
 

@@ -47,7 +47,7 @@ function detailFilters(record: PluginRecord): Array<["has" | "harness" | "origin
   return filters;
 }
 
-/** Rowids in order, packed as the Int32 blob the snapshot decodes without copying rows. */
+/** Rowids in order, packed as the Int32 blob the snapshot reads back (decodeInt32, orders.ts). */
 function packRowids(list: ArrayLike<number>): Uint8Array {
   return new Uint8Array(Int32Array.from(list).buffer);
 }

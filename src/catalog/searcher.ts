@@ -7,7 +7,7 @@
 import type { Database } from "bun:sqlite";
 import type { IncludePart } from "./details";
 import type { FtsIndex } from "./fts";
-import type { ListOrders, Sort } from "./orders";
+import { type BlobReader, decodeFloat64, decodeInt32, type ListOrders, type Sort } from "./orders";
 import {
   BM25_MAX_MATCHES,
   BM25_ROWS,
@@ -94,23 +94,18 @@ export class Searcher {
     private readonly db: Database,
     private readonly fts: FtsIndex,
     private readonly orders: ListOrders,
+    private readonly blob: BlobReader,
     private readonly synonyms: Synonyms,
     /** The number of plugins: rowids run from 1 to it. */
     private readonly total: number,
   ) {
-    const popularity = this.blob(POPULARITY);
-    this.popularity = popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0);
-    const originals = this.blob(ORIGINALS);
-    this.originals = originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0);
+    this.popularity = decodeFloat64(blob(POPULARITY));
+    this.originals = decodeInt32(blob(ORIGINALS));
   }
 
   /** Rows of a statement: `db.query` prepares each SQL text once and keeps it. */
   private rows<R>(sql: string, ...params: Array<string | number>): R[] {
     return this.db.query<R, Array<string | number>>(sql).all(...params);
-  }
-
-  private blob(key: string): Uint8Array | undefined {
-    return this.rows<{ ids: Uint8Array }>(`SELECT ids FROM orders WHERE key = ?`, key)[0]?.ids;
   }
 
   /** Rowids of the matches of `match` in rowid order, by a statement's `tail`. */

@@ -7,7 +7,7 @@ import type { CandidateDecision, ListingRules } from "./candidates";
 import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
-import { ListOrders } from "./orders";
+import { blobReader, decodeInt32, ListOrders } from "./orders";
 import { SCHEMA_VERSION } from "./schema";
 import { type Query, Searcher } from "./searcher";
 import { synonymsOf } from "./searchtext";
@@ -110,7 +110,6 @@ export class Snapshot {
   private readonly byId: Statement<{ full_json: string }>;
   private readonly byRowidWith: Statement<FullRow>;
   private readonly byIdWith: Statement<FullRow>;
-  private readonly orderBlob: Statement<{ ids: Uint8Array }>;
   private readonly starsRange: Statement<{ short_json: string }>;
   private readonly newestRow: Statement<NewestRow>;
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
@@ -133,14 +132,14 @@ export class Snapshot {
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
     this.byRowidWith = db.prepare(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins WHERE rowid = ?`);
     this.byIdWith = db.prepare(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins WHERE id = ?`);
-    this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
     this.newestRow = db.prepare(
       `SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`,
     );
-    this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
+    const blob = blobReader(db);
+    this.orders = new ListOrders(blob, this.stats.total);
     const synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
-    this.searcher = new Searcher(db, new FtsIndex(db), this.orders, synonyms, this.stats.total);
+    this.searcher = new Searcher(db, new FtsIndex(db), this.orders, blob, synonyms, this.stats.total);
     this.suggestRow = db.prepare(
       `SELECT json_object('id', id, 'name', name, 'description', description, 'stars', stars) AS json FROM plugins WHERE rowid = ?`,
     );
@@ -238,7 +237,7 @@ export class Snapshot {
     const plugins = rows.map((r) => r.plugin);
     if (plugins.length <= SCAN_LIMIT) return rankRowids(plugins, this.searcher.popularity);
     const best = this.suggestBest.get(p)?.ids;
-    if (best) return Array.from(new Int32Array(best.slice().buffer));
+    if (best) return Array.from(decodeInt32(best));
     return rankRowids(plugins.slice(0, SCAN_LIMIT), this.searcher.popularity);
   }
 

@@ -20,7 +20,7 @@ import {
 import { detailMemberKey, ORIGINALS, POPULARITY } from "./schema";
 import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, toMatchQuery } from "./search";
 import type { Synonyms } from "./searchtext";
-import type { Page } from "./snapshot";
+import type { Page } from "./types";
 import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
 
 /** A list query, as the list endpoints, the pages and the category counts parse it; absent is "any". */
@@ -88,7 +88,7 @@ export class Searcher {
   /** Scratch space of `pageInOrder`: one byte per rowid. */
   private marks: Uint8Array | null = null;
   /** The correction vocabulary, read on the first correction. */
-  private words: Vocabulary | null = null;
+  private vocabularyCache: Vocabulary | null = null;
 
   constructor(
     private readonly db: Database,
@@ -290,14 +290,14 @@ export class Searcher {
 
   /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now. */
   prepareVocabulary(words?: Vocabulary): void {
-    if (words !== undefined) this.words ??= words;
+    if (words !== undefined) this.vocabularyCache ??= words;
     this.vocabulary();
   }
 
   /** The snapshot's correction vocabulary, read on first use. */
   private vocabulary(): Vocabulary {
-    this.words ??= Vocabulary.decode(this.blob(VOCABULARY)!, this.blob(TRIGRAMS)!);
-    return this.words;
+    this.vocabularyCache ??= Vocabulary.decode(this.blob(VOCABULARY)!, this.blob(TRIGRAMS)!);
+    return this.vocabularyCache;
   }
 
   /**

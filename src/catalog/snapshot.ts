@@ -12,16 +12,9 @@ import { SCHEMA_VERSION } from "./schema";
 import { type Query, Searcher } from "./searcher";
 import { synonymsOf } from "./searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "./suggest";
-import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
+import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
 import type { Vocabulary } from "./vocabulary";
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  /** The query searched instead of `q`, when `q` matched nothing and a nearby spelling did. */
-  corrected?: string;
-}
 
 /** What changed from an earlier snapshot to this one, as catalog-form JSON and ids. */
 export interface Changes {
@@ -51,7 +44,7 @@ interface FullRow {
   x_works_with: string;
 }
 
-function fragmentsOf(row: FullRow): DetailFragments {
+function rowFragments(row: FullRow): DetailFragments {
   return { contents: row.x_contents, install: row.x_install, flags: row.x_flags, works_with: row.x_works_with };
 }
 
@@ -62,7 +55,7 @@ function catalogRowJson(row: CatalogRow): string {
     row.first_seen_at,
     row.repo_id,
     row.previous_ids,
-    fragmentsOf(row),
+    rowFragments(row),
   );
 }
 
@@ -185,7 +178,7 @@ export class Snapshot {
   plugin(id: string, include: readonly IncludePart[] = []): string | null {
     if (include.length === 0) return this.byId.get(id)?.full_json ?? null;
     const row = this.byIdWith.get(id);
-    return row ? withParts(row.full_json, fragmentsOf(row), include) : null;
+    return row ? withParts(row.full_json, rowFragments(row), include) : null;
   }
 
   /** A page of full-form plugin JSON for a list query (see Searcher.find). */
@@ -208,7 +201,7 @@ export class Snapshot {
     if (include.length === 0) return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
     return Array.from(rowids, (rowid) => {
       const row = this.byRowidWith.get(rowid)!;
-      return withParts(row.full_json, fragmentsOf(row), include);
+      return withParts(row.full_json, rowFragments(row), include);
     });
   }
 

@@ -282,7 +282,7 @@ export class Vocabulary {
  * The stored vocabulary of the snapshot `snapshotAt` at `path`, read on a worker thread; null when
  * the file there is another snapshot, has none, or cannot be read (the caller reads it itself).
  */
-export function readVocabulary(path: string, snapshotAt: string): Promise<Vocabulary | null> {
+export function readVocabularyOnWorker(path: string, snapshotAt: string): Promise<Vocabulary | null> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL("./vocabularyworker.ts", import.meta.url).href);
     const done = (vocabulary: Vocabulary | null) => {

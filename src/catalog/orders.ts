@@ -27,7 +27,7 @@ export interface Ranked {
   record: PluginRecord;
   heat: number;
   nameKey: string;
-  /** Stars as the default order counts them: a fork or look-alike just below its original. */
+  /** Stars as the default order counts them: a fork or look-alike just below its original (ORIGINALS, schema.ts). */
   rankStars?: number;
 }
 
@@ -88,7 +88,7 @@ export function blobReader(db: Database): BlobReader {
   return (key) => row.get(key)?.ids ?? null;
 }
 
-/** A blob's bytes at an offset `align` divides: bun:sqlite reads each blob into memory of its own, so a copy is rare. */
+/** A blob's bytes at an offset `align` divides: bun:sqlite gives each blob a buffer of its own, so a copy is rare. */
 function aligned(blob: Uint8Array | null, align: number): Uint8Array {
   if (blob === null) return new Uint8Array(0);
   return blob.byteOffset % align === 0 ? blob : blob.slice();

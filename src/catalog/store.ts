@@ -29,8 +29,8 @@ export interface StoreOptions {
 export type Preparation = (snapshot: Snapshot) => Iterator<unknown, unknown>;
 
 /**
- * A snapshot of up to this many plugins is prepared at once, within the request that noticed it
- * (a few milliseconds); a larger one in slices while the previous one serves.
+ * A snapshot of up to this many plugins is prepared at once, within the request that noticed it;
+ * a larger one in slices while the previous one serves.
  */
 export const PREPARED_AT_ONCE = 1000;
 

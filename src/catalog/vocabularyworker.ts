@@ -1,6 +1,6 @@
 /**
- * A worker thread that reads a snapshot's correction vocabulary (tens of MB of blobs at 100,000
- * plugins) and finds its words' starts and trigram counts, so the event loop only receives them.
+ * A worker thread that reads a snapshot's correction vocabulary (large blobs in a large catalog)
+ * and finds its words' starts and trigram counts, so the event loop only receives them.
  * Message in: { path, snapshotAt }; out: VocabularyParts, or null when the file at `path` is
  * another snapshot or has no stored vocabulary.
  */

@@ -182,8 +182,8 @@ export class Vocabulary {
   }
 
   /**
-   * editDistance (search.ts) of `word` and word `w`, read from the stored bytes with rows reused,
-   * so the thousands of candidates of one correction make no string or array each.
+   * The edit distance of `word` and word `w` (an adjacent transposition is one edit), capped at
+   * `max` + 1, read from the stored bytes with rows reused: a correction's candidates make no string each.
    */
   private distance(w: number, word: string, max: number): number {
     const start = this.starts[w]!;

@@ -2,7 +2,7 @@
  * What every HTML page shares: the head (stylesheet, feeds to follow, whose addresses live here),
  * the header with the search box, the footer, and the escaping every upstream string passes through.
  */
-import { type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, type Rendered, render } from "../http/cache";
 import { PAGE_CSP } from "../http/headers";
 
 export type FeedFormat = "rss" | "atom" | "json";
@@ -21,7 +21,6 @@ export function feedUrl(format: FeedFormat, category: string | null = null, base
 }
 
 export const HTML_TYPE = "text/html; charset=utf-8";
-export const PAGE_CACHE_CONTROL = "public, max-age=300";
 
 /** Text as HTML that shows it literally, in element content or a quoted attribute. */
 export const esc = (text: string) => Bun.escapeHTML(text);
@@ -134,7 +133,7 @@ ${parts.main}
 
 /** A page rendered with the pages' policy. */
 export function renderPage(html: string, status = 200): Rendered {
-  const rendered = render(html, HTML_TYPE, PAGE_CACHE_CONTROL, status);
+  const rendered = render(html, HTML_TYPE, CACHE_CONTROL, status);
   rendered.headers["Content-Security-Policy"] = PAGE_CSP;
   return rendered;
 }

@@ -99,7 +99,7 @@ export type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute
 export interface DocumentInfo {
   baseUrl: string;
   version: string;
-  /** The rate limit's window as configured (0: off, the contract's 2 s documented). */
+  /** The rate limit's window as configured (0: off, and the document states the default window). */
   rateLimitWindowMs: number;
 }
 

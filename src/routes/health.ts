@@ -1,5 +1,5 @@
 /**
- * Operational endpoints beside the contract (not rate limited, never cached):
+ * Operational endpoints beside the API (not rate limited, never cached):
  * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough, with
  * the state of what is shared across instances when there is any.
  */

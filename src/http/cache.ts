@@ -83,8 +83,8 @@ export function respond(
 }
 
 /**
- * Bytes charged per entry beyond its body and key: a cached rendering's objects, ETag and Headers
- * take about 4 KB, and without the charge a stream of small answers would hold thousands of them.
+ * Bytes charged per entry beyond its body and key, for a cached rendering's objects, ETag and
+ * Headers: without the charge a stream of small answers would hold thousands of them.
  */
 const ENTRY_OVERHEAD_BYTES = 4096;
 

@@ -138,7 +138,7 @@ function staticPage(body: string, type: string, cacheControl: string, csp?: stri
 
 export function apiDocsHandlers(answer: Answer, described: Described, info: DocumentInfo) {
   const arg = { described, info };
-  // Room for every asset in both forms: the bundle is about 1.5 MB.
+  // Room for every Swagger UI asset in both forms.
   const pages = new ResponseCache(8 * 1024 * 1024);
   const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", CACHE_CONTROL, HTML_CSP);
   const prosePage = staticPage(readFileSync(PROSE_FILE, "utf8"), "text/markdown; charset=utf-8", CACHE_CONTROL);

@@ -25,7 +25,7 @@ export const HTML_TYPE = "text/html; charset=utf-8";
 /** Text as HTML that shows it literally, in element content or a quoted attribute. */
 export const esc = (text: string) => Bun.escapeHTML(text);
 
-/** One formatter for every number: `toLocaleString` builds one per call, over ten times the cost. */
+/** One formatter for every number: `toLocaleString` builds one per call. */
 const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
 export const number = (n: number) => NUMBER_FORMAT.format(n);
 

@@ -29,7 +29,7 @@ import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { nextRefresh } from "./routes/schedule";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
 
-export interface AppDeps {
+interface AppDeps {
   store: CatalogStore;
   config: Config;
   /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */

@@ -135,7 +135,7 @@ function errorResponse(
 }
 
 /** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */
-export function openapiPath(path: string): string {
+function openapiPath(path: string): string {
   return path.replace(/:([^/]+)/g, "{$1}");
 }
 

@@ -94,9 +94,9 @@ export const apiDocsDocs = {
 } satisfies Record<string, RouteDoc>;
 
 /** What the document is made of: the mounted app and its documented route table. */
-export type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute[] };
+type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute[] };
 
-export interface DocumentInfo {
+interface DocumentInfo {
   baseUrl: string;
   version: string;
   /** The rate limit's window as configured (0: off, and the document states the default window). */

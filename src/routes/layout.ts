@@ -49,7 +49,7 @@ export function pluginPath(id: string): string {
 /** The path of a category's page. */
 export const categoryPath = (id: string) => `/categories/${encodeURIComponent(id)}`;
 
-export interface PageParts {
+interface PageParts {
   title: string;
   /** A category whose feeds the page offers first (a category page, a search within one). */
   feedCategory?: { id: string; name: string } | null;
@@ -83,7 +83,7 @@ function feedLinks(category: PageParts["feedCategory"]): string {
 }
 
 /** The search box of every page's header; its script adds suggestions as one types. */
-export function searchForm(q: string | null | undefined): string {
+function searchForm(q: string | null | undefined): string {
   return `<form class="search" role="search" action="/browse" method="get" data-suggest>
 <div class="field"><label for="site-q">Search plugins</label>
 <input type="search" id="site-q" name="q" value="${esc(q ?? "")}" maxlength="200" placeholder="name, owner, topic or words"></div>

@@ -33,7 +33,7 @@ function evidenceChecked(snapshot: Snapshot, decision: CandidateDecision | null)
 }
 
 /** The listing answer of `id`; `next` is when the scheduled refresh runs next. */
-export function renderListing(snapshot: Snapshot, arg: { id: string; next: string | null; baseUrl: string }): Rendered {
+function renderListing(snapshot: Snapshot, arg: { id: string; next: string | null; baseUrl: string }): Rendered {
   const k = known(snapshot, arg.id);
   const rules = snapshot.listingRules;
   const advice =

@@ -31,7 +31,7 @@ function suggestPage(snapshot: Snapshot, prefix: string): Rendered {
   return render(okEnvelope(data), JSON_TYPE, CACHE_CONTROL);
 }
 
-export const SuggestionSchema = t.Object(
+const SuggestionSchema = t.Object(
   {
     id: PluginSchema.properties.id,
     name: PluginSchema.properties.name,

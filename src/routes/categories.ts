@@ -3,10 +3,10 @@ import { Type } from "@sinclair/typebox";
 import type { Query } from "../catalog/searcher";
 import type { Snapshot } from "../catalog/snapshot";
 import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
+import { categoriesJson } from "../http/categorycounts";
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
 import { categoriesQuerySchema, parseFilters } from "../http/params";
-import { categoriesJson } from "../http/syncdocs";
 import { CategorySchema, envelopeSchema } from "../http/wireschemas";
 import type { Answer } from "./answer";
 

@@ -7,9 +7,8 @@ import type { Static } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, matchesEtag, type Rendered, render, respond } from "../http/cache";
-import { pageJson, rawQuery } from "../http/envelope";
+import { pageJson } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
-import { SECURITY_HEADERS } from "../http/headers";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
 import {
   checkPinned,
@@ -21,15 +20,9 @@ import {
   syncQuerySchema,
 } from "../http/params";
 import { requestedRange } from "../http/range";
-import { gzipEtag, MIN_GZIP_BYTES } from "../http/render";
-import {
-  CATALOG_TAIL,
-  catalogHead,
-  type PartsDocument,
-  PreparedDocuments,
-  SnapshotClosed,
-  SyncDocuments,
-} from "../http/syncdocs";
+import { bodyHeaders, gzipEtag, MIN_GZIP_BYTES } from "../http/render";
+import { type PartsDocument, PreparedDocuments, SnapshotClosed, SyncDocuments } from "../http/syncdocs";
+import { rawQuery } from "../http/url";
 import { CatalogSchema, ChangesSchema, ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
 import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 
@@ -87,15 +80,6 @@ function syncPage(snapshot: Snapshot, { page, pageSize }: Paging): Rendered {
 
 const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
 
-/** The whole snapshot rendered at once: what catalog.json's parts add up to (the bench and tests compare). */
-export function renderCatalog(snapshot: Snapshot): Rendered {
-  return render(
-    `${catalogHead(snapshot)}${snapshot.catalogItems().join(",")}${CATALOG_TAIL}`,
-    JSON_TYPE,
-    JSON_CACHE_CONTROL,
-  );
-}
-
 const sinceMissing = () => badRequest("since", "required: the snapshotAt of the catalog you hold");
 
 /** The catalog's history does not reach `since`: the client starts again from catalog.json. */
@@ -109,18 +93,6 @@ function changesParams(params: URLSearchParams): { since: string } {
   const since = parseSnapshotAt(params, "since");
   if (since === null) throw sinceMissing();
   return { since };
-}
-
-/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
-function changesPage(snapshot: Snapshot, { since }: { since: string }): Rendered {
-  const changes = snapshot.changesSince(since);
-  if (changes === null) {
-    throw historyGone(since);
-  }
-  const lists = `"added":[${changes.added.join(",")}],"updated":[${changes.updated.join(",")}]`;
-  const ids = `"removed":${JSON.stringify(changes.removed)},"renamed":${JSON.stringify(changes.renamed)}`;
-  const body = `{"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"since":${JSON.stringify(since)},${lists},${ids}}`;
-  return render(body, JSON_TYPE, JSON_CACHE_CONTROL);
 }
 
 export const marketDocs = {
@@ -164,14 +136,7 @@ export const marketDocs = {
         headers: { "Content-Range": "`bytes */length`." },
       },
     },
-    // One item, read alone: an example never renders the whole catalog.
-    example: (snapshot) =>
-      JSON.parse(
-        `${catalogHead(snapshot)}${snapshot
-          .catalogRowsAfter(0, 1)
-          .map((r) => r.json)
-          .join(",")}${CATALOG_TAIL}`,
-      ),
+    example: (snapshot) => JSON.parse(SyncDocuments.catalogExample(snapshot)),
   },
   changes: {
     tag: "Client sync",
@@ -191,7 +156,7 @@ export const marketDocs = {
         message: historyGone("2026-01-02T03:04:05.678Z").message,
       },
     },
-    example: (snapshot) => decoded(changesPage(snapshot, { since: snapshot.snapshotAt })),
+    example: (snapshot) => JSON.parse(SyncDocuments.unchanged(snapshot.snapshotAt)),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
@@ -199,13 +164,7 @@ export const marketDocs = {
 function serveParts({ request, set, note }: CatalogContext, document: PartsDocument, ranges: boolean): Response | null {
   const gzip = document.body.plainLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"));
   const etag = gzip ? gzipEtag(document.etag) : document.etag;
-  const headers: Record<string, string> = {
-    ...SECURITY_HEADERS,
-    "Content-Type": JSON_TYPE,
-    "Cache-Control": JSON_CACHE_CONTROL,
-    ETag: etag,
-  };
-  if (document.body.plainLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
+  const headers = bodyHeaders(JSON_TYPE, JSON_CACHE_CONTROL, etag, document.body.plainLength);
   if (gzip) headers["Content-Encoding"] = "gzip";
   if (ranges) headers["Accept-Ranges"] = "bytes";
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
@@ -255,7 +214,7 @@ export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: str
       (snapshot) => manifestPage(snapshot, baseUrl),
     ),
     plugins: answer.route("sync", syncParams, syncPage),
-    // Async: the documents of a snapshot just swapped in may still be being written.
+    // Async: documents whose writing began late (a snapshot opened before `following`) or failed are awaited.
     catalog: async (context: CatalogContext) => serveParts(context, (await documents(context.note)).catalog, true),
     changes: async (context: CatalogContext) => {
       const params = changesParams(new URLSearchParams(rawQuery(context.request.url)));

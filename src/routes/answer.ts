@@ -3,9 +3,10 @@
  * canonical arguments, and answer from the snapshot's response cache, rendering on a miss.
  *
  * Every handler made here comes from `synchronous`, which keeps one shape, `const response =
- * serve(…); if (response === null) return null; return response;`: Elysia compiles a handler whose source holds `return f(` or
- * `=> f(` as asynchronous (a promise and an await on every request), and Bun folds
- * `const r = f(); return r;` back into `return f()`, so the 304 case (null) is returned apart.
+ * serve(…); if (response === null) return null; return response;`: Elysia compiles a handler
+ * whose source holds `return f(` or `=> f(` as asynchronous (a promise and an await on every
+ * request), and Bun folds `const r = f(); return r;` back into `return f()`, so the 304 case
+ * (null) is returned apart.
  * test/api/sync-handlers.test.ts fails when a handler turns asynchronous.
  */
 import type { Snapshot } from "../catalog/snapshot";

@@ -179,9 +179,9 @@ export class SyncDocuments {
       .filter((g) => g.changed > k && g.firstSeen <= k)
       .sort((a, b) => a.changed - b.changed || a.firstSeen - b.firstSeen)
       .map(segmentOf);
-    const { removed, renamed } =
+    const changeSet =
       since === this.snapshotAt ? { removed: [], renamed: [] } : composeEvents(this.events, since, this.ids);
-    const [head, between, tail] = changesText(this.snapshotAt, since, { removed, renamed });
+    const [head, between, tail] = changesText(this.snapshotAt, since, changeSet);
     const segment = joinSegments([
       textSegment(head),
       joinSegments(added, COMMA),

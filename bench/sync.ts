@@ -12,7 +12,7 @@ import { carryHistory } from "../src/catalog/history";
 import { readPrevious } from "../src/catalog/previous";
 import { Snapshot } from "../src/catalog/snapshot";
 import type { PluginRecord } from "../src/catalog/types";
-import { JSON_CACHE_CONTROL, JSON_TYPE } from "../src/http/cache";
+import { CACHE_CONTROL, JSON_TYPE } from "../src/http/cache";
 import { gzipped, render } from "../src/http/render";
 import { changesSince, wholeCatalog } from "../test/sync-oracle";
 import { random, syntheticInput } from "./synthetic";
@@ -69,7 +69,7 @@ for (const count of (process.argv.slice(2).length ? process.argv.slice(2) : ["10
     const snapshot = Snapshot.open(path);
     Bun.gc(true);
     const rssBefore = process.memoryUsage().rss;
-    const [plain, renderMs] = timed(() => render(wholeCatalog(snapshot), JSON_TYPE, JSON_CACHE_CONTROL));
+    const [plain, renderMs] = timed(() => render(wholeCatalog(snapshot), JSON_TYPE, CACHE_CONTROL));
     const [gzip, gzipMs] = timed(() => gzipped(plain));
     const renderRssMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
     const [changes, changesMs] = timed(() => changesSince(snapshot, first)!);

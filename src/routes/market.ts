@@ -6,7 +6,16 @@
 import type { Static } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, matchesEtag, type Rendered, render, respond } from "../http/cache";
+import {
+  acceptsGzip,
+  CACHE_CONTROL,
+  decoded,
+  JSON_TYPE,
+  matchesEtag,
+  type Rendered,
+  render,
+  respond,
+} from "../http/cache";
 import { pageJson } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
@@ -62,7 +71,7 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
 }
 
 function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
-  return render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, CACHE_CONTROL);
 }
 
 /** The paging of a sync page (400 for bad paging, 409 when pinned to another snapshot). */
@@ -75,10 +84,8 @@ function syncParams(params: URLSearchParams, snapshot: Snapshot): Paging {
 /** A page of the sync source, by stars descending. */
 function syncPage(snapshot: Snapshot, { page, pageSize }: Paging): Rendered {
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
-  return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, CACHE_CONTROL);
 }
-
-const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
 
 const sinceMissing = () => badRequest("since", "required: the snapshotAt of the catalog you hold");
 
@@ -164,7 +171,7 @@ export const marketDocs = {
 function serveParts({ request, set, note }: CatalogContext, document: PartsDocument, ranges: boolean): Response | null {
   const gzip = document.body.plainLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"));
   const etag = gzip ? gzipEtag(document.etag) : document.etag;
-  const headers = bodyHeaders(JSON_TYPE, JSON_CACHE_CONTROL, etag, document.body.plainLength);
+  const headers = bodyHeaders(JSON_TYPE, CACHE_CONTROL, etag, document.body.plainLength);
   if (gzip) headers["Content-Encoding"] = "gzip";
   if (ranges) headers["Accept-Ranges"] = "bytes";
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {

@@ -23,6 +23,9 @@ import type { Synonyms } from "./searchtext";
 import type { Page } from "./snapshot";
 import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
 
+/** Plugins per page when a query names no `limit`: the list API's and the pages' default. */
+export const PAGE_SIZE = 20;
+
 /** A list query, as the list endpoints, the pages and the category counts parse it; absent is "any". */
 export interface Query {
   /** The search text; null for no search. */
@@ -124,7 +127,7 @@ export class Searcher {
    */
   find(query: Query): Page<number> {
     const offset = query.offset ?? 0;
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? PAGE_SIZE;
     if (query.q == null) {
       const ids = this.ordered(query, query.sort ?? "default", query.category ?? null);
       return { items: Array.from(ids.subarray(offset, offset + limit)), total: ids.length };

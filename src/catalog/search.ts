@@ -141,28 +141,3 @@ export function score(relevance: number, best: number, popular: number, exact: b
   const text = best > 0 ? (RELEVANCE_WEIGHT * relevance) / best : 0;
   return text + popular + (exact ? EXACT_BONUS : 0) + (owned ? OWNER_BONUS : 0);
 }
-
-/**
- * Edit distance with an adjacent transposition as one edit (optimal string alignment:
- * `obsidain` is one edit from `obsidian`), or `max + 1` once it is certainly larger than `max`.
- */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
-      current[j] = value;
-      best = Math.min(best, value);
-    }
-    if (best > max) return max + 1;
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length]!;
-}

@@ -186,8 +186,9 @@ export class Vocabulary {
   }
 
   /**
-   * editDistance (search.ts) of `word` and word `w`, read from the stored bytes with rows reused,
-   * so the thousands of candidates of one correction make no string or array each.
+   * The edit distance of `word` and word `w`, an adjacent transposition one edit (optimal string
+   * alignment), or `max + 1` once it is certainly larger. Read from the stored bytes with rows
+   * reused, so the thousands of candidates of one correction make no string or array each.
    */
   private distance(w: number, word: string, max: number): number {
     const start = this.starts[w]!;

@@ -69,12 +69,12 @@ export function readWords(q: string, synonyms: Synonyms = NO_SYNONYMS): QueryWor
 
 /**
  * One phrase per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,
- * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
+ * which finds `mcp-server`. Returns null when the words hold no searchable token. Phrases are
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(q: string | readonly QueryWord[], lookup?: TermLookup, synonyms = NO_SYNONYMS) {
+export function toMatchQuery(words: readonly QueryWord[], lookup?: TermLookup) {
   const unique = new Map<string, string>();
-  for (const { tokens } of typeof q === "string" ? readWords(q, synonyms) : q) {
+  for (const { tokens } of words) {
     if (tokens.length > 0) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
   }
   if (unique.size === 0) return null;

@@ -22,7 +22,7 @@
  * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON;
  * a snapshot written before the table existed has none, and serves without it.
  *
- * The `orders` key `popularity` holds each rowid's popularity (see search.ts) as Float64s; the
+ * The `orders` key `popularity` holds each rowid's popularity (see ranking.ts) as Float64s; the
  * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
  * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
  *

@@ -1,6 +1,6 @@
 /**
  * A list query from its parameters to the rowids it finds: the precomputed orders without `q`;
- * with `q`, the full-text index, ranked (search.ts scores, ranking.ts pages) or in a sort's order,
+ * with `q`, the full-text index, ranked (ranking.ts scores and pages) or in a sort's order,
  * and a spelling correction when nothing matches. Reads the snapshot's database; `q` is read into
  * its words once (QueryWord), and every step works from those.
  */

@@ -1,12 +1,12 @@
 /**
  * `bun bench/vocabulary-aside.ts <snapshot> [rounds]`: what reading a snapshot's correction
  * vocabulary costs the event loop, read in line (`prepareVocabulary()`, as the first correction
- * did before a snapshot was prepared) against read on a worker thread (`readVocabulary`, as the
+ * did before a snapshot was prepared) against read on a worker thread (`readVocabularyOnWorker`, as the
  * store prepares a large snapshot): the wall time, the longest the event loop was held (a 1 ms
  * timer's largest gap) and the first correction afterwards, alternating, in one process.
  */
 import { Snapshot } from "../src/catalog/snapshot";
-import { readVocabulary } from "../src/catalog/vocabulary";
+import { readVocabularyOnWorker } from "../src/catalog/vocabulary";
 
 const [path, roundsArg] = process.argv.slice(2);
 if (!path) {
@@ -40,7 +40,7 @@ for (let round = 0; round < rounds; round++) {
     try {
       const { wallMs, heldMs } = await held(async () => {
         if (way === "in line") snapshot.prepareVocabulary();
-        else snapshot.prepareVocabulary((await readVocabulary(path, snapshot.snapshotAt)) ?? undefined);
+        else snapshot.prepareVocabulary((await readVocabularyOnWorker(path, snapshot.snapshotAt)) ?? undefined);
       });
       const started = performance.now();
       snapshot.suggestions("zqvxblorp");

@@ -3,6 +3,7 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { CatalogStore } from "./catalog/store";
 import type { Config } from "./config";
+import { JSON_TYPE } from "./http/cache";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
 import { secured } from "./http/headers";
@@ -28,7 +29,7 @@ import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { nextRefresh } from "./routes/schedule";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
 
-export interface AppDeps {
+interface AppDeps {
   store: CatalogStore;
   config: Config;
   /** Handler time above which a request is logged as slow (SLOW_REQUEST_MS by default). */
@@ -47,7 +48,7 @@ export interface AppDeps {
 function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}) {
   return new Response(errorBody(new URL(request.url).pathname, status, message), {
     status,
-    headers: secured({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers }),
+    headers: secured({ "Content-Type": JSON_TYPE, "Cache-Control": "no-store", ...headers }),
   });
 }
 

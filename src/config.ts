@@ -2,6 +2,7 @@
  * Configuration: read once from the environment into one frozen, typed object.
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
+import { DEFAULT_MAX_KEYS } from "./http/ratelimit";
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
 
 export interface Config {
@@ -184,7 +185,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     refreshSourceMaxCalls: integer(env, "REFRESH_SOURCE_MAX_CALLS", sources.maxCalls, 1, 100_000),
     refreshListMaxBytes: integer(env, "REFRESH_LIST_MAX_BYTES", sources.listMaxBytes, 1024, 100 * 1024 * 1024),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 2000, 0, 86_400_000),
-    rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", 100_000, 1, 100_000_000),
+    rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", DEFAULT_MAX_KEYS, 1, 100_000_000),
     trustProxy: proxyHops(env, "TRUST_PROXY"),
     // 16 MiB holds the first pages of every list, sort and filter many times over; more only
     // grows the process (bench/README.md: RSS under a stream of distinct requests).

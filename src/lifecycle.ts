@@ -9,15 +9,15 @@ import type { Log } from "./log";
 import { removeOwnLock } from "./refresh/lock";
 
 /** One thing to stop, in order; `run` may be asynchronous. */
-export interface StopStep {
+interface StopStep {
   name: string;
   run: () => unknown;
 }
 
 /** A stop finishes within 10 s, well inside the 30 s orchestrators usually wait before SIGKILL. */
-export const STOP_DEADLINE_MS = 9_500;
+const STOP_DEADLINE_MS = 9_500;
 
-export interface ShutdownOptions {
+interface ShutdownOptions {
   log: Log;
   deadlineMs?: number;
   exit?: (code: number) => void;

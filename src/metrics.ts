@@ -11,13 +11,13 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Counter, Gauge, type Metric, Registry } from "prom-client";
 
 /** Upper bounds (seconds) of the latency buckets: a cached page answers in well under a millisecond. */
-export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
 
 /** The route label of a request no route matched: the raw path would let clients grow the series. */
-export const UNMATCHED_ROUTE = "unmatched";
+const UNMATCHED_ROUTE = "unmatched";
 
 /** How instances share state: Redis reachable, configured but unreachable, or not configured. */
-export type SharedMode = "up" | "degraded" | "off";
+type SharedMode = "up" | "degraded" | "off";
 
 /** What a scheduled refresh reports when it ends. */
 export interface RefreshRun {
@@ -30,7 +30,7 @@ export interface RefreshRun {
   budgets?: ReadonlyMap<string, { limit: number; remaining: number }>;
 }
 
-export interface MetricsSources {
+interface MetricsSources {
   /** The snapshot being served, or null before one is loaded. */
   snapshot?: () => { snapshotAt: string; total: number } | null;
   sharedMode?: () => SharedMode;

@@ -14,7 +14,7 @@ export const REJECTIONS = [
   "no_evidence",
   /**
    * Below the star floor of the searches that could find it. The platform applies a search's floor
-   * itself, so no run meets such a repository today; an unseen answer names the floors instead.
+   * itself, so a run never meets such a repository; an unseen answer names the floors instead.
    */
   "star_floor",
   /** The editors excluded it (db/overrides.json). */
@@ -29,7 +29,7 @@ export const REJECTIONS = [
   "over_vouch_cap",
   /** A run that would have grown the catalog too much holds its newcomers for the editors' review. */
   "held_for_review",
-  /** Archived by its owner before it was ever listed (no run leaves archived newcomers out today). */
+  /** Archived by its owner before it was ever listed (a run lists archived newcomers, so gives no such reason). */
   "archived",
   /** The platform does not know it (deleted, private, or a misspelt link). */
   "not_found",
@@ -42,7 +42,7 @@ export type Decision = "published" | Rejection;
 
 /** How long a decision is kept after the run that made it. */
 export const CANDIDATE_DAYS = 90;
-/** The most decisions a snapshot carries: three times the catalog; each costs about 380 bytes of snapshot. */
+/** The most decisions a snapshot carries: three times the catalog, so their share of the file stays bounded. */
 export const MAX_CANDIDATES = 30_000;
 
 /** The evidence the refresher looked for, and what it found. */

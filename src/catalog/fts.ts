@@ -4,7 +4,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 
-/** Number of tier counts kept per snapshot; a count is a few bytes, the bound only stops growth. */
+/** Match counts kept per snapshot; a count is a few bytes, the bound only stops growth. */
 const MAX_COUNTS = 10_000;
 
 /** Rowids tested per statement by `among`. */
@@ -18,7 +18,7 @@ export class FtsIndex {
 
   constructor(db: Database) {
     this.countRows = db.prepare(`SELECT count(*) AS n FROM plugins_fts WHERE plugins_fts MATCH ?`);
-    // One string instead of one row object per match: broad matches run to 100,000 rowids.
+    // One string instead of one row object per match: a broad match lists most of the catalog.
     this.allRows = db.prepare(`SELECT group_concat(rowid) AS ids FROM plugins_fts WHERE plugins_fts MATCH ?`);
     const slots = Array.from({ length: PROBE_CHUNK }, () => "?").join(",");
     this.amongRows = db.prepare(`SELECT rowid FROM plugins_fts WHERE plugins_fts MATCH ? AND rowid IN (${slots})`);
@@ -50,7 +50,7 @@ export class FtsIndex {
   }
 }
 
-/** Parses `1,5,9`: a hand loop, several times faster than split and Number at 100,000 ids. */
+/** Parses `1,5,9` without one string per id. */
 export function parseRowids(text: string): Int32Array {
   if (text === "") return new Int32Array(0);
   let count = 1;

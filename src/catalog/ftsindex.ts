@@ -3,10 +3,10 @@ import { Database } from "bun:sqlite";
 import { SCHEMA } from "./schema";
 import { TRIGRAMS, trigramIndex, VOCABULARY, vocabularyOf } from "./vocabulary";
 
-/** rowid, name, topics, description and filter tokens, as the index takes them. */
+/** rowid, name, full name, topics, description, category names and filter tokens, as the index takes them. */
 export type FtsRow = [number, string, string, string, string, string, string];
 
-/** FTS5's in-memory index budget while building: 64 MiB holds the index of 100,000 plugins. */
+/** FTS5's in-memory index budget while building: room for the whole index (see writeIndex). */
 const FTS_HASH_BYTES = 64 * 1024 * 1024;
 
 /** Opens a new snapshot file for writing: no journal and no syncs (the builder fsyncs at the end). */
@@ -17,7 +17,7 @@ export function openForBuild(path: string): Database {
 }
 
 /**
- * Every term of the index, as the tokenizer folded it: search.ts lists a long prefix's terms.
+ * Every term of the index, as the tokenizer folded it: searcher.ts lists a long prefix's terms.
  * Then the correction vocabulary and its trigram index (vocabulary.ts), once per snapshot.
  */
 function writeTerms(db: Database): void {

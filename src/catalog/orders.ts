@@ -2,6 +2,7 @@
  * The list orders (docs/api.md, *Parameters*), each ending with id ascending: how they compare
  * (at build time every order is sorted once and stored) and how a snapshot reads them back.
  */
+import type { Database } from "bun:sqlite";
 import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "./schema";
 import { foldAscii } from "./text";
 import { daysSince } from "./time";
@@ -26,7 +27,7 @@ export interface Ranked {
   record: PluginRecord;
   heat: number;
   nameKey: string;
-  /** Stars as the default order counts them: a fork or look-alike just below its original. */
+  /** Stars as the default order counts them: a fork or look-alike just below its original (ORIGINALS, schema.ts). */
   rankStars?: number;
 }
 
@@ -78,14 +79,31 @@ export function orderKey(
   return `${sort}${filters}${archived === null ? "" : `|archived:${archived}`}${members.map((m) => `|${m}`).join("")}`;
 }
 
-/** Reads a stored Int32 blob by key; null when the snapshot has none. */
+/** Reads a blob of the `orders` table by key; null when the snapshot has none. */
 export type BlobReader = (key: string) => Uint8Array | null;
 
-function decode(blob: Uint8Array | null): Int32Array {
-  // A copy: the blob's buffer belongs to SQLite's row, and an aligned array is needed anyway.
-  return blob
-    ? new Int32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength))
-    : new Int32Array(0);
+/** The one query of the `orders` table's keyed blobs. */
+export function blobReader(db: Database): BlobReader {
+  const row = db.prepare<{ ids: Uint8Array }, [string]>(`SELECT ids FROM orders WHERE key = ?`);
+  return (key) => row.get(key)?.ids ?? null;
+}
+
+/** A blob's bytes at an offset `align` divides: bun:sqlite gives each blob a buffer of its own, so a copy is rare. */
+function aligned(blob: Uint8Array | null, align: number): Uint8Array {
+  if (blob === null) return new Uint8Array(0);
+  return blob.byteOffset % align === 0 ? blob : blob.slice();
+}
+
+/** A stored Int32 array (rowids, the trigram index), viewed in place; empty for none. */
+export function decodeInt32(blob: Uint8Array | null): Int32Array {
+  const bytes = aligned(blob, 4);
+  return new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+}
+
+/** A stored Float64 array (popularity), viewed in place; empty for none. */
+export function decodeFloat64(blob: Uint8Array | null): Float64Array {
+  const bytes = aligned(blob, 8);
+  return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
 }
 
 export class ListOrders {
@@ -150,7 +168,7 @@ export class ListOrders {
   private stored(key: string): Int32Array {
     let ids = this.orders.get(key);
     if (!ids) {
-      ids = decode(this.read(key));
+      ids = decodeInt32(this.read(key));
       this.orders.set(key, ids);
     }
     return ids;
@@ -161,7 +179,7 @@ export class ListOrders {
     let marks = this.members.get(key);
     if (!marks) {
       marks = new Uint8Array(this.maxRowid + 1);
-      for (const rowid of decode(this.read(key))) marks[rowid] = 1;
+      for (const rowid of decodeInt32(this.read(key))) marks[rowid] = 1;
       this.members.set(key, marks);
     }
     return marks;

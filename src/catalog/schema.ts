@@ -4,27 +4,28 @@
  *
  * `plugins.rowid` is the plugin's position in the stars order (stars desc, id asc), so the
  * stars order and the sync list are rowid ranges and FTS5 results arrive already in that order.
- * `orders` holds every sort order as a packed Int32 array of rowids, and the members of each
- * filter (category, curated); the snapshot derives each filtered order once, on first use, so
- * any list page, however deep, is a slice: no OFFSET scans. The `newest` order serves the feed.
+ *
+ * `orders` holds keyed blobs, not only orders. Every sort order is a packed Int32 array of rowids,
+ * and so are the members of each filter (category, curated, archived, the detail filters); the snapshot
+ * derives each filtered order once, on first use, so any list page, however deep, is a slice: no
+ * OFFSET scans. The `newest` order serves the feed. The key `popularity` holds each rowid's
+ * popularity (see ranking.ts) as Float64s and `originals` each rowid's original (ORIGINALS); the keys
+ * `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
+ * (vocabulary.ts).
  *
  * `plugins_fts` is contentless (the text lives in `plugins`): it answers which rowids match and
  * their bm25 relevance. Its columns are what a search covers: the name, the full name (owner and
  * name), topics, the description with the Chinese one, and the categories' English and Chinese
- * names, all read through searchText.ts. Its `tags` column holds filter tokens (see `tagToken`), so a category or curated filter is one
- * more term of the match and results still stream in rowid order. The prefix indexes (lengths 1
- * to 8) keep a word typed as a prefix a single doclist walk: without one, FTS5 merges the doclists
- * of every term the prefix stands for up front, in every statement, and bm25 does it once more per word.
+ * names, all read through searchtext.ts. Its `tags` column holds filter tokens (see `tagToken`), so
+ * a category or curated filter is one more term of the match and results still stream in rowid
+ * order. The prefix indexes (lengths 1 to 8) keep a word typed as a prefix a single doclist walk:
+ * without one, FTS5 merges the doclists of every term the prefix stands for up front, in every
+ * statement, and bm25 does it once more per word.
  *
  * `terms` lists every term of the index, so a prefix can be searched as the few terms it stands
  * for; a word that matches nothing is corrected to its nearest term.
  *
- * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON;
- * a snapshot written before the table existed has none, and serves without it.
- *
- * The `orders` key `popularity` holds each rowid's popularity (see ranking.ts) as Float64s; the
- * keys `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
- * (vocabulary.ts). A file without them (built before them) corrects from `terms` instead.
+ * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON.
  *
  * `suggest_keys` is the typeahead's index (suggest.ts): every plugin's full name and name,
  * lower-cased, each with its rowid, so a prefix is one range of the primary key; `suggest_best`
@@ -108,7 +109,12 @@ export function indexText(text: string): string {
 /** The key of the per-rowid popularity blob in `orders`. */
 export const POPULARITY = "popularity";
 
-/** The key of the per-rowid Int32 blob of originals: the rowid a fork or look-alike imitates, 0 for none. */
+/**
+ * The key of the per-rowid Int32 blob of originals: the rowid a fork or look-alike imitates, 0 for
+ * none. Each order puts such a plugin just below its original, in its own unit: its popularity
+ * (build.ts insertOrders), its stars in the default sort (build.ts rankStars), its search score
+ * (ranking.ts rankingOf), since a score mixes relevance in and popularity alone cannot keep it below.
+ */
 export const ORIGINALS = "originals";
 
 /** The key of the feed's order: most recently first seen, then created_at desc, then id. */

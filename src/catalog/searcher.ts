@@ -7,7 +7,7 @@
 import type { Database } from "bun:sqlite";
 import type { IncludePart } from "./details";
 import type { FtsIndex } from "./fts";
-import type { ListOrders, Sort } from "./orders";
+import { type BlobReader, decodeFloat64, decodeInt32, type ListOrders, type Sort } from "./orders";
 import {
   BM25_MAX_MATCHES,
   BM25_ROWS,
@@ -20,8 +20,8 @@ import {
 import { detailMemberKey, ORIGINALS, POPULARITY } from "./schema";
 import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, toMatchQuery } from "./search";
 import type { Synonyms } from "./searchtext";
-import type { Page } from "./snapshot";
-import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary, vocabularyOf } from "./vocabulary";
+import type { Page } from "./types";
+import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
 
 /** Plugins per page when a query names no `limit`: the list API's and the pages' default. */
 export const PAGE_SIZE = 20;
@@ -82,7 +82,7 @@ const MATCH = `FROM plugins_fts WHERE plugins_fts MATCH ?`;
 const NONE: ReadonlySet<number> = new Set();
 
 export class Searcher {
-  /** The search's popularity by rowid (0 past the blob, an older snapshot's). */
+  /** The search's popularity by rowid. */
   readonly popularity: Float64Array;
   /** Per rowid, the rowid of the plugin it is a fork or look-alike of (0 for none). */
   private readonly originals: Int32Array;
@@ -91,29 +91,24 @@ export class Searcher {
   /** Scratch space of `pageInOrder`: one byte per rowid. */
   private marks: Uint8Array | null = null;
   /** The correction vocabulary, read on the first correction. */
-  private words: Vocabulary | null = null;
+  private vocabularyCache: Vocabulary | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly fts: FtsIndex,
     private readonly orders: ListOrders,
+    private readonly blob: BlobReader,
     private readonly synonyms: Synonyms,
     /** The number of plugins: rowids run from 1 to it. */
     private readonly total: number,
   ) {
-    const popularity = this.blob(POPULARITY);
-    this.popularity = popularity ? new Float64Array(popularity.slice().buffer) : new Float64Array(0);
-    const originals = this.blob(ORIGINALS);
-    this.originals = originals ? new Int32Array(originals.slice().buffer) : new Int32Array(0);
+    this.popularity = decodeFloat64(blob(POPULARITY));
+    this.originals = decodeInt32(blob(ORIGINALS));
   }
 
   /** Rows of a statement: `db.query` prepares each SQL text once and keeps it. */
   private rows<R>(sql: string, ...params: Array<string | number>): R[] {
     return this.db.query<R, Array<string | number>>(sql).all(...params);
-  }
-
-  private blob(key: string): Uint8Array | undefined {
-    return this.rows<{ ids: Uint8Array }>(`SELECT ids FROM orders WHERE key = ?`, key)[0]?.ids;
   }
 
   /** Rowids of the matches of `match` in rowid order, by a statement's `tail`. */
@@ -296,24 +291,16 @@ export class Searcher {
     return [...found];
   }
 
-  /** The snapshot's correction vocabulary; a file built without one gets it from its terms. */
   /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now. */
   prepareVocabulary(words?: Vocabulary): void {
-    if (words !== undefined) this.words ??= words;
+    if (words !== undefined) this.vocabularyCache ??= words;
     this.vocabulary();
   }
 
+  /** The snapshot's correction vocabulary, read on first use. */
   private vocabulary(): Vocabulary {
-    if (this.words === null) {
-      const text = this.blob(VOCABULARY);
-      const index = this.blob(TRIGRAMS);
-      if (text && index) this.words = Vocabulary.decode(text, index);
-      else {
-        const terms = this.rows<{ term: string; doc: number }>(`SELECT term, 0 AS doc FROM terms`);
-        this.words = Vocabulary.fromWords(vocabularyOf(terms));
-      }
-    }
-    return this.words;
+    this.vocabularyCache ??= Vocabulary.decode(this.blob(VOCABULARY)!, this.blob(TRIGRAMS)!);
+    return this.vocabularyCache;
   }
 
   /**

@@ -3,25 +3,18 @@
  * rows a list query finds, by its Searcher (searcher.ts). Routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
-import { type CandidateDecision, type ListingRules, NO_LISTING_RULES } from "./candidates";
+import type { CandidateDecision, ListingRules } from "./candidates";
 import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
 import { composeEvents } from "./history";
-import { ListOrders } from "./orders";
+import { blobReader, decodeInt32, ListOrders } from "./orders";
 import { SCHEMA_VERSION } from "./schema";
 import { type Query, Searcher } from "./searcher";
 import { synonymsOf } from "./searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "./suggest";
-import type { CategoryInfo, HistoryEvent, SnapshotStats } from "./types";
+import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
 import type { Vocabulary } from "./vocabulary";
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  /** The query searched instead of `q`, when `q` matched nothing and a nearby spelling did. */
-  corrected?: string;
-}
 
 /** What changed from an earlier snapshot to this one, as catalog-form JSON and ids. */
 export interface Changes {
@@ -51,7 +44,7 @@ interface FullRow {
   x_works_with: string;
 }
 
-function fragmentsOf(row: FullRow): DetailFragments {
+function rowFragments(row: FullRow): DetailFragments {
   return { contents: row.x_contents, install: row.x_install, flags: row.x_flags, works_with: row.x_works_with };
 }
 
@@ -62,7 +55,7 @@ function catalogRowJson(row: CatalogRow): string {
     row.first_seen_at,
     row.repo_id,
     row.previous_ids,
-    fragmentsOf(row),
+    rowFragments(row),
   );
 }
 
@@ -110,12 +103,11 @@ export class Snapshot {
   private readonly byId: Statement<{ full_json: string }>;
   private readonly byRowidWith: Statement<FullRow>;
   private readonly byIdWith: Statement<FullRow>;
-  private readonly orderBlob: Statement<{ ids: Uint8Array }>;
   private readonly starsRange: Statement<{ short_json: string }>;
   private readonly newestRow: Statement<NewestRow>;
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
-  private readonly candidateById: Statement<{ json: string }, [string]> | null;
+  private readonly candidateById: Statement<{ json: string }, [string]>;
   private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
   private isClosed = false;
   private readonly suggestRow: Statement<{ json: string }, [number]>;
@@ -133,14 +125,14 @@ export class Snapshot {
     this.byId = db.prepare(`SELECT full_json FROM plugins WHERE id = ?`);
     this.byRowidWith = db.prepare(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins WHERE rowid = ?`);
     this.byIdWith = db.prepare(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins WHERE id = ?`);
-    this.orderBlob = db.prepare(`SELECT ids FROM orders WHERE key = ?`);
     this.starsRange = db.prepare(`SELECT short_json FROM plugins WHERE rowid > ? AND rowid <= ? ORDER BY rowid`);
     this.newestRow = db.prepare(
       `SELECT id AS full_name, url, description, categories, first_seen_at FROM plugins WHERE rowid = ?`,
     );
-    this.orders = new ListOrders((key) => this.orderBlob.get(key)?.ids ?? null, this.stats.total);
+    const blob = blobReader(db);
+    this.orders = new ListOrders(blob, this.stats.total);
     const synonyms = synonymsOf(JSON.parse(this.metaValue("synonyms")) as string[][]);
-    this.searcher = new Searcher(db, new FtsIndex(db), this.orders, synonyms, this.stats.total);
+    this.searcher = new Searcher(db, new FtsIndex(db), this.orders, blob, synonyms, this.stats.total);
     this.suggestRow = db.prepare(
       `SELECT json_object('id', id, 'name', name, 'description', description, 'stars', stars) AS json FROM plugins WHERE rowid = ?`,
     );
@@ -149,11 +141,8 @@ export class Snapshot {
     );
     this.suggestFrom = db.prepare(`SELECT plugin FROM suggest_keys WHERE key >= ? LIMIT ${SCAN_LIMIT + 1}`);
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
-    const rules = this.optionalMeta("listing_rules");
-    // A snapshot from before a kind of evidence was kept lacks its list.
-    this.listingRules = { ...NO_LISTING_RULES, ...(rules === null ? {} : (JSON.parse(rules) as ListingRules)) };
-    const hasCandidates = db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`).get();
-    this.candidateById = hasCandidates ? db.prepare(`SELECT json FROM candidates WHERE id = ?`) : null;
+    this.listingRules = JSON.parse(this.metaValue("listing_rules")) as ListingRules;
+    this.candidateById = db.prepare(`SELECT json FROM candidates WHERE id = ?`);
   }
 
   /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
@@ -173,13 +162,9 @@ export class Snapshot {
     return this.stats.snapshotAt;
   }
 
-  private optionalMeta(key: string): string | null {
-    return this.db.query<{ value: string }, [string]>(`SELECT value FROM meta WHERE key = ?`).get(key)?.value ?? null;
-  }
-
   /** The refresher's last decision about a repository (ids compare case-insensitively), or null. */
   candidate(id: string): CandidateDecision | null {
-    const row = this.candidateById?.get(id);
+    const row = this.candidateById.get(id);
     return row ? (JSON.parse(row.json) as CandidateDecision) : null;
   }
 
@@ -193,7 +178,7 @@ export class Snapshot {
   plugin(id: string, include: readonly IncludePart[] = []): string | null {
     if (include.length === 0) return this.byId.get(id)?.full_json ?? null;
     const row = this.byIdWith.get(id);
-    return row ? withParts(row.full_json, fragmentsOf(row), include) : null;
+    return row ? withParts(row.full_json, rowFragments(row), include) : null;
   }
 
   /** A page of full-form plugin JSON for a list query (see Searcher.find). */
@@ -216,7 +201,7 @@ export class Snapshot {
     if (include.length === 0) return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
     return Array.from(rowids, (rowid) => {
       const row = this.byRowidWith.get(rowid)!;
-      return withParts(row.full_json, fragmentsOf(row), include);
+      return withParts(row.full_json, rowFragments(row), include);
     });
   }
 
@@ -245,7 +230,7 @@ export class Snapshot {
     const plugins = rows.map((r) => r.plugin);
     if (plugins.length <= SCAN_LIMIT) return rankRowids(plugins, this.searcher.popularity);
     const best = this.suggestBest.get(p)?.ids;
-    if (best) return Array.from(new Int32Array(best.slice().buffer));
+    if (best) return Array.from(decodeInt32(best));
     return rankRowids(plugins.slice(0, SCAN_LIMIT), this.searcher.popularity);
   }
 

@@ -15,7 +15,7 @@ import { runSliced, SLICE_MS } from "./slices";
 import { Snapshot } from "./snapshot";
 import { restoreDatabase } from "./startup";
 import { headerProblem } from "./validity";
-import { readVocabulary as readVocabularyAside, type Vocabulary } from "./vocabulary";
+import { readVocabularyOnWorker, type Vocabulary } from "./vocabulary";
 
 export interface StoreOptions {
   /** How often, at most, a request stats the file when no change event arrived. */
@@ -29,8 +29,8 @@ export interface StoreOptions {
 export type Preparation = (snapshot: Snapshot) => Iterator<unknown, unknown>;
 
 /**
- * A snapshot of up to this many plugins is prepared at once, within the request that noticed it
- * (a few milliseconds); a larger one in slices while the previous one serves.
+ * A snapshot of up to this many plugins is prepared at once, within the request that noticed it;
+ * a larger one in slices while the previous one serves.
  */
 export const PREPARED_AT_ONCE = 1000;
 
@@ -39,8 +39,8 @@ export const PREPARED_AT_ONCE = 1000;
  * on a worker thread for a large snapshot (the file at `path` is the one opened), at once for a
  * small one or when the worker could not.
  */
-function* readVocabulary(snapshot: Snapshot, path: string, atOnce: boolean): Generator<unknown, void, unknown> {
-  const words = atOnce ? null : ((yield readVocabularyAside(path, snapshot.snapshotAt)) as Vocabulary | null);
+function* vocabularyStep(snapshot: Snapshot, path: string, atOnce: boolean): Generator<unknown, void, unknown> {
+  const words = atOnce ? null : ((yield readVocabularyOnWorker(path, snapshot.snapshotAt)) as Vocabulary | null);
   if (snapshot.closed) return;
   snapshot.prepareVocabulary(words ?? undefined);
 }
@@ -177,7 +177,7 @@ export class CatalogStore {
     const path = this.path;
     const work = function* (preparations: readonly Preparation[]) {
       for (const preparation of preparations) yield* { [Symbol.iterator]: () => preparation(next) };
-      yield* readVocabulary(next, path, atOnce);
+      yield* vocabularyStep(next, path, atOnce);
     };
     const failed = (error: unknown) => {
       // The snapshot serves anyway: what its preparation did not do is done when first asked.

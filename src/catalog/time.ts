@@ -1,4 +1,4 @@
-/** Timestamp formats of the contract: seconds for repository times, milliseconds for snapshot times. */
+/** Timestamp formats of the API (docs/api.md, Resources): seconds for repository times, milliseconds for snapshot times. */
 
 /** `2026-01-02T03:04:05Z`; throws on a value that is not a date. */
 export function isoSeconds(value: string | number | Date): string {

@@ -150,3 +150,11 @@ export interface Editorial {
   /** Fields of the editors' files that held invisible characters, stripped when read (`file: id.field`). */
   cleaned?: string[];
 }
+
+/** A page of a list query's results. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  /** The query searched instead of `q`, when `q` matched nothing and a nearby spelling did. */
+  corrected?: string;
+}

@@ -8,6 +8,7 @@
  * a number below GRAMS. The index is compressed rows: GRAMS + 1 offsets, then per trigram the
  * positions of the words that hold it, in vocabulary order (most documents first).
  */
+import { decodeInt32 } from "./orders";
 
 /** The `orders` keys of the vocabulary (words joined by newlines, UTF-8) and of its trigram index. */
 export const VOCABULARY = "vocabulary";
@@ -120,12 +121,7 @@ export function vocabularyParts(text: Uint8Array, index: Int32Array): Vocabulary
 
 /** The parts of a vocabulary as the builder stored it: the words' UTF-8 text and the packed index. */
 export function decodeParts(text: Uint8Array, index: Uint8Array): VocabularyParts {
-  // The blob is read into memory of its own; a copy is made only when it is not 4-byte aligned.
-  const aligned = index.byteOffset % 4 === 0;
-  const packed = aligned
-    ? new Int32Array(index.buffer, index.byteOffset, index.byteLength / 4)
-    : new Int32Array(index.slice().buffer);
-  return vocabularyParts(text, packed);
+  return vocabularyParts(text, decodeInt32(index));
 }
 
 /**
@@ -186,9 +182,8 @@ export class Vocabulary {
   }
 
   /**
-   * The edit distance of `word` and word `w`, an adjacent transposition one edit (optimal string
-   * alignment), or `max + 1` once it is certainly larger. Read from the stored bytes with rows
-   * reused, so the thousands of candidates of one correction make no string or array each.
+   * The edit distance of `word` and word `w` (an adjacent transposition is one edit), capped at
+   * `max` + 1, read from the stored bytes with rows reused: a correction's candidates make no string each.
    */
   private distance(w: number, word: string, max: number): number {
     const start = this.starts[w]!;
@@ -287,7 +282,7 @@ export class Vocabulary {
  * The stored vocabulary of the snapshot `snapshotAt` at `path`, read on a worker thread; null when
  * the file there is another snapshot, has none, or cannot be read (the caller reads it itself).
  */
-export function readVocabulary(path: string, snapshotAt: string): Promise<Vocabulary | null> {
+export function readVocabularyOnWorker(path: string, snapshotAt: string): Promise<Vocabulary | null> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL("./vocabularyworker.ts", import.meta.url).href);
     const done = (vocabulary: Vocabulary | null) => {

@@ -1,10 +1,11 @@
 /**
- * A worker thread that reads a snapshot's correction vocabulary (tens of MB of blobs at 100,000
- * plugins) and finds its words' starts and trigram counts, so the event loop only receives them.
+ * A worker thread that reads a snapshot's correction vocabulary (large blobs in a large catalog)
+ * and finds its words' starts and trigram counts, so the event loop only receives them.
  * Message in: { path, snapshotAt }; out: VocabularyParts, or null when the file at `path` is
  * another snapshot or has no stored vocabulary.
  */
 import { Database } from "bun:sqlite";
+import { blobReader } from "./orders";
 import { decodeParts, TRIGRAMS, VOCABULARY } from "./vocabulary";
 
 declare const self: Worker;
@@ -18,9 +19,9 @@ self.onmessage = (event: MessageEvent<{ path: string; snapshotAt: string }>) => 
     if (stats === null || (JSON.parse(stats.value) as { snapshotAt: string }).snapshotAt !== snapshotAt) {
       return postMessage(null);
     }
-    const blob = db.prepare<{ ids: Uint8Array }, [string]>(`SELECT ids FROM orders WHERE key = ?`);
-    const text = blob.get(VOCABULARY)?.ids;
-    const index = blob.get(TRIGRAMS)?.ids;
+    const blob = blobReader(db);
+    const text = blob(VOCABULARY);
+    const index = blob(TRIGRAMS);
     if (!text || !index) return postMessage(null);
     const parts = decodeParts(text, index);
     const buffers = new Set([parts.text.buffer, parts.index.buffer, parts.starts.buffer, parts.gramCounts.buffer]);

@@ -2,7 +2,7 @@
  * Memory for response bodies, reused. A body is written into a buffer of the next power-of-two
  * size, and the response cache gives the buffer back when it drops the body, so a stream of
  * distinct requests recycles the same buffers. A dropped buffer is otherwise old garbage that the
- * runtime frees only at a full collection, and forcing those slowed the requests after each one.
+ * runtime frees only at a full collection, and forcing one stalls the requests that follow it.
  */
 
 /** Smallest and largest pooled buffer; a larger body gets a buffer of its own. */

@@ -12,7 +12,11 @@ import { baseEtag, gzipped, MIN_GZIP_BYTES, type Rendered } from "./render";
 export { type Rendered, render } from "./render";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
-export const JSON_CACHE_CONTROL = "public, max-age=300";
+/** Every answer kept per snapshot (JSON, pages, badges, documents): short, so a new snapshot shows within minutes. */
+export const CACHE_CONTROL = "public, max-age=300";
+
+/** The JSON a rendered answer holds: a route's documented example is its own answer. */
+export const decoded = (rendered: Rendered): unknown => JSON.parse(new TextDecoder().decode(rendered.body));
 
 /**
  * True when an If-None-Match header names the ETag (or is `*`). The gzip and the plain
@@ -79,8 +83,8 @@ export function respond(
 }
 
 /**
- * Bytes charged per entry beyond its body and key: a cached rendering's objects, ETag and Headers
- * take about 4 KB, and without the charge a stream of small answers would hold thousands of them.
+ * Bytes charged per entry beyond its body and key, for a cached rendering's objects, ETag and
+ * Headers: without the charge a stream of small answers would hold thousands of them.
  */
 const ENTRY_OVERHEAD_BYTES = 4096;
 

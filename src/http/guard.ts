@@ -13,7 +13,7 @@ const PREFLIGHT_MAX_AGE_S = "86400";
 const TOKEN_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
 /** The request target (path and query) of an absolute request URL. */
-export function requestTarget(url: string): string {
+function requestTarget(url: string): string {
   const scheme = url.indexOf("://");
   const start = url.indexOf("/", scheme === -1 ? 0 : scheme + 3);
   return start === -1 ? "/" : url.slice(start);

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document, made from the app's own route table: every GET route with its
  * documentation (summary, query and path schemas, body schema, media type, statuses) and, per
  * snapshot, a real answer as its example. Parameters are documented, never validated by Elysia:
- * http/params.ts parses them so that a bad value gets the contract's own 400 message.
+ * http/params.ts parses them so that a bad value gets the API's own 400 message (docs/api.md, Errors).
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { AnyElysia } from "elysia";
@@ -135,7 +135,7 @@ function errorResponse(
 }
 
 /** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */
-export function openapiPath(path: string): string {
+function openapiPath(path: string): string {
   return path.replace(/:([^/]+)/g, "{$1}");
 }
 

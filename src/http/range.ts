@@ -3,7 +3,7 @@
  * `length` bytes whose strong ETag is `etag`. Several ranges, another unit or a malformed header
  * are ignored (the whole body, 200), as is a Range whose `If-Range` names another version.
  */
-export type RangeAsk = { start: number; end: number } | "unsatisfiable" | null;
+type RangeAsk = { start: number; end: number } | "unsatisfiable" | null;
 
 const BYTES = /^bytes=(\d{0,15})-(\d{0,15})$/;
 

@@ -4,6 +4,7 @@
  * the least recently admitted first, so memory stays bounded whatever the number of clients.
  */
 import type { Config } from "../config";
+import { JSON_TYPE } from "./cache";
 import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
@@ -203,7 +204,7 @@ function refusals(message: (resetSeconds: number) => string, limit = 1) {
     if (refusal === undefined) {
       const headers = new Headers(
         secured({
-          "Content-Type": "application/json; charset=utf-8",
+          "Content-Type": JSON_TYPE,
           "Cache-Control": "no-store",
           ...limitHeaders(resetSeconds, limit),
           "Retry-After": String(resetSeconds),

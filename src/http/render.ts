@@ -51,8 +51,8 @@ export function render(
 }
 
 /**
- * The gzip representation of a rendering, at the usual default level (level 9 saves under 1% at
- * twice the time). Its ETag differs from the original's, as a distinct representation's must.
+ * The gzip representation of a rendering, at the default level. Its ETag differs from the
+ * original's, as a distinct representation's must.
  */
 export function gzipped(rendered: Rendered): Rendered {
   const body = Bun.gzipSync(rendered.body as Uint8Array<ArrayBuffer>, { level: 6 });

@@ -23,7 +23,7 @@ const DEFAULT_WIDTH = 11;
 const PADDING = 10;
 
 /** The text's width in Verdana 11 px, near enough for `textLength` to fit it without visible squeeze. */
-export function textWidth(text: string): number {
+function textWidth(text: string): number {
   let width = 0;
   for (const char of text) width += WIDTHS.find(([pattern]) => pattern.test(char))?.[1] ?? DEFAULT_WIDTH;
   return Math.round(width);
@@ -32,7 +32,7 @@ export function textWidth(text: string): number {
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
 /** Text as XML character data or an attribute value: characters XML forbids dropped, markup escaped. */
-export function xmlText(text: string): string {
+function xmlText(text: string): string {
   return xmlChars(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 

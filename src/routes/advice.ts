@@ -14,7 +14,7 @@ function oneOf(items: readonly string[]): string {
 }
 
 /** What to add so a refresh takes the repository for a plugin. */
-export function evidenceToAdd(rules: ListingRules): string {
+function evidenceToAdd(rules: ListingRules): string {
   const ways: string[] = [];
   if (rules.files.length) ways.push(`add ${oneOf(rules.files.map((f) => code(f.path)))} at the repository's root`);
   if (rules.folders.length) ways.push(`keep your skills or commands in ${oneOf(rules.folders.map(code))}`);
@@ -35,7 +35,7 @@ function findableBy(rules: ListingRules): string | null {
 }
 
 /** The lowest star floor of the keyword searches, or null when none has one. */
-export function lowestFloor(rules: ListingRules): number | null {
+function lowestFloor(rules: ListingRules): number | null {
   return rules.floors.length ? Math.min(...rules.floors.map((f) => f.stars)) : null;
 }
 

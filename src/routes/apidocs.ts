@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AnyElysia } from "elysia";
 import type { Snapshot } from "../catalog/snapshot";
-import { acceptsGzip, JSON_TYPE, type Rendered, ResponseCache, render } from "../http/cache";
+import { acceptsGzip, CACHE_CONTROL, JSON_TYPE, type Rendered, ResponseCache, render } from "../http/cache";
 import { notFound } from "../http/errors";
 import { HTML_CSP } from "../http/headers";
 import { type DocumentedRoute, openapiDocument, type RouteDoc } from "../http/openapi";
@@ -16,7 +16,6 @@ import { type Answer, fixedRoute } from "./answer";
 
 const ASSET_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 const ASSET_CACHE_CONTROL = "public, max-age=86400";
-const DOCS_CACHE_CONTROL = "public, max-age=300";
 
 /** Swagger UI's setup, a file of its own: the page's policy admits no inline script. */
 const SETUP_SCRIPT = `window.ui = SwaggerUIBundle({
@@ -95,12 +94,12 @@ export const apiDocsDocs = {
 } satisfies Record<string, RouteDoc>;
 
 /** What the document is made of: the mounted app and its documented route table. */
-export type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute[] };
+type Described = () => { app: AnyElysia; routes: readonly DocumentedRoute[] };
 
-export interface DocumentInfo {
+interface DocumentInfo {
   baseUrl: string;
   version: string;
-  /** The rate limit's window as configured (0: off, the contract's 2 s documented). */
+  /** The rate limit's window as configured (0: off, and the document states the default window). */
   rateLimitWindowMs: number;
 }
 
@@ -128,7 +127,7 @@ function documentOf(snapshot: Snapshot, { described, info }: { described: Descri
     },
     snapshot,
   );
-  return render(JSON.stringify(document), JSON_TYPE, "public, max-age=300");
+  return render(JSON.stringify(document), JSON_TYPE, CACHE_CONTROL);
 }
 
 function staticPage(body: string, type: string, cacheControl: string, csp?: string): Rendered {
@@ -139,10 +138,10 @@ function staticPage(body: string, type: string, cacheControl: string, csp?: stri
 
 export function apiDocsHandlers(answer: Answer, described: Described, info: DocumentInfo) {
   const arg = { described, info };
-  // Room for every asset in both forms: the bundle is about 1.5 MB.
+  // Room for every Swagger UI asset in both forms.
   const pages = new ResponseCache(8 * 1024 * 1024);
-  const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", DOCS_CACHE_CONTROL, HTML_CSP);
-  const prosePage = staticPage(readFileSync(PROSE_FILE, "utf8"), "text/markdown; charset=utf-8", DOCS_CACHE_CONTROL);
+  const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", CACHE_CONTROL, HTML_CSP);
+  const prosePage = staticPage(readFileSync(PROSE_FILE, "utf8"), "text/markdown; charset=utf-8", CACHE_CONTROL);
   return {
     openapi: answer.route(
       "openapi",

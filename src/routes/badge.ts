@@ -8,7 +8,7 @@ import { Type as t } from "@sinclair/typebox";
 import { LRUCache } from "lru-cache";
 import { known } from "../catalog/known";
 import type { Snapshot } from "../catalog/snapshot";
-import { JSON_TYPE, type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { badRequest, HttpError } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
 import { checkedId } from "../http/repoid";
@@ -21,8 +21,6 @@ type Show = (typeof SHOWS)[number];
 const FORMATS = ["svg", "json"] as const;
 type Format = (typeof FORMATS)[number];
 
-/** Short, so a change of listing shows within minutes; long enough that image proxies keep it. */
-export const BADGE_CACHE_CONTROL = "public, max-age=300";
 const SVG_TYPE = "image/svg+xml; charset=utf-8";
 const LABEL = "plugin catalog";
 const LISTED = { hex: "#44cc11", name: "brightgreen" };
@@ -86,9 +84,9 @@ function renderBadge(snapshot: Snapshot, arg: BadgeArg): Rendered {
   const badge = badgeOf(snapshot, arg);
   if (arg.format === "json") {
     const body = { schemaVersion: 1, label: badge.label, message: badge.message, color: badge.colorName };
-    return render(JSON.stringify(body), JSON_TYPE, BADGE_CACHE_CONTROL);
+    return render(JSON.stringify(body), JSON_TYPE, CACHE_CONTROL);
   }
-  return render(badgeSvg(badge), SVG_TYPE, BADGE_CACHE_CONTROL);
+  return render(badgeSvg(badge), SVG_TYPE, CACHE_CONTROL);
 }
 
 /** `<repo>.svg` or `<repo>.json` split; 404 for any other file. */

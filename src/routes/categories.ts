@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Query } from "../catalog/searcher";
 import type { Snapshot } from "../catalog/snapshot";
-import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
 import { categoriesQuerySchema, parseFilters } from "../http/params";
@@ -14,7 +14,7 @@ import type { Answer } from "./answer";
 function categoriesPage(snapshot: Snapshot, filters: Query): Rendered {
   const counts = snapshot.categoryCounts(filters);
   const data = `{"items":${categoriesJson(snapshot, counts)},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
-  return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(okEnvelope(data), JSON_TYPE, CACHE_CONTROL);
 }
 
 export const categoriesDoc: RouteDoc<Snapshot> = {
@@ -29,8 +29,7 @@ export const categoriesDoc: RouteDoc<Snapshot> = {
     generatedAt: Type.String({ format: "date-time", description: "Time of the snapshot that served the response." }),
   }),
   cached: "snapshot",
-  example: (snapshot) =>
-    JSON.parse(new TextDecoder().decode(categoriesPage(snapshot, parseFilters(new URLSearchParams())).body)),
+  example: (snapshot) => decoded(categoriesPage(snapshot, parseFilters(new URLSearchParams()))),
 };
 
 export function categoryHandlers(answer: Answer) {

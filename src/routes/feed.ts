@@ -15,8 +15,8 @@ import { TextSchema } from "../http/wireschemas";
 import type { Answer } from "./answer";
 import { FEED_FORMATS, type FeedFormat, feedUrl } from "./layout";
 
-export const FEED_LENGTH = 50;
-export const FEED_TTL_MINUTES = 60;
+const FEED_LENGTH = 50;
+const FEED_TTL_MINUTES = 60;
 const FEED_CACHE_CONTROL = "public, max-age=3600";
 
 const AUTHOR = { name: "Plugin Catalog" };

@@ -1,9 +1,10 @@
 /**
- * Operational endpoints beside the contract (not rate limited, never cached):
+ * Operational endpoints beside the API (not rate limited, never cached):
  * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough, with
  * the state of what is shared across instances when there is any.
  */
 import type { CatalogStore } from "../catalog/store";
+import { JSON_TYPE } from "../http/cache";
 import { secured } from "../http/headers";
 import type { RouteDoc } from "../http/openapi";
 import { LiveSchema, ReadySchema } from "../http/wireschemas";
@@ -26,7 +27,7 @@ export function readiness(snapshotAt: string | null, maxAgeSeconds: number, now:
 function json(body: unknown, status: number): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: secured({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" }),
+    headers: secured({ "Content-Type": JSON_TYPE, "Cache-Control": "no-store" }),
   });
 }
 

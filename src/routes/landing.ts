@@ -64,7 +64,7 @@ evidence that it extends a coding-agent harness: ${evidence.join("; ")}. A liste
 }
 
 /** The page: a pure function of the snapshot and the base address. */
-export function renderLanding(snapshot: Snapshot, baseUrl: string): Rendered {
+function renderLanding(snapshot: Snapshot, baseUrl: string): Rendered {
   const { total, curated, categories, totalStars } = snapshot.stats;
   const newest = snapshot.newest(NEWEST_SHOWN).map((row) => {
     const about = row.description ? `<p>${esc(row.description)}</p>` : "";

@@ -2,7 +2,7 @@
  * What every HTML page shares: the head (stylesheet, feeds to follow, whose addresses live here),
  * the header with the search box, the footer, and the escaping every upstream string passes through.
  */
-import { type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, type Rendered, render } from "../http/cache";
 import { PAGE_CSP } from "../http/headers";
 
 export type FeedFormat = "rss" | "atom" | "json";
@@ -21,12 +21,11 @@ export function feedUrl(format: FeedFormat, category: string | null = null, base
 }
 
 export const HTML_TYPE = "text/html; charset=utf-8";
-export const PAGE_CACHE_CONTROL = "public, max-age=300";
 
 /** Text as HTML that shows it literally, in element content or a quoted attribute. */
 export const esc = (text: string) => Bun.escapeHTML(text);
 
-/** One formatter for every number: `toLocaleString` builds one per call, over ten times the cost. */
+/** One formatter for every number: `toLocaleString` builds one per call. */
 const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
 export const number = (n: number) => NUMBER_FORMAT.format(n);
 
@@ -50,7 +49,7 @@ export function pluginPath(id: string): string {
 /** The path of a category's page. */
 export const categoryPath = (id: string) => `/categories/${encodeURIComponent(id)}`;
 
-export interface PageParts {
+interface PageParts {
   title: string;
   /** A category whose feeds the page offers first (a category page, a search within one). */
   feedCategory?: { id: string; name: string } | null;
@@ -84,7 +83,7 @@ function feedLinks(category: PageParts["feedCategory"]): string {
 }
 
 /** The search box of every page's header; its script adds suggestions as one types. */
-export function searchForm(q: string | null | undefined): string {
+function searchForm(q: string | null | undefined): string {
   return `<form class="search" role="search" action="/browse" method="get" data-suggest>
 <div class="field"><label for="site-q">Search plugins</label>
 <input type="search" id="site-q" name="q" value="${esc(q ?? "")}" maxlength="200" placeholder="name, owner, topic or words"></div>
@@ -134,7 +133,7 @@ ${parts.main}
 
 /** A page rendered with the pages' policy. */
 export function renderPage(html: string, status = 200): Rendered {
-  const rendered = render(html, HTML_TYPE, PAGE_CACHE_CONTROL, status);
+  const rendered = render(html, HTML_TYPE, CACHE_CONTROL, status);
   rendered.headers["Content-Security-Policy"] = PAGE_CSP;
   return rendered;
 }

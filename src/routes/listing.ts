@@ -7,7 +7,7 @@ import { Type as t } from "@sinclair/typebox";
 import { type CandidateDecision, REJECTIONS } from "../catalog/candidates";
 import { known } from "../catalog/known";
 import type { Snapshot } from "../catalog/snapshot";
-import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
 import { checkedId } from "../http/repoid";
@@ -33,7 +33,7 @@ function evidenceChecked(snapshot: Snapshot, decision: CandidateDecision | null)
 }
 
 /** The listing answer of `id`; `next` is when the scheduled refresh runs next. */
-export function renderListing(snapshot: Snapshot, arg: { id: string; next: string | null; baseUrl: string }): Rendered {
+function renderListing(snapshot: Snapshot, arg: { id: string; next: string | null; baseUrl: string }): Rendered {
   const k = known(snapshot, arg.id);
   const rules = snapshot.listingRules;
   const advice =
@@ -54,7 +54,7 @@ export function renderListing(snapshot: Snapshot, arg: { id: string; next: strin
     advice,
     generatedAt: snapshot.snapshotAt,
   };
-  return render(okEnvelope(JSON.stringify(data)), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(okEnvelope(JSON.stringify(data)), JSON_TYPE, CACHE_CONTROL);
 }
 
 const strings = (description: string) => t.Array(t.String(), { description });
@@ -112,8 +112,7 @@ export const listingDoc: RouteDoc<Snapshot> = {
     const first = snapshot.byStars(0, 1).items[0];
     if (first === undefined) return undefined;
     const id = (JSON.parse(first) as { id: string }).id;
-    const rendered = renderListing(snapshot, { id, next: null, baseUrl });
-    return JSON.parse(new TextDecoder().decode(rendered.body));
+    return decoded(renderListing(snapshot, { id, next: null, baseUrl }));
   },
 };
 

@@ -6,7 +6,16 @@
 import type { Static } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
-import { acceptsGzip, JSON_CACHE_CONTROL, JSON_TYPE, matchesEtag, type Rendered, render, respond } from "../http/cache";
+import {
+  acceptsGzip,
+  CACHE_CONTROL,
+  decoded,
+  JSON_TYPE,
+  matchesEtag,
+  type Rendered,
+  render,
+  respond,
+} from "../http/cache";
 import { pageJson, rawQuery } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
 import { SECURITY_HEADERS } from "../http/headers";
@@ -69,7 +78,7 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
 }
 
 function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
-  return render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(JSON.stringify(manifest(snapshot, baseUrl)), JSON_TYPE, CACHE_CONTROL);
 }
 
 /** The paging of a sync page (400 for bad paging, 409 when pinned to another snapshot). */
@@ -82,17 +91,15 @@ function syncParams(params: URLSearchParams, snapshot: Snapshot): Paging {
 /** A page of the sync source, by stars descending. */
 function syncPage(snapshot: Snapshot, { page, pageSize }: Paging): Rendered {
   const items = snapshot.byStars((page - 1) * pageSize, pageSize);
-  return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, CACHE_CONTROL);
 }
-
-const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
 
 /** The whole snapshot rendered at once: what catalog.json's parts add up to (the bench and tests compare). */
 export function renderCatalog(snapshot: Snapshot): Rendered {
   return render(
     `${catalogHead(snapshot)}${snapshot.catalogItems().join(",")}${CATALOG_TAIL}`,
     JSON_TYPE,
-    JSON_CACHE_CONTROL,
+    CACHE_CONTROL,
   );
 }
 
@@ -120,7 +127,7 @@ function changesPage(snapshot: Snapshot, { since }: { since: string }): Rendered
   const lists = `"added":[${changes.added.join(",")}],"updated":[${changes.updated.join(",")}]`;
   const ids = `"removed":${JSON.stringify(changes.removed)},"renamed":${JSON.stringify(changes.renamed)}`;
   const body = `{"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"since":${JSON.stringify(since)},${lists},${ids}}`;
-  return render(body, JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(body, JSON_TYPE, CACHE_CONTROL);
 }
 
 export const marketDocs = {
@@ -202,7 +209,7 @@ function serveParts({ request, set, note }: CatalogContext, document: PartsDocum
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     "Content-Type": JSON_TYPE,
-    "Cache-Control": JSON_CACHE_CONTROL,
+    "Cache-Control": CACHE_CONTROL,
     ETag: etag,
   };
   if (document.body.plainLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";

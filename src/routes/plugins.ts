@@ -2,7 +2,7 @@
 import { Type as t } from "@sinclair/typebox";
 import type { IncludePart } from "../catalog/details";
 import type { Snapshot } from "../catalog/snapshot";
-import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson } from "../http/envelope";
 import { notFound } from "../http/errors";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
@@ -30,7 +30,7 @@ function listPage(snapshot: Snapshot, p: ListParams): Rendered {
   const rendered = render(
     okEnvelope(pageJson(page, p.page, p.pageSize, snapshot.snapshotAt)),
     JSON_TYPE,
-    JSON_CACHE_CONTROL,
+    CACHE_CONTROL,
   );
   // The list keeps its fields, so a corrected spelling is told in a header.
   if (page.corrected !== undefined) rendered.headers["X-Search-Corrected"] = encodeURIComponent(page.corrected);
@@ -42,7 +42,7 @@ function movedPage(id: string, current: string): Rendered {
   const [owner, repo] = current.split("/") as [string, string];
   const location = `/api/v1/plugins/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
   const body = JSON.stringify({ code: 301, message: `Plugin ${id} is now ${current}.`, data: null });
-  const rendered = render(body, JSON_TYPE, JSON_CACHE_CONTROL, 301);
+  const rendered = render(body, JSON_TYPE, CACHE_CONTROL, 301);
   rendered.headers.Location = location;
   return rendered;
 }
@@ -56,10 +56,8 @@ function pluginPage(snapshot: Snapshot, { id, include }: { id: string; include: 
     throw notFound(`Plugin ${id}`);
   }
   const data = `{"plugin":${plugin},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
-  return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(okEnvelope(data), JSON_TYPE, CACHE_CONTROL);
 }
-
-const decoded = (rendered: Rendered) => JSON.parse(new TextDecoder().decode(rendered.body));
 
 export const pluginDocs = {
   list: {

@@ -5,7 +5,7 @@
 import { Type as t } from "@sinclair/typebox";
 import type { Snapshot } from "../catalog/snapshot";
 import { SUGGEST_LIMIT } from "../catalog/suggest";
-import { JSON_CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../http/cache";
+import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
 import { badRequest } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
@@ -28,10 +28,10 @@ function suggestPrefix(query: URLSearchParams): string {
 function suggestPage(snapshot: Snapshot, prefix: string): Rendered {
   const items = snapshot.suggest(prefix).map((rowid) => snapshot.suggestItem(rowid));
   const data = `{"items":[${items.join(",")}],"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
-  return render(okEnvelope(data), JSON_TYPE, JSON_CACHE_CONTROL);
+  return render(okEnvelope(data), JSON_TYPE, CACHE_CONTROL);
 }
 
-export const SuggestionSchema = t.Object(
+const SuggestionSchema = t.Object(
   {
     id: PluginSchema.properties.id,
     name: PluginSchema.properties.name,
@@ -59,7 +59,7 @@ export const suggestDoc: RouteDoc<Snapshot> = {
     generatedAt: t.String({ format: "date-time", description: "Time of the snapshot that served the response." }),
   }),
   cached: "snapshot",
-  example: (snapshot) => JSON.parse(new TextDecoder().decode(suggestPage(snapshot, "mcp").body)),
+  example: (snapshot) => decoded(suggestPage(snapshot, "mcp")),
 };
 
 export function suggestHandlers(answer: Answer) {

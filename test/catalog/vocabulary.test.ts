@@ -1,6 +1,4 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { publishSnapshot } from "../../src/catalog/publish";
@@ -9,10 +7,8 @@ import {
   MAX_LIST,
   MIN_SIMILARITY,
   similarity,
-  TRIGRAMS,
   trigramIndex,
   trigramsOf,
-  VOCABULARY,
   Vocabulary,
   vocabularyOf,
 } from "../../src/catalog/vocabulary";
@@ -143,21 +139,6 @@ describe("a snapshot's corrections and suggestions", () => {
     expect(list("playground postgres").total).toBe(0);
     expect(snapshot.suggestions("playground postgres")).toEqual([]);
     expect(snapshot.suggestions("zzzzqqqq")).toEqual([]);
-  });
-
-  test("a snapshot file built without the stored vocabulary corrects from its terms", () => {
-    const older = join(dir, "older.sqlite");
-    copyFileSync(path, older);
-    const db = new Database(older);
-    db.run(`DELETE FROM orders WHERE key IN (?, ?)`, [VOCABULARY, TRIGRAMS]);
-    db.close();
-    const opened = Snapshot.open(older);
-    try {
-      const page = opened.list({ q: "playwrite", category: null, curated: false, sort: "stars", offset: 0, limit: 10 });
-      expect(page.corrected).toBe("playwright");
-    } finally {
-      opened.close();
-    }
   });
 });
 

@@ -12,8 +12,9 @@ import { carryHistory } from "../src/catalog/history";
 import { readPrevious } from "../src/catalog/previous";
 import { Snapshot } from "../src/catalog/snapshot";
 import type { PluginRecord } from "../src/catalog/types";
-import { gzipped } from "../src/http/render";
-import { renderCatalog } from "../src/routes/market";
+import { CACHE_CONTROL, JSON_TYPE } from "../src/http/cache";
+import { gzipped, render } from "../src/http/render";
+import { changesSince, wholeCatalog } from "../test/sync-oracle";
 import { random, syntheticInput } from "./synthetic";
 
 const HOUR = 3_600_000;
@@ -68,10 +69,10 @@ for (const count of (process.argv.slice(2).length ? process.argv.slice(2) : ["10
     const snapshot = Snapshot.open(path);
     Bun.gc(true);
     const rssBefore = process.memoryUsage().rss;
-    const [plain, renderMs] = timed(() => renderCatalog(snapshot));
+    const [plain, renderMs] = timed(() => render(wholeCatalog(snapshot), JSON_TYPE, CACHE_CONTROL));
     const [gzip, gzipMs] = timed(() => gzipped(plain));
     const renderRssMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
-    const [changes, changesMs] = timed(() => snapshot.changesSince(first)!);
+    const [changes, changesMs] = timed(() => changesSince(snapshot, first)!);
     const changesBytes = changes.added.join(",").length + changes.updated.join(",").length;
     console.log(
       `${count} plugins: catalog.json ${(plain.body.byteLength / 2 ** 20).toFixed(1)} MB plain, ` +

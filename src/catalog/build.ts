@@ -8,6 +8,7 @@ import { NO_LISTING_RULES } from "./candidates";
 import { type DetailFragments, hasKinds } from "./details";
 import { type FtsRow, openForBuild, writeIndex } from "./ftsindex";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "./orders";
+import { popularity } from "./ranking";
 import {
   ACTIVE_MEMBERS,
   detailMemberKey,
@@ -18,7 +19,6 @@ import {
   SCHEMA_VERSION,
   tagToken,
 } from "./schema";
-import { popularity } from "./search";
 import { type Synonyms, searchText, synonymsOf } from "./searchtext";
 import { SuggestIndex } from "./suggest";
 import { isoMillis } from "./time";

@@ -1,10 +1,51 @@
 /**
- * Pages of search results. Relevance pages rank the matches by score (search.ts) once per search
- * and page through the ranking; the other sorts walk a precomputed order without sorting the
- * matches.
+ * How matches rank, and pages of search results. A match's score weighs its text relevance against
+ * its popularity; relevance pages rank the matches by score once per search and page through the
+ * ranking; the other sorts walk a precomputed order without sorting the matches.
  */
 import { type FtsIndex, PROBE_CHUNK } from "./fts";
-import { COLUMN_WEIGHTS, score } from "./search";
+import { daysSince } from "./time";
+
+/**
+ * bm25 weights of the index's columns (name, full name, topics, description, category names,
+ * tags): a word in the name counts most, then the owner and full name, topics, the category.
+ */
+const COLUMN_WEIGHTS = [10, 6, 4, 1.5, 3, 0] as const;
+
+/** Half-life, in days without a push, of the recency half of popularity. */
+const RECENCY_HALF_LIFE_DAYS = 365;
+
+/**
+ * Popularity = log10(1 + stars + 2·forks) · (0.5 + 0.5 · 0.5^(days since pushed_at / 365)):
+ * a repository left alone for years keeps half its weight. Computed against the snapshot time.
+ */
+export function popularity(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
+  const days = daysSince(pushedAt, snapshotAt);
+  return Math.log10(1 + stars + 2 * forks) * (0.5 + 0.5 * 0.5 ** (days / RECENCY_HALF_LIFE_DAYS));
+}
+
+/** How much the text relevance weighs against popularity: the best text match of a search scores this. */
+const RELEVANCE_WEIGHT = 4;
+
+/** An exact name or full-name match outranks any other result. */
+const EXACT_BONUS = 100;
+
+/**
+ * What an exact owner match adds: about what three times the stars add to popularity, so among an
+ * owner's repositories popularity and text decide, and a far more popular plugin with the word in
+ * its name still outranks an obscure repository of that owner.
+ */
+const OWNER_BONUS = 0.5;
+
+/**
+ * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
+ * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match,
+ * + OWNER_BONUS for a repository of the owner named.
+ */
+function score(relevance: number, best: number, popular: number, exact: boolean, owned: boolean): number {
+  const text = best > 0 ? (RELEVANCE_WEIGHT * relevance) / best : 0;
+  return text + popular + (exact ? EXACT_BONUS : 0) + (owned ? OWNER_BONUS : 0);
+}
 
 /** The rowids that match `q` as a whole: exactly (name, full name) and by owner. */
 export interface ExactRows {

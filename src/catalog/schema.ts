@@ -9,7 +9,7 @@
  * and so are the members of each filter (category, curated, archived, the detail filters); the snapshot
  * derives each filtered order once, on first use, so any list page, however deep, is a slice: no
  * OFFSET scans. The `newest` order serves the feed. The key `popularity` holds each rowid's
- * popularity (see search.ts) as Float64s and `originals` each rowid's original (ORIGINALS); the keys
+ * popularity (see ranking.ts) as Float64s and `originals` each rowid's original (ORIGINALS); the keys
  * `vocabulary` and `trigrams` hold the words a correction may answer and their trigram index
  * (vocabulary.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * Turns a user's `q` into FTS5 match expressions, and defines how matches rank. Every token is
+ * Turns a user's `q` into FTS5 match expressions (ranking.ts scores the matches). Every token is
  * quoted, so search syntax (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT/NEAR) is plain text
  * and never an FTS5 error.
  */
@@ -7,7 +7,6 @@ import { tagToken } from "./schema";
 import type { Query } from "./searcher";
 import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
 import { foldAscii } from "./text";
-import { daysSince } from "./time";
 
 export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */
@@ -69,12 +68,12 @@ export function readWords(q: string, synonyms: Synonyms = NO_SYNONYMS): QueryWor
 
 /**
  * One phrase per whitespace-separated word, its last token a prefix: `mcp-ser` → `"mcp ser"*`,
- * which finds `mcp-server`. Returns null when `q` holds no searchable token. Phrases are
+ * which finds `mcp-server`. Returns null when the words hold no searchable token. Phrases are
  * deduplicated and sorted, so queries that differ only in case or word order are one expression.
  */
-export function toMatchQuery(q: string | readonly QueryWord[], lookup?: TermLookup, synonyms = NO_SYNONYMS) {
+export function toMatchQuery(words: readonly QueryWord[], lookup?: TermLookup) {
   const unique = new Map<string, string>();
-  for (const { tokens } of typeof q === "string" ? readWords(q, synonyms) : q) {
+  for (const { tokens } of words) {
     if (tokens.length > 0) unique.set(phrase(tokens, lookup), prefixPhrase(tokens.join(" ")));
   }
   if (unique.size === 0) return null;
@@ -99,70 +98,4 @@ export function searchMatch(match: MatchQuery, filters: Query): string {
   if (filters.original) terms.push(`tags : "${tagToken("original")}"`);
   const matches = terms.join(" AND ");
   return filters.archived === true ? `(${matches}) NOT tags : "${tagToken("active")}"` : matches;
-}
-
-/**
- * bm25 weights of the index's columns (name, full name, topics, description, category names,
- * tags): a word in the name counts most, then the owner and full name, topics, the category.
- */
-export const COLUMN_WEIGHTS = [10, 6, 4, 1.5, 3, 0] as const;
-
-/** Half-life, in days without a push, of the recency half of popularity. */
-const RECENCY_HALF_LIFE_DAYS = 365;
-
-/**
- * Popularity = log10(1 + stars + 2·forks) · (0.5 + 0.5 · 0.5^(days since pushed_at / 365)):
- * a repository left alone for years keeps half its weight. Computed against the snapshot time.
- */
-export function popularity(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
-  const days = daysSince(pushedAt, snapshotAt);
-  return Math.log10(1 + stars + 2 * forks) * (0.5 + 0.5 * 0.5 ** (days / RECENCY_HALF_LIFE_DAYS));
-}
-
-/** How much the text relevance weighs against popularity: the best text match of a search scores this. */
-export const RELEVANCE_WEIGHT = 4;
-
-/** An exact name or full-name match outranks any other result. */
-export const EXACT_BONUS = 100;
-
-/**
- * What an exact owner match adds: about what three times the stars add to popularity, so among an
- * owner's repositories popularity and text decide, and a far more popular plugin with the word in
- * its name still outranks an obscure repository of that owner.
- */
-export const OWNER_BONUS = 0.5;
-
-/**
- * The score of a match: RELEVANCE_WEIGHT · relevance / best relevance of the search (relevance
- * being bm25 with COLUMN_WEIGHTS, higher better) + popularity, + EXACT_BONUS for an exact match,
- * + OWNER_BONUS for a repository of the owner named.
- */
-export function score(relevance: number, best: number, popular: number, exact: boolean, owned: boolean): number {
-  const text = best > 0 ? (RELEVANCE_WEIGHT * relevance) / best : 0;
-  return text + popular + (exact ? EXACT_BONUS : 0) + (owned ? OWNER_BONUS : 0);
-}
-
-/**
- * Edit distance with an adjacent transposition as one edit (optimal string alignment:
- * `obsidain` is one edit from `obsidian`), or `max + 1` once it is certainly larger than `max`.
- */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
-      current[j] = value;
-      best = Math.min(best, value);
-    }
-    if (best > max) return max + 1;
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length]!;
 }

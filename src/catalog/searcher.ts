@@ -1,6 +1,6 @@
 /**
  * A list query from its parameters to the rowids it finds: the precomputed orders without `q`;
- * with `q`, the full-text index, ranked (search.ts scores, ranking.ts pages) or in a sort's order,
+ * with `q`, the full-text index, ranked (ranking.ts scores and pages) or in a sort's order,
  * and a spelling correction when nothing matches. Reads the snapshot's database; `q` is read into
  * its words once (QueryWord), and every step works from those.
  */
@@ -22,6 +22,9 @@ import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, 
 import type { Synonyms } from "./searchtext";
 import type { Page } from "./types";
 import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
+
+/** Plugins per page when a query names no `limit`: the list API's and the pages' default. */
+export const PAGE_SIZE = 20;
 
 /** A list query, as the list endpoints, the pages and the category counts parse it; absent is "any". */
 export interface Query {
@@ -119,7 +122,7 @@ export class Searcher {
    */
   find(query: Query): Page<number> {
     const offset = query.offset ?? 0;
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? PAGE_SIZE;
     if (query.q == null) {
       const ids = this.ordered(query, query.sort ?? "default", query.category ?? null);
       return { items: Array.from(ids.subarray(offset, offset + limit)), total: ids.length };

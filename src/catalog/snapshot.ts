@@ -6,7 +6,6 @@ import { Database, type Statement } from "bun:sqlite";
 import type { CandidateDecision, ListingRules } from "./candidates";
 import { type DetailFragments, type IncludePart, withParts } from "./details";
 import { FtsIndex } from "./fts";
-import { composeEvents } from "./history";
 import { blobReader, decodeInt32, ListOrders } from "./orders";
 import { SCHEMA_VERSION } from "./schema";
 import { type Query, Searcher } from "./searcher";
@@ -15,14 +14,6 @@ import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "./suggest";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "./types";
 import { catalogJson } from "./views";
 import type { Vocabulary } from "./vocabulary";
-
-/** What changed from an earlier snapshot to this one, as catalog-form JSON and ids. */
-export interface Changes {
-  added: string[];
-  updated: string[];
-  removed: string[];
-  renamed: Array<{ from: string; to: string }>;
-}
 
 interface CatalogRow {
   full_json: string;
@@ -239,14 +230,6 @@ export class Snapshot {
     return this.suggestRow.get(rowid)!.json;
   }
 
-  /** Every plugin in catalog form, by stars desc (rowid order). */
-  catalogItems(): string[] {
-    return this.db
-      .query<CatalogRow, []>(`SELECT ${CATALOG_COLUMNS} FROM plugins ORDER BY rowid`)
-      .all()
-      .map(catalogRowJson);
-  }
-
   /**
    * Up to `limit` plugins after `rowid` in catalog form, by stars desc (rowid order), with their
    * change and first-seen times: what the per-snapshot documents are written from, a slice at a time.
@@ -285,29 +268,6 @@ export class Snapshot {
   /** The current id of a former id (a renamed plugin's old name), or null. */
   currentId(formerId: string): string | null {
     return this.db.query<{ id: string }, [string]>(`SELECT id FROM aliases WHERE old_id = ?`).get(formerId)?.id ?? null;
-  }
-
-  /**
-   * What changed since the snapshot published at `since`; null when this snapshot's history does
-   * not reach it (unknown, or older than the history kept). A plugin first seen after `since` is
-   * added; any other whose catalog record changed after it is updated.
-   */
-  changesSince(since: string): Changes | null {
-    if (since === this.snapshotAt) return { added: [], updated: [], removed: [], renamed: [] };
-    const known = this.db.query<{ at: string }, [string]>(`SELECT at FROM history_snapshots WHERE at = ?`).get(since);
-    if (!known) return null;
-    const added: string[] = [];
-    const updated: string[] = [];
-    const changed = this.db.query<CatalogRow, [string]>(
-      `SELECT ${CATALOG_COLUMNS} FROM plugins WHERE changed_at > ? ORDER BY rowid`,
-    );
-    for (const row of changed.all(since)) (row.first_seen_at > since ? added : updated).push(catalogRowJson(row));
-    const events = this.db
-      .query<HistoryEvent, [string]>(`SELECT at, kind, id, to_id AS "to" FROM history_events WHERE at > ? ORDER BY seq`)
-      .all(since);
-    const ids = this.db.query<{ id: string }, []>(`SELECT id FROM plugins`).all();
-    const { removed, renamed } = composeEvents(events, since, new Set(ids.map((row) => row.id.toLowerCase())));
-    return { added, updated, removed, renamed };
   }
 
   /** The number of plugins per category id among those a query finds (see Searcher.categoryCounts). */

@@ -18,9 +18,3 @@ export function pageJson(page: Page<string>, pageNumber: number, pageSize: numbe
   parts.push(`],${paging},"generatedAt":${JSON.stringify(generatedAt)}}`);
   return parts;
 }
-
-/** The raw query string of a request URL ("" when there is none). */
-export function rawQuery(url: string): string {
-  const at = url.indexOf("?");
-  return at === -1 ? "" : url.slice(at + 1);
-}

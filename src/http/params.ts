@@ -6,13 +6,13 @@
 import { Type as t } from "@sinclair/typebox";
 import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/details";
 import { SORTS, type Sort } from "../catalog/orders";
-import type { Query } from "../catalog/searcher";
+import { PAGE_SIZE, type Query } from "../catalog/searcher";
 import { badRequest, snapshotChanged } from "./errors";
 import { stringEnum } from "./wireschemas";
 
 export const MAX_QUERY_CHARS = 200;
 /** Page sizes: the default and the cap of /api/v1/plugins and of /market/v1/plugins. */
-export const LIST_PAGE_SIZE = { fallback: 20, cap: 50 } as const;
+export const LIST_PAGE_SIZE = { fallback: PAGE_SIZE, cap: 50 } as const;
 export const SYNC_PAGE_SIZE = { fallback: 50, cap: 100 } as const;
 const ARCHIVED = ["true", "1", "false", "0"] as const;
 
@@ -63,9 +63,6 @@ export function parseInclude(params: URLSearchParams): IncludePart[] {
   return wordList(params, "include", INCLUDE_PARTS);
 }
 
-/** A list query with its page as the URL names it (what the envelope reports). */
-export type ListParams = Query & Paging;
-
 /** The filters a search page and the category counts share: a query without category, sort or page. */
 export function parseFilters(params: URLSearchParams) {
   const rawQ = params.getAll("q");
@@ -94,10 +91,14 @@ export function parseFilters(params: URLSearchParams) {
   } satisfies Query;
 }
 
-export function parseListParams(params: URLSearchParams, categories: ReadonlySet<string>): ListParams {
+/**
+ * A list query with its page as the URL names it (what the envelope reports) and as the searcher
+ * takes it. `categories`: the category ids to check `category` against; null leaves it to the caller.
+ */
+export function parseListParams(params: URLSearchParams, categories: ReadonlySet<string> | null) {
   const filters = parseFilters(params);
   const category = single(params, "category");
-  if (category !== null && !categories.has(category)) {
+  if (category !== null && categories !== null && !categories.has(category)) {
     throw badRequest("category", `one of ${[...categories].join(", ")}`);
   }
   const sort = single(params, "sort") ?? "default";
@@ -111,8 +112,10 @@ export function parseListParams(params: URLSearchParams, categories: ReadonlySet
     ...paging,
     offset: (paging.page - 1) * paging.pageSize,
     limit: paging.pageSize,
-  };
+  } satisfies Query & Paging;
 }
+
+export type ListParams = ReturnType<typeof parseListParams>;
 
 /** A snapshot time as the API writes it (`snapshotAt`, `generatedAt`): UTC with milliseconds. */
 const SNAPSHOT_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -205,7 +205,7 @@ export class PartsBody {
   private *chunks(gzip: boolean, start: number, end: number): Generator<Uint8Array> {
     const starts = gzip ? this.gzipStarts : this.plainStarts;
     const count = starts.length - 1;
-    for (let i = firstAtOrAfter(starts, start); i < count && starts[i]! < end; i++) {
+    for (let i = pieceAt(starts, start); i < count && starts[i]! < end; i++) {
       const from = starts[i]!;
       if (starts[i + 1]! <= start || starts[i + 1] === from) continue;
       partStats.served++;
@@ -217,7 +217,7 @@ export class PartsBody {
 }
 
 /** The index of the piece holding byte `offset` (the last piece starting at or before it). */
-function firstAtOrAfter(starts: Float64Array, offset: number): number {
+function pieceAt(starts: Float64Array, offset: number): number {
   let low = 0;
   let high = starts.length - 2;
   while (low < high) {

@@ -23,6 +23,28 @@ export const MIN_GZIP_BYTES = 1024;
  */
 const GZIP_ETAG_SUFFIX = '.gzip"';
 
+/** A strong ETag from a hash of a body's bytes and their number: `"<hash>-<length>"` in base 36. */
+export function strongEtag(hash: number | bigint, length: number): string {
+  return `"${hash.toString(36)}-${length.toString(36)}"`;
+}
+
+/** The headers of a 200 with `etag`; Vary when a body of `plainLength` bytes also has a gzip form. */
+export function bodyHeaders(
+  contentType: string,
+  cacheControl: string,
+  etag: string,
+  plainLength: number,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    "Content-Type": contentType,
+    "Cache-Control": cacheControl,
+    ETag: etag,
+  };
+  if (plainLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
+  return headers;
+}
+
 /**
  * Renders a body, given whole or as parts written one after another, with a strong ETag derived
  * from its bytes. Parts spare a page the joined string of its items.
@@ -39,15 +61,8 @@ export function render(
   const bytes = bodies.take(length);
   let written = 0;
   for (const part of parts) written += bytes.write(part, written);
-  const etag = `"${Bun.hash(bytes).toString(36)}-${bytes.byteLength.toString(36)}"`;
-  const headers: Record<string, string> = {
-    ...SECURITY_HEADERS,
-    "Content-Type": contentType,
-    "Cache-Control": cacheControl,
-    ETag: etag,
-  };
-  if (bytes.byteLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
-  return { status, body: bytes, etag, headers };
+  const etag = strongEtag(Bun.hash(bytes), bytes.byteLength);
+  return { status, body: bytes, etag, headers: bodyHeaders(contentType, cacheControl, etag, bytes.byteLength) };
 }
 
 /**

@@ -5,26 +5,23 @@
  * snapshot times of the history). A `changes` answer is then a run of those groups between a
  * small head and tail: its cost is about that of sending its bytes.
  */
-import { composeEvents } from "../catalog/history";
+import { type ChangeSet, composeEvents } from "../catalog/history";
 import { runSliced, SLICE_MS } from "../catalog/slices";
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import type { HistoryEvent } from "../catalog/types";
-import { deflatePart, joinSegments, type Part, PartsBody, PartWriter, partSegment, type Segment } from "./parts";
-
-/** The categories with their plugin counts, as the list endpoint's `category` filter counts them. */
-export function categoriesJson(snapshot: Snapshot, counts: ReadonlyMap<string, number>): string {
-  return JSON.stringify(snapshot.categories.map((c) => ({ ...c, count: counts.get(c.id) ?? 0 })));
-}
+import { categoriesJson } from "./categorycounts";
+import { deflatePart, joinSegments, PartsBody, PartWriter, partSegment, type Segment } from "./parts";
+import { strongEtag } from "./render";
 
 /** The start of catalog.json up to its first item. */
-export function catalogHead(snapshot: Snapshot): string {
+function catalogHead(snapshot: Snapshot): string {
   const counts = snapshot.categoryCounts({ q: null, curated: false, archived: null });
   const head = `"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"total":${snapshot.stats.total}`;
   return `{${head},"categories":${categoriesJson(snapshot, counts)},"items":[`;
 }
 
-export const CATALOG_TAIL = "]}";
+const CATALOG_TAIL = "]}";
 
 /** A document of parts and its strong ETag (of the plain form). */
 export interface PartsDocument {
@@ -63,6 +60,15 @@ function interval(times: readonly string[], time: string): number {
 
 const textSegment = (text: string): Segment => partSegment(deflatePart(text));
 
+/** A `changes` answer around its added and updated items: the text before, between and after them. */
+function changesText(snapshotAt: string, since: string, { removed, renamed }: ChangeSet): [string, string, string] {
+  return [
+    `{"snapshotAt":${JSON.stringify(snapshotAt)},"since":${JSON.stringify(since)},"added":[`,
+    '],"updated":[',
+    `],"removed":${JSON.stringify(removed)},"renamed":${JSON.stringify(renamed)}}`,
+  ];
+}
+
 export class SyncDocuments {
   private readonly answers = new Map<string, PartsDocument>();
 
@@ -74,6 +80,17 @@ export class SyncDocuments {
     private readonly events: readonly HistoryEvent[],
     private readonly ids: ReadonlySet<string>,
   ) {}
+
+  /** catalog.json with its first item only: an example read without writing the whole document. */
+  static catalogExample(snapshot: Snapshot): string {
+    const items = snapshot.catalogRowsAfter(0, 1).map((row) => row.json);
+    return `${catalogHead(snapshot)}${items.join(",")}${CATALOG_TAIL}`;
+  }
+
+  /** The `changes` answer from a snapshot to itself: nothing added, updated, removed or renamed. */
+  static unchanged(snapshotAt: string): string {
+    return changesText(snapshotAt, snapshotAt, { removed: [], renamed: [] }).join("");
+  }
 
   /** Writes the documents of `snapshot` in slices of the event loop; rejects if it closes meanwhile. */
   static async of(snapshot: Snapshot, sliceMs = SLICE_MS): Promise<SyncDocuments> {
@@ -117,7 +134,7 @@ export class SyncDocuments {
     catalog.write(CATALOG_TAIL);
     const segment = catalog.segment();
     for (const group of groups.values()) group.writer.flush();
-    const etag = `"${catalog.hash.toString(36)}-${segment.plainBytes.toString(36)}"`;
+    const etag = strongEtag(catalog.hash, segment.plainBytes);
     return new SyncDocuments(
       snapshot.snapshotAt,
       { body: new PartsBody(segment), etag },
@@ -138,16 +155,16 @@ export class SyncDocuments {
     return kept;
   }
 
-  /**
-   * The `changes` answer from `since` to this snapshot, or null when the history does not reach
-   * `since`. `added`: plugins first seen after `since`; `updated`: the others changed after it;
-   * each by the time it changed, then stars descending.
-   */
   /** Whether the answer from `since` was assembled already. */
   hasChanges(since: string): boolean {
     return this.answers.has(since);
   }
 
+  /**
+   * The `changes` answer from `since` to this snapshot, or null when the history does not reach
+   * `since`. `added`: plugins first seen after `since`; `updated`: the others changed after it;
+   * each by the time it changed, then stars descending.
+   */
   changes(since: string): PartsDocument | null {
     const known = this.answers.get(since);
     if (known !== undefined) return known;
@@ -162,19 +179,18 @@ export class SyncDocuments {
       .filter((g) => g.changed > k && g.firstSeen <= k)
       .sort((a, b) => a.changed - b.changed || a.firstSeen - b.firstSeen)
       .map(segmentOf);
-    const { removed, renamed } =
+    const changeSet =
       since === this.snapshotAt ? { removed: [], renamed: [] } : composeEvents(this.events, since, this.ids);
-    const head = `{"snapshotAt":${JSON.stringify(this.snapshotAt)},"since":${JSON.stringify(since)},"added":[`;
-    const tail = `],"removed":${JSON.stringify(removed)},"renamed":${JSON.stringify(renamed)}}`;
+    const [head, between, tail] = changesText(this.snapshotAt, since, changeSet);
     const segment = joinSegments([
       textSegment(head),
       joinSegments(added, COMMA),
-      textSegment('],"updated":['),
+      textSegment(between),
       joinSegments(updated, COMMA),
       textSegment(tail),
     ]);
-    const version = Bun.hash(`${this.catalog.etag}\u0000${since}`).toString(36);
-    const answer = { body: new PartsBody(segment), etag: `"${version}-${segment.plainBytes.toString(36)}"` };
+    const version = Bun.hash(`${this.catalog.etag}\u0000${since}`);
+    const answer = { body: new PartsBody(segment), etag: strongEtag(version, segment.plainBytes) };
     this.answers.set(since, answer);
     return answer;
   }
@@ -260,5 +276,3 @@ export class PreparedDocuments {
     return this.written.get(snapshot)!;
   }
 }
-
-export type { Part };

@@ -2,18 +2,19 @@
  * What every cached route does: take the snapshot serving the request, read the request into
  * canonical arguments, and answer from the snapshot's response cache, rendering on a miss.
  *
- * The handlers made here keep one shape, `const response = serve(…); if (response === null)
- * return null; return response;`: Elysia compiles a handler whose source holds `return f(` or
- * `=> f(` as asynchronous (a promise and an await on every request), and Bun folds
- * `const r = f(); return r;` back into `return f()`, so the 304 case (null) is returned apart.
+ * Every handler made here comes from `synchronous`, which keeps one shape, `const response =
+ * serve(…); if (response === null) return null; return response;`: Elysia compiles a handler
+ * whose source holds `return f(` or `=> f(` as asynchronous (a promise and an await on every
+ * request), and Bun folds `const r = f(); return r;` back into `return f()`, so the 304 case
+ * (null) is returned apart.
  * test/api/sync-handlers.test.ts fails when a handler turns asynchronous.
  */
 import type { Snapshot } from "../catalog/snapshot";
 import type { CatalogStore } from "../catalog/store";
 import { acceptsGzip, type Rendered, type ResponseState, respond, SnapshotResponses } from "../http/cache";
-import { rawQuery } from "../http/envelope";
 import { HttpError, unavailable } from "../http/errors";
 import type { RequestNote } from "../http/requestlog";
+import { rawQuery } from "../http/url";
 
 /** What a catalog handler reads from Elysia's context. */
 export interface CatalogContext {
@@ -111,28 +112,27 @@ export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
         note.cache = hit ? "hit" : "miss";
         return respond(rendered, request, set, note.limit);
       };
-      return ({ request, set, note, params }) => {
-        const response = serve(request, set, note, params);
-        if (response === null) return null;
-        return response;
-      };
+      return synchronous(serve);
     },
   };
 }
 
-/**
- * A handler answering a rendering that is no snapshot's (a static file), picked by the request;
- * synchronous for the same reason as a cached route's.
- */
-export function fixedRoute<P extends PathParams = PathParams>(
-  pick: (request: Request, path: P) => Rendered,
+/** A handler of the one shape the module comment explains, around `serve`. */
+function synchronous<P extends PathParams>(
+  serve: (request: Request, set: ResponseState, note: RequestNote, path: P) => Response | null,
 ): Handler<P> {
-  const serve = (request: Request, set: ResponseState, path: P) => respond(pick(request, path), request, set, null);
-  return ({ request, set, params }) => {
-    const response = serve(request, set, params);
+  return ({ request, set, note, params }) => {
+    const response = serve(request, set, note, params);
     if (response === null) return null;
     return response;
   };
+}
+
+/** A handler answering a rendering that is no snapshot's (a static file), picked by the request. */
+export function fixedRoute<P extends PathParams = PathParams>(
+  pick: (request: Request, path: P) => Rendered,
+): Handler<P> {
+  return synchronous((request, set, _note, path) => respond(pick(request, path), request, set, null));
 }
 
 /** Parsed parameters in one spelling: what a cache key and the slow-request log name a query by. */

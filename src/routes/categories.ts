@@ -3,14 +3,14 @@ import { Type } from "@sinclair/typebox";
 import type { Query } from "../catalog/searcher";
 import type { Snapshot } from "../catalog/snapshot";
 import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
+import { categoriesJson } from "../http/categorycounts";
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
 import { categoriesQuerySchema, parseFilters } from "../http/params";
-import { categoriesJson } from "../http/syncdocs";
 import { CategorySchema, envelopeSchema } from "../http/wireschemas";
 import type { Answer } from "./answer";
 
-/** Counts per category of the plugins that `q`, `curated` and `archived` select (all plugins by default). */
+/** Counts per category of the plugins the list's filters but `category` select (all plugins by default). */
 function categoriesPage(snapshot: Snapshot, filters: Query): Rendered {
   const counts = snapshot.categoryCounts(filters);
   const data = `{"items":${categoriesJson(snapshot, counts)},"generatedAt":${JSON.stringify(snapshot.snapshotAt)}}`;
@@ -20,7 +20,9 @@ function categoriesPage(snapshot: Snapshot, filters: Query): Rendered {
 export const categoriesDoc: RouteDoc<Snapshot> = {
   tag: "API",
   summary: "The categories with their plugin counts",
-  description: "Counts within `q`, `curated` and `archived` when given, as the list's `category` filter counts them.",
+  description:
+    "Counts within the list's filters but `category` (`q`, `curated`, `archived`, `has`, `harness`, `original`) " +
+    "when given, as the list's `category` filter counts them.",
   query: categoriesQuerySchema,
   body: envelopeSchema({
     items: Type.Array(CategorySchema),

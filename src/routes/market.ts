@@ -16,9 +16,8 @@ import {
   render,
   respond,
 } from "../http/cache";
-import { pageJson, rawQuery } from "../http/envelope";
+import { pageJson } from "../http/envelope";
 import { badRequest, HttpError, unavailable } from "../http/errors";
-import { SECURITY_HEADERS } from "../http/headers";
 import { PINNED_CHANGED, type RouteDoc } from "../http/openapi";
 import {
   checkPinned,
@@ -30,15 +29,9 @@ import {
   syncQuerySchema,
 } from "../http/params";
 import { requestedRange } from "../http/range";
-import { gzipEtag, MIN_GZIP_BYTES } from "../http/render";
-import {
-  CATALOG_TAIL,
-  catalogHead,
-  type PartsDocument,
-  PreparedDocuments,
-  SnapshotClosed,
-  SyncDocuments,
-} from "../http/syncdocs";
+import { bodyHeaders, gzipEtag, MIN_GZIP_BYTES } from "../http/render";
+import { type PartsDocument, PreparedDocuments, SnapshotClosed, SyncDocuments } from "../http/syncdocs";
+import { rawQuery } from "../http/url";
 import { CatalogSchema, ChangesSchema, ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wireschemas";
 import { type Answer, type CatalogContext, canonicalParams } from "./answer";
 
@@ -94,15 +87,6 @@ function syncPage(snapshot: Snapshot, { page, pageSize }: Paging): Rendered {
   return render(pageJson(items, page, pageSize, snapshot.snapshotAt), JSON_TYPE, CACHE_CONTROL);
 }
 
-/** The whole snapshot rendered at once: what catalog.json's parts add up to (the bench and tests compare). */
-export function renderCatalog(snapshot: Snapshot): Rendered {
-  return render(
-    `${catalogHead(snapshot)}${snapshot.catalogItems().join(",")}${CATALOG_TAIL}`,
-    JSON_TYPE,
-    CACHE_CONTROL,
-  );
-}
-
 const sinceMissing = () => badRequest("since", "required: the snapshotAt of the catalog you hold");
 
 /** The catalog's history does not reach `since`: the client starts again from catalog.json. */
@@ -116,18 +100,6 @@ function changesParams(params: URLSearchParams): { since: string } {
   const since = parseSnapshotAt(params, "since");
   if (since === null) throw sinceMissing();
   return { since };
-}
-
-/** The changes from `since` to this snapshot; 410 when its history does not reach `since`. */
-function changesPage(snapshot: Snapshot, { since }: { since: string }): Rendered {
-  const changes = snapshot.changesSince(since);
-  if (changes === null) {
-    throw historyGone(since);
-  }
-  const lists = `"added":[${changes.added.join(",")}],"updated":[${changes.updated.join(",")}]`;
-  const ids = `"removed":${JSON.stringify(changes.removed)},"renamed":${JSON.stringify(changes.renamed)}`;
-  const body = `{"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"since":${JSON.stringify(since)},${lists},${ids}}`;
-  return render(body, JSON_TYPE, CACHE_CONTROL);
 }
 
 export const marketDocs = {
@@ -171,14 +143,7 @@ export const marketDocs = {
         headers: { "Content-Range": "`bytes */length`." },
       },
     },
-    // One item, read alone: an example never renders the whole catalog.
-    example: (snapshot) =>
-      JSON.parse(
-        `${catalogHead(snapshot)}${snapshot
-          .catalogRowsAfter(0, 1)
-          .map((r) => r.json)
-          .join(",")}${CATALOG_TAIL}`,
-      ),
+    example: (snapshot) => JSON.parse(SyncDocuments.catalogExample(snapshot)),
   },
   changes: {
     tag: "Client sync",
@@ -198,7 +163,7 @@ export const marketDocs = {
         message: historyGone("2026-01-02T03:04:05.678Z").message,
       },
     },
-    example: (snapshot) => decoded(changesPage(snapshot, { since: snapshot.snapshotAt })),
+    example: (snapshot) => JSON.parse(SyncDocuments.unchanged(snapshot.snapshotAt)),
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
@@ -206,13 +171,7 @@ export const marketDocs = {
 function serveParts({ request, set, note }: CatalogContext, document: PartsDocument, ranges: boolean): Response | null {
   const gzip = document.body.plainLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"));
   const etag = gzip ? gzipEtag(document.etag) : document.etag;
-  const headers: Record<string, string> = {
-    ...SECURITY_HEADERS,
-    "Content-Type": JSON_TYPE,
-    "Cache-Control": CACHE_CONTROL,
-    ETag: etag,
-  };
-  if (document.body.plainLength >= MIN_GZIP_BYTES) headers.Vary = "Accept-Encoding";
+  const headers = bodyHeaders(JSON_TYPE, CACHE_CONTROL, etag, document.body.plainLength);
   if (gzip) headers["Content-Encoding"] = "gzip";
   if (ranges) headers["Accept-Ranges"] = "bytes";
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
@@ -262,7 +221,7 @@ export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: str
       (snapshot) => manifestPage(snapshot, baseUrl),
     ),
     plugins: answer.route("sync", syncParams, syncPage),
-    // Async: the documents of a snapshot just swapped in may still be being written.
+    // Async: documents whose writing began late (a snapshot opened before `following`) or failed are awaited.
     catalog: async (context: CatalogContext) => serveParts(context, (await documents(context.note)).catalog, true),
     changes: async (context: CatalogContext) => {
       const params = changesParams(new URLSearchParams(rawQuery(context.request.url)));

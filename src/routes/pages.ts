@@ -14,14 +14,11 @@ import type { Rendered } from "../http/cache";
 import { badRequest, type HttpError } from "../http/errors";
 import { secured } from "../http/headers";
 import type { MoreStatus, RouteDoc } from "../http/openapi";
-import { filtersSchema, parseFilters, parsePaging } from "../http/params";
+import { filtersSchema, LIST_PAGE_SIZE, type ListParams, parseListParams } from "../http/params";
 import type { RequestNote } from "../http/requestlog";
 import { stringEnum, TextSchema } from "../http/wireschemas";
 import type { Answer } from "./answer";
 import { categoryPath, esc, HTML_TYPE, number, page, pluginPath, renderPage, webUrl } from "./layout";
-
-/** Plugins per page. */
-export const PAGE_SIZE = 20;
 
 const SORT_LABELS: Record<Sort, string> = {
   default: "Best match",
@@ -33,41 +30,27 @@ const SORT_LABELS: Record<Sort, string> = {
   newest: "Newest in the catalog",
 };
 
-/** A browse page's parameters: the list API's, bar `pageSize`. */
-export interface BrowseParams {
-  q: string | null;
-  category: string | null;
-  curated: boolean;
-  archived: boolean | null;
-  sort: Sort;
-  page: number;
-}
-
-/** The parameters of a query; 400 when malformed. The category is checked against the snapshot later. */
-export function parseBrowse(params: URLSearchParams, category: string | null = null): BrowseParams {
+/**
+ * A listing's parameters: the list API's, bar `pageSize`, `include` and `snapshot`; 400 when
+ * malformed. The category is checked against the snapshot when the page is rendered.
+ */
+export function parseBrowse(params: URLSearchParams, category: string | null = null): ListParams {
   params.delete("pageSize");
-  const filters = parseFilters(params);
-  const categories = params.getAll("category");
-  if (categories.length > 1) throw badRequest("category", "give it at most once");
-  const sorts = params.getAll("sort");
-  if (sorts.length > 1) throw badRequest("sort", "give it at most once");
-  const sort = sorts[0] || "default";
-  if (!(SORTS as readonly string[]).includes(sort)) throw badRequest("sort", `one of ${SORTS.join(", ")}`);
-  return {
-    ...filters,
-    category: category ?? (categories[0] || null),
-    sort: sort as Sort,
-    page: parsePaging(params, PAGE_SIZE, PAGE_SIZE).page,
-  };
+  params.delete("include");
+  const p = parseListParams(params, null);
+  return category === null ? p : { ...p, category };
 }
 
 /** The canonical query string of `p` (defaults left out, a fixed order), without the category when it is in the path. */
-export function browseQuery(p: BrowseParams, withCategory: boolean, pageNumber = p.page): string {
+export function browseQuery(p: ListParams, withCategory: boolean, pageNumber = p.page): string {
   const out = new URLSearchParams();
   if (p.q !== null) out.set("q", p.q);
   if (withCategory && p.category !== null) out.set("category", p.category);
   if (p.curated) out.set("curated", "1");
   if (p.archived !== null) out.set("archived", String(p.archived));
+  if (p.has.length > 0) out.set("has", p.has.join(","));
+  if (p.harness !== null) out.set("harness", p.harness);
+  if (p.original) out.set("original", "1");
   if (p.sort !== "default") out.set("sort", p.sort);
   if (pageNumber !== 1) out.set("page", String(pageNumber));
   const text = out.toString();
@@ -105,8 +88,18 @@ function options(values: ReadonlyArray<[string, string]>, selected: string): str
     .join("");
 }
 
+/** Hidden fields that keep `has`, `harness` and `original` through the form, which has no control for them. */
+function keptFilters(p: ListParams): string {
+  const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`;
+  return (
+    (p.has.length > 0 ? hidden("has", p.has.join(",")) : "") +
+    (p.harness !== null ? hidden("harness", p.harness) : "") +
+    (p.original ? hidden("original", "1") : "")
+  );
+}
+
 /** The filters of a listing; on a category page the category is the page's own. */
-function filterForm(snapshot: Snapshot, p: BrowseParams, action: string, inCategory: boolean): string {
+function filterForm(snapshot: Snapshot, p: ListParams, action: string, inCategory: boolean): string {
   const categorySelect = inCategory
     ? ""
     : `<div class="field"><label for="f-category">Category</label><select id="f-category" name="category">${options(
@@ -116,7 +109,7 @@ function filterForm(snapshot: Snapshot, p: BrowseParams, action: string, inCateg
   const archived = p.archived === null ? "" : String(p.archived);
   return `<form class="filters" action="${esc(action)}" method="get" aria-label="Filters">
 ${p.q !== null ? `<input type="hidden" name="q" value="${esc(p.q)}">` : ""}
-${categorySelect}
+${keptFilters(p)}${categorySelect}
 <div class="field"><label for="f-sort">Sort by</label><select id="f-sort" name="sort">${options(
     SORTS.map((s): [string, string] => [s, SORT_LABELS[s]]),
     p.sort,
@@ -134,8 +127,8 @@ ${categorySelect}
 </form>`;
 }
 
-function pagination(base: string, p: BrowseParams, total: number, inCategory: boolean): string {
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+function pagination(base: string, p: ListParams, total: number, inCategory: boolean): string {
+  const pages = Math.max(1, Math.ceil(total / p.pageSize));
   if (pages === 1 && p.page === 1) return "";
   const link = (n: number) => `${base}${browseQuery(p, !inCategory, n)}`;
   const prev = p.page > 1 ? `<a rel="prev" href="${esc(link(Math.min(p.page - 1, pages)))}">← Previous page</a>` : "";
@@ -144,15 +137,16 @@ function pagination(base: string, p: BrowseParams, total: number, inCategory: bo
 }
 
 /** What an empty result offers: the search without its filters, shorter words, the categories. */
-function emptyState(snapshot: Snapshot, p: BrowseParams, inCategory: boolean, hasMore: boolean): string {
+function emptyState(snapshot: Snapshot, p: ListParams, inCategory: boolean, hasMore: boolean): string {
   if (hasMore) {
     return `<div class="empty"><p>This page is past the last one.</p><p><a href="${esc(`${inCategory ? categoryPath(p.category!) : "/browse"}${browseQuery({ ...p, page: 1 }, !inCategory)}`)}">Back to the first page</a></p></div>`;
   }
   const tips: string[] = [];
-  const filtered = p.category !== null || p.curated || p.archived !== null;
+  const filtered =
+    p.category !== null || p.curated || p.archived !== null || p.has.length > 0 || p.harness !== null || p.original;
   if (p.q !== null && filtered) {
     tips.push(
-      `<li><a href="/browse${browseQuery({ ...p, category: null, curated: false, archived: null, page: 1 }, true)}">Search “${esc(p.q)}” in every category, without filters</a></li>`,
+      `<li><a href="/browse${browseQuery({ ...p, category: null, curated: false, archived: null, has: [], harness: null, original: false, page: 1 }, true)}">Search “${esc(p.q)}” in every category, without filters</a></li>`,
     );
   }
   if (p.q !== null) {
@@ -186,7 +180,7 @@ function notFoundPage(title: string, message: string, q: string | null = null): 
 }
 
 /** A listing: the search page, or a category's page when `category` is its path's. */
-function listing(snapshot: Snapshot, p: BrowseParams, inCategory: boolean): Rendered {
+function listing(snapshot: Snapshot, p: ListParams, inCategory: boolean): Rendered {
   const info: CategoryInfo | null =
     p.category === null ? null : (snapshot.categories.find((c) => c.id === p.category) ?? null);
   if (p.category !== null && info === null && !inCategory) {
@@ -199,15 +193,7 @@ function listing(snapshot: Snapshot, p: BrowseParams, inCategory: boolean): Rend
       `The catalog has no category “${esc(p.category)}”. Its categories: ${known.join(", ")}.`,
     );
   }
-  const result = snapshot.list({
-    q: p.q,
-    category: p.category,
-    curated: p.curated,
-    archived: p.archived,
-    sort: p.sort,
-    offset: (p.page - 1) * PAGE_SIZE,
-    limit: PAGE_SIZE,
-  });
+  const result = snapshot.list(p);
   const items = result.items.map((json) => pluginItem(snapshot, JSON.parse(json) as PluginView));
   const base = inCategory ? categoryPath(info!.id) : "/browse";
   const heading = inCategory
@@ -218,7 +204,7 @@ function listing(snapshot: Snapshot, p: BrowseParams, inCategory: boolean): Rend
     result.corrected !== undefined
       ? `<p class="note" role="status">No plugin matches “${esc(p.q!)}”; showing the results for “<strong>${esc(result.corrected)}</strong>”.</p>`
       : "";
-  const first = (p.page - 1) * PAGE_SIZE + 1;
+  const first = p.offset + 1;
   const summary =
     items.length > 0
       ? `<p role="status"><strong>${number(result.total)}</strong> ${result.total === 1 ? "plugin" : "plugins"}; showing ${number(first)}–${number(first + items.length - 1)}.</p>`
@@ -480,8 +466,13 @@ const browseQuerySchema = (snapshot: Snapshot, withCategory: boolean) =>
       : {}),
     curated: filtersSchema.curated,
     archived: filtersSchema.archived,
+    has: filtersSchema.has,
+    harness: filtersSchema.harness,
+    original: filtersSchema.original,
     sort: t.Optional(stringEnum(SORTS, { default: "default", description: "As the list API's `sort`." })),
-    page: t.Optional(t.Integer({ minimum: 1, default: 1, description: `Page number (${PAGE_SIZE} plugins a page).` })),
+    page: t.Optional(
+      t.Integer({ minimum: 1, default: 1, description: `Page number (${LIST_PAGE_SIZE.fallback} plugins a page).` }),
+    ),
   });
 
 export const pageDocs = {
@@ -490,7 +481,7 @@ export const pageDocs = {
     summary: "Search and browse the catalog (HTML)",
     description:
       "The list API's parameters as a page for people: the results, the total, the corrected spelling, " +
-      `filters and pages of ${PAGE_SIZE}. Works without JavaScript; the script adds suggestions as one types.`,
+      `filters and pages of ${LIST_PAGE_SIZE.fallback}. Works without JavaScript; the script adds suggestions as one types.`,
     query: (snapshot) => browseQuerySchema(snapshot, true),
     body: TextSchema,
     type: "text/html",

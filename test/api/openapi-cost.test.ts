@@ -12,15 +12,11 @@ afterAll(() => server.stop());
 
 test("a cold /openapi.json reads at most a row or two of plugins for its examples", async () => {
   const prototype = Snapshot.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const read: Record<string, number> = { catalogItems: 0, sliceRows: 0 };
-  const originals = { catalogItems: prototype.catalogItems!, catalogRowsAfter: prototype.catalogRowsAfter! };
-  prototype.catalogItems = function (this: Snapshot, ...args: unknown[]) {
-    read.catalogItems!++;
-    return originals.catalogItems.apply(this, args);
-  };
+  const read = { sliceRows: 0 };
+  const originals = { catalogRowsAfter: prototype.catalogRowsAfter! };
   prototype.catalogRowsAfter = function (this: Snapshot, ...args: unknown[]) {
     const rows = originals.catalogRowsAfter.apply(this, args) as unknown[];
-    read.sliceRows! += rows.length;
+    read.sliceRows += rows.length;
     return rows;
   };
   try {
@@ -37,7 +33,6 @@ test("a cold /openapi.json reads at most a row or two of plugins for its example
     ).content["application/json"]!.example;
     expect(example.items).toHaveLength(1);
     expect(example.total).toBeGreaterThan(100);
-    expect(read.catalogItems).toBe(0);
     expect(read.sliceRows).toBeLessThanOrEqual(1);
   } finally {
     Object.assign(prototype, originals);

@@ -5,10 +5,18 @@
  * escaped.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { noDetails } from "../../src/catalog/details";
+import { PAGE_SIZE } from "../../src/catalog/searcher";
 import { PAGE_CSP } from "../../src/http/headers";
-import { PAGE_SIZE, PAGES_RULE } from "../../src/routes/pages";
+import { PAGES_RULE } from "../../src/routes/pages";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 import { addRecordFields, INSTALL } from "../rich-records";
+
+const SKILL_CONTENTS = {
+  skills: [{ name: "review", description: null }],
+  ...{ commands: [], agents: [], hooks: [], mcp_servers: [], plugins: [] },
+  counts: { skills: 1, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: 0 },
+};
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)> & "quoted"`;
 
@@ -36,6 +44,8 @@ const plugins = [
       categories: ["skills"],
       category: "skills",
       stars: 100 + i,
+      // One plugin whose manifests name a skill: what `has=skills` finds.
+      details: i === 7 ? { ...noDetails(), contents: SKILL_CONTENTS } : null,
     }),
   ),
 ];
@@ -121,6 +131,18 @@ describe("GET /browse", () => {
     const past = await html("/browse?category=skills&page=9");
     expect(past.response.status).toBe(200);
     expect(past.text).toContain("past the last one");
+  });
+
+  test("applies the list API's has, harness and original, and keeps them in its links and form", async () => {
+    const { response, text } = await html("/browse?has=skills&sort=name");
+    expect(response.status).toBe(200);
+    const listed = [...text.matchAll(/<h3><a href="\/plugin\/([^"]+)">/g)].map((m) => m[1]);
+    expect(listed).toEqual(["bulk/skill-07"]);
+    expect(text).toContain('<input type="hidden" name="has" value="skills">');
+    expect(text).toContain('<link rel="canonical" href="/browse?has=skills&amp;sort=name">');
+    const none = (await html("/browse?q=toolkit&has=skills")).text;
+    expect(none).toContain("No plugin matches “toolkit” with these filters.");
+    expect(none).toContain('href="/browse?q=toolkit"');
   });
 
   test("tells the corrected spelling when it searched another", async () => {

@@ -11,8 +11,8 @@ import { Snapshot } from "../../src/catalog/snapshot";
 import type { PluginRecord } from "../../src/catalog/types";
 import { crc32Combine, PART_BYTES, PartsBody, PartWriter, partStats } from "../../src/http/parts";
 import { PreparedDocuments, SyncDocuments } from "../../src/http/syncdocs";
-import { renderCatalog } from "../../src/routes/market";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
+import { changesSince, wholeCatalog } from "../sync-oracle";
 
 const HOUR = 3_600_000;
 const PUBLISHES = 6;
@@ -84,7 +84,7 @@ describe("changes from parts", () => {
       const documents = await SyncDocuments.of(snapshot, 0);
       expect(snapshot.historySnapshots()).toEqual(times);
       for (const since of [...times, "2026-01-01T00:00:00.000Z"]) {
-        const naive = snapshot.changesSince(since);
+        const naive = changesSince(snapshot, since);
         const answer = documents.changes(since);
         if (naive === null) {
           expect(answer, since).toBeNull();
@@ -166,7 +166,7 @@ describe("catalog.json from parts", () => {
     const snapshot = Snapshot.open(server.path);
     try {
       const documents = await SyncDocuments.of(snapshot, 0);
-      const whole = new TextDecoder().decode(renderCatalog(snapshot).body);
+      const whole = wholeCatalog(snapshot);
       expect(await text(documents.catalog.body.body(false))).toBe(whole);
       expect(documents.catalog.body.segment.parts.length).toBeGreaterThan(3);
     } finally {

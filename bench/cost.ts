@@ -8,20 +8,12 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { buildSnapshot } from "../src/catalog/build";
-import { carryHistory } from "../src/catalog/history";
-import { readPrevious } from "../src/catalog/previous";
-import type { PluginRecord } from "../src/catalog/types";
 import { median } from "./measure";
 import { freePort, type RunningServer, startService } from "./server";
-import { random, syntheticInput } from "./synthetic";
+import { buildHistory, random, syntheticInput } from "./synthetic";
 
-const HOUR = 3_600_000;
 /** Publishes after the first, six hours apart: a day of history. */
 const PUBLISHES = 4;
-/** Per publish: the share of plugins whose stars move, and how many are added, removed, renamed. */
-const DRIFT = 0.3;
-const CHURN = 20;
 const SWARM = { clients: 40, everyMs: 2100, seconds: 20, probeEveryMs: 100 };
 const TARGETS = { healthP99: 50, healthMax: 200, peakRssMb: 512, revalidateMs: 20, changesWarmMs: 100 };
 const TARGETS_MORE = { categoriesMs: 300, openapiColdMs: 300 };
@@ -35,24 +27,6 @@ const trees: Array<[string, string]> = [
   ["this tree", ROOT],
 ];
 
-/** The next publish's records: stars drift, a few plugins come, go and are renamed. */
-function nextRecords(records: PluginRecord[], step: number, snapshotAt: string, next: () => number) {
-  const renamed: Array<{ from: string; to: string }> = [];
-  const kept = records.slice(CHURN).map((r, i) => {
-    if (i < CHURN) {
-      const to = `${r.id}-v${step}`;
-      renamed.push({ from: r.id, to });
-      return { ...r, id: to, full_name: to, name: to.split("/")[1]!, previous_ids: [...r.previous_ids, r.id] };
-    }
-    return next() < DRIFT ? { ...r, stars: r.stars + 1 + Math.floor(next() * 5) } : r;
-  });
-  const added = records.slice(0, CHURN).map((r) => {
-    const id = `${r.id}-new${step}`;
-    return { ...r, id, full_name: id, name: id.split("/")[1]!, first_seen_at: snapshotAt, previous_ids: [] };
-  });
-  return { records: [...kept, ...added], renamed };
-}
-
 /** The last snapshot of a day of publishes and the snapshot times, built once and kept in bench/out/cost. */
 function historyFile(): { path: string; times: string[] } {
   mkdirSync(OUT, { recursive: true });
@@ -64,22 +38,9 @@ function historyFile(): { path: string; times: string[] } {
     if (known.version === version) return { path, times: known.times };
   }
   const input = syntheticInput(count, 42, { vocabulary: "realistic" });
-  const start = Date.parse(input.snapshotAt);
-  const times = [input.snapshotAt];
-  let records = input.plugins;
-  const next = random(7);
   const building = join(OUT, "building.sqlite");
   const started = performance.now();
-  buildSnapshot(building, input);
-  for (let step = 1; step <= PUBLISHES; step++) {
-    const snapshotAt = new Date(start + step * 6 * HOUR).toISOString();
-    const change = nextRecords(records, step, snapshotAt, next);
-    records = change.records;
-    const history = carryHistory(readPrevious(building), records, change.renamed, snapshotAt);
-    buildSnapshot(`${building}.next`, { ...input, snapshotAt, plugins: records, history });
-    renameSync(`${building}.next`, building);
-    times.push(snapshotAt);
-  }
+  const { times } = buildHistory(building, input, PUBLISHES);
   renameSync(building, path);
   writeFileSync(about, JSON.stringify({ version, times }));
   console.log(

@@ -5,9 +5,12 @@
  * and languages independently from others). Owners are `synthetic-…`, so a synthetic snapshot
  * can never be mistaken for the catalog. A seeded generator makes every run draw the same data.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { buildSnapshot } from "../src/catalog/build";
 import { Classifier } from "../src/catalog/classify";
+import { carryHistory } from "../src/catalog/history";
+import { readPrevious } from "../src/catalog/previous";
 import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/time";
 import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/types";
 
@@ -155,4 +158,51 @@ export function syntheticInput(count: number, seed = 42, options: SyntheticOptio
     });
   }
   return { snapshotAt, plugins, categoryIds };
+}
+
+/** Per publish: the share of plugins whose stars move, and how many are added, removed, renamed. */
+const DRIFT = 0.3;
+const CHURN = 20;
+const PUBLISH_EVERY_MS = 6 * 3_600_000;
+
+/** The next publish's records: stars drift, a few plugins come, go and are renamed. */
+function nextRecords(records: PluginRecord[], step: number, snapshotAt: string, next: () => number) {
+  const renamed: Array<{ from: string; to: string }> = [];
+  const kept = records.slice(CHURN).map((r, i) => {
+    if (i < CHURN) {
+      const to = `${r.id}-v${step}`;
+      renamed.push({ from: r.id, to });
+      return { ...r, id: to, full_name: to, name: to.split("/")[1]!, previous_ids: [...r.previous_ids, r.id] };
+    }
+    return next() < DRIFT ? { ...r, stars: r.stars + 1 + Math.floor(next() * 5) } : r;
+  });
+  const added = records.slice(0, CHURN).map((r) => {
+    const id = `${r.id}-new${step}`;
+    return { ...r, id, full_name: id, name: id.split("/")[1]!, first_seen_at: snapshotAt, previous_ids: [] };
+  });
+  return { records: [...kept, ...added], renamed };
+}
+
+/**
+ * Builds `input` at `path`, then `publishes` more snapshots six hours apart over it, each carrying
+ * the history of the ones before: what `changes?since=` can reach. Returns every snapshot time and
+ * the mean time of one publish after the first.
+ */
+export function buildHistory(path: string, input: SnapshotInput, publishes: number) {
+  buildSnapshot(path, input);
+  const start = Date.parse(input.snapshotAt);
+  const times = [input.snapshotAt];
+  let records = input.plugins;
+  const next = random(7);
+  const started = performance.now();
+  for (let step = 1; step <= publishes; step++) {
+    const snapshotAt = new Date(start + step * PUBLISH_EVERY_MS).toISOString();
+    const change = nextRecords(records, step, snapshotAt, next);
+    records = change.records;
+    const history = carryHistory(readPrevious(path), records, change.renamed, snapshotAt);
+    buildSnapshot(`${path}.next`, { ...input, snapshotAt, plugins: records, history });
+    renameSync(`${path}.next`, path);
+    times.push(snapshotAt);
+  }
+  return { times, publishMs: (performance.now() - started) / publishes };
 }

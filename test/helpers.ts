@@ -25,6 +25,27 @@ export const CATEGORY_IDS = [
 ];
 export const SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 
+/** The full form's fields in the order the API writes them, written independently of the code. */
+export const FULL_FIELDS = [
+  "id",
+  "name",
+  "full_name",
+  "url",
+  "homepage",
+  "description",
+  "description_zh",
+  "category",
+  "categories",
+  "stars",
+  "forks",
+  "language",
+  "license",
+  "archived",
+  "created_at",
+  "pushed_at",
+  "topics",
+];
+
 /** A plugin record with sensible defaults; `id` decides name, full_name and url. */
 export function plugin(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
   const [owner, name] = id.split("/") as [string, string];

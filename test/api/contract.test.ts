@@ -2,29 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loadDefaultData } from "../../src/catalog/editorial";
 import { defaultSnapshotInput } from "../../src/catalog/publish";
-import { collectAll, startServer, type TestServer } from "../helpers";
+import { collectAll, FULL_FIELDS, startServer, type TestServer } from "../helpers";
 
 const SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const FULL_FIELDS = [
-  "id",
-  "name",
-  "full_name",
-  "url",
-  "homepage",
-  "description",
-  "description_zh",
-  "category",
-  "categories",
-  "stars",
-  "forks",
-  "language",
-  "license",
-  "archived",
-  "created_at",
-  "pushed_at",
-  "topics",
-];
 const SHORT_FIELDS = ["id", "name", "full_name", "url", "description", "category", "stars", "pushed_at"];
 const BASE = "https://catalog.example.net";
 

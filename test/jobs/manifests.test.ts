@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { FIXTURES, HOSTILE, SECRET_DEFAULT } from "../fakes/manifest-repos";
+import { FULL_FIELDS } from "../helpers";
 import { Env, published } from "./support";
 
 let env: Env;
@@ -54,25 +55,7 @@ describe("manifests read in the refresh's GraphQL batches", () => {
 
   test("without include= a plugin and a list page are exactly the contract's fields", async () => {
     const { server } = await refreshed([]);
-    const contract = [
-      "id",
-      "name",
-      "full_name",
-      "url",
-      "homepage",
-      "description",
-      "description_zh",
-      "category",
-      "categories",
-      "stars",
-      "forks",
-      "language",
-      "license",
-      "archived",
-      "created_at",
-      "pushed_at",
-      "topics",
-    ];
+    const contract = FULL_FIELDS;
     const one = await get(`${server.url}/api/v1/plugins/mcpco/npm-server`);
     expect(Object.keys(one.body.data.plugin)).toEqual(contract);
     const withParts = await get(`${server.url}/api/v1/plugins/mcpco/npm-server?include=works_with`);

@@ -8,38 +8,24 @@
  * test/out/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { defaultSnapshotInput } from "../../src/catalog/publish";
 import { plugin, startServer, type TestServer } from "../helpers";
 import { addRecordFields, INSTALL } from "../rich-records";
+import { type Chromium, launchChromium, SCREENSHOTS, watchProblems } from "./chromium";
 
-const CHROMIUM = "/usr/bin/chromium";
-const SCREENSHOTS = join(import.meta.dir, "..", "out", "screenshots");
 const AXE = readFileSync(Bun.resolveSync("axe-core/axe.min.js", import.meta.dir), "utf8");
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const PHONE = { width: 390, height: 844 };
 const SCREEN = { width: 1280, height: 900 };
 const UNBROKEN = `https://example.org/${"a".repeat(980)}`;
 
 let server: TestServer;
+let chromium: Chromium;
 let browser: BrowserContext;
-let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
-  mkdirSync(SCREENSHOTS, { recursive: true });
   const input = defaultSnapshotInput();
   input.plugins.push(
     plugin("acme/mcp-toolkit", {
@@ -81,38 +67,21 @@ beforeAll(async () => {
     lookalike_of: null,
     latest_release: { tag: "v1.2.0", date: "2026-07-01T00:00:00Z" },
   });
-  profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: SCREEN,
-  });
+  chromium = await launchChromium({ viewport: SCREEN });
+  browser = chromium.browser;
   await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(server.url).origin });
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await server?.stop();
-  rmSync(profile, { recursive: true, force: true });
 });
 
 /** A page that records what went wrong on it: console errors, page errors, other hosts, failed requests. */
 async function open(viewport = SCREEN): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage();
   await page.setViewportSize(viewport);
-  const problems: string[] = [];
-  const origin = new URL(server.url).origin;
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.protocol !== "data:" && url.origin !== origin) problems.push(`request to another host: ${request.url()}`);
-  });
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  return { page, problems };
+  return { page, problems: watchProblems(page, new URL(server.url).origin) };
 }
 
 /** axe-core's serious and critical violations on the page as it is now. */
@@ -251,15 +220,9 @@ describe("in Chromium", () => {
   }, 120_000);
 
   test("without JavaScript, a person still searches, filters and reads a plugin's install command", async () => {
-    const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "catalog-nojs-")), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      javaScriptEnabled: false,
-      viewport: PHONE,
-    });
+    const noScript = await launchChromium({ viewport: PHONE, javaScriptEnabled: false });
     try {
-      const page = await context.newPage();
+      const page = await noScript.browser.newPage();
       await page.goto(`${server.url}/`);
       await page.fill("#site-q", "toolkit");
       await Promise.all([page.waitForURL(/\/browse\?q=toolkit/), page.press("#site-q", "Enter")]);
@@ -278,7 +241,7 @@ describe("in Chromium", () => {
       expect(feed.status()).toBe(200);
       expect(feed.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
     } finally {
-      await context.close();
+      await noScript.close();
     }
   }, 60_000);
 });

@@ -4,67 +4,31 @@
  * test/out/screenshots/ for a person to look at.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { defaultSnapshotInput } from "../../src/catalog/publish";
 import { startServer, type TestServer } from "../helpers";
-
-const CHROMIUM = "/usr/bin/chromium";
-const SCREENSHOTS = join(import.meta.dir, "..", "out", "screenshots");
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { type Chromium, launchChromium, SCREENSHOTS, watchProblems } from "./chromium";
 
 let server: TestServer;
+let chromium: Chromium;
 let browser: BrowserContext;
-let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/system-packages.sh)`,
-    );
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = startServer(defaultSnapshotInput(), { baseUrl: "http://127.0.0.1" });
-  profile = mkdtempSync(join(tmpdir(), "catalog-chromium-"));
-  // A persistent context is how Playwright takes a fresh --user-data-dir of our own.
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  chromium = await launchChromium({ viewport: { width: 1280, height: 900 } });
+  browser = chromium.browser;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await server?.stop();
-  rmSync(profile, { recursive: true, force: true });
 });
 
 /** Opens `path`, waits for `ready`, screenshots it; returns what went wrong on the way. */
 async function visit(path: string, ready: string, name: string) {
   const page = await browser.newPage();
-  const problems: string[] = [];
-  const origin = new URL(server.url).origin;
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.protocol !== "data:" && url.origin !== origin) problems.push(`request to another host: ${request.url()}`);
-  });
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  const problems = watchProblems(page, new URL(server.url).origin);
   const response = await page.goto(server.url + path, { waitUntil: "networkidle" });
   await page.waitForSelector(ready, { timeout: 20_000 });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });

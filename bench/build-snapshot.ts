@@ -4,7 +4,7 @@
  * `VOCABULARY=realistic` in the environment builds synthetic.ts's realistic vocabulary instead.
  */
 import { rmSync } from "node:fs";
-import { buildSnapshot } from "../src/catalog/build";
+import { buildSnapshot } from "../src/catalog/snapshot/build";
 import { syntheticInput } from "./synthetic";
 
 const count = Number(process.argv[2]);

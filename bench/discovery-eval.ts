@@ -12,9 +12,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DB_DIR } from "../src/catalog/editorial";
-import { readPrevious } from "../src/catalog/previous";
-import { DAY_MS } from "../src/catalog/time";
+import { DB_DIR } from "../src/catalog/model/editorial";
+import { readPrevious } from "../src/catalog/model/previous";
+import { DAY_MS } from "../src/catalog/model/time";
 import { formatResult } from "../src/refresh/report";
 import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/run";
 import { FakeGitHub } from "../test/fakes/github";

@@ -5,8 +5,8 @@
  */
 import { openSync } from "node:fs";
 import { createApp } from "../src/app";
-import { CatalogStore } from "../src/catalog/store";
-import { createLog } from "../src/log";
+import { createLog } from "../src/base/log";
+import { CatalogStore } from "../src/catalog/snapshot/store";
 import { benchConfig, CLIENT_HEADERS } from "./scenarios";
 
 const [path, runs] = [process.argv[2], Number(process.argv[3] ?? 0)];

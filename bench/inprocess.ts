@@ -38,8 +38,8 @@ const limiter = process.env.LIMITER === "on";
 /** The tree's app over the snapshot, its log written to /dev/null. */
 async function appOf(tree: string): Promise<Handler> {
   const { createApp } = await import(join(tree, "src/app.ts"));
-  const { CatalogStore } = await import(join(tree, "src/catalog/store.ts"));
-  const { createLog } = await import(join(tree, "src/log.ts"));
+  const { CatalogStore } = await import(join(tree, "src/catalog/snapshot/store.ts"));
+  const { createLog } = await import(join(tree, "src/base/log.ts"));
   const processLog = createLog(openSync("/dev/null", "w"));
   const cacheBytes = 16 * 1024 * 1024;
   // Trees before the plain response cache took its budget in the store, and the request log's

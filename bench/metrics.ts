@@ -4,8 +4,9 @@
  * nanoseconds per request (no network, no app: only the added work). Pin it to a CPU
  * (`taskset -c 0`) for steadier figures.
  */
+
+import { Metrics } from "../src/base/metrics";
 import { logRequest, type RequestNote } from "../src/http/requestlog";
-import { Metrics } from "../src/metrics";
 
 const ROUNDS = 12;
 const PER_ROUND = 1_000_000;

@@ -10,9 +10,9 @@ import { Database } from "bun:sqlite";
 import { existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../src/app";
-import { Snapshot } from "../src/catalog/snapshot";
-import { CatalogStore } from "../src/catalog/store";
-import { createLog } from "../src/log";
+import { createLog } from "../src/base/log";
+import { Snapshot } from "../src/catalog/snapshot/snapshot";
+import { CatalogStore } from "../src/catalog/snapshot/store";
 import { benchConfig, CLIENT_HEADERS } from "./scenarios";
 
 const SNAPSHOT = join(import.meta.dir, "out", "synthetic-100000.sqlite");

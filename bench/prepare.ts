@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { Snapshot } from "../src/catalog/snapshot";
+import { Snapshot } from "../src/catalog/snapshot/snapshot";
 import { type CatalogFacts, HOT_QUERY } from "./scenarios";
 import { loadRealFacts, random } from "./synthetic";
 import type { BuildResult } from "./targets";

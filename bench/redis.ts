@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { publishSnapshot } from "../src/catalog/publish";
-import { Snapshot } from "../src/catalog/snapshot";
+import { publishSnapshot } from "../src/catalog/snapshot/publish";
+import { Snapshot } from "../src/catalog/snapshot/snapshot";
 import { shareSnapshot } from "../src/cluster/distribution";
 import { RedisLink } from "../src/cluster/redis";
 import { buildSnapshotFile } from "./prepare";

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ensureDatabase } from "../src/catalog/publish";
+import { ensureDatabase } from "../src/catalog/snapshot/publish";
 import { processCpuSeconds } from "./cpu";
 import { CLIENT_HEADERS } from "./scenarios";
 import { freePort, type RunningServer, startService } from "./server";

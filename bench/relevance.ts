@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SnapshotInput } from "../src/catalog/types";
+import type { SnapshotInput } from "../src/catalog/model/types";
 import { realCatalogInput } from "../test/real-catalog";
 
 interface Judged {

@@ -5,8 +5,8 @@
  * that cache and runs its queries; search runs never repeat a query, so the per-query counts
  * miss as well.
  */
-import { SORTS, type Sort } from "../src/catalog/orders";
-import type { Snapshot } from "../src/catalog/snapshot";
+import { SORTS, type Sort } from "../src/catalog/search/orders";
+import type { Snapshot } from "../src/catalog/snapshot/snapshot";
 import { type Config, loadConfig } from "../src/config";
 import { shuffle } from "./vocabulary";
 

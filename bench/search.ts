@@ -51,8 +51,8 @@ async function build(tree: string, index: number): Promise<{ path: string; line:
 
 async function appOf(tree: string, path: string): Promise<Handler> {
   const { createApp } = await import(join(tree, "src/app.ts"));
-  const { CatalogStore } = await import(join(tree, "src/catalog/store.ts"));
-  const { createLog } = await import(join(tree, "src/log.ts"));
+  const { CatalogStore } = await import(join(tree, "src/catalog/snapshot/store.ts"));
+  const { createLog } = await import(join(tree, "src/base/log.ts"));
   const processLog = createLog(openSync("/dev/null", "w"));
   const store = new CatalogStore(path, { log: () => {} });
   const config = benchConfig({ responseCacheBytes: 16 * 2 ** 20 });
@@ -173,7 +173,7 @@ for (const [name, queries] of cases) {
 console.log(`RSS at the end (both trees' apps): ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
 
 // This tree's correction step alone, on its own snapshot: what a word that matches nothing adds.
-const { Vocabulary } = await import(join(ROOT, "src/catalog/vocabulary.ts"));
+const { Vocabulary } = await import(join(ROOT, "src/catalog/search/vocabulary.ts"));
 const db = new Database(built[0]!.path, { readonly: true });
 const blob = (key: string) =>
   db.query<{ ids: Uint8Array }, [string]>(`SELECT ids FROM orders WHERE key = ?`).get(key)?.ids;

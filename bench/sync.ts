@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Snapshot } from "../src/catalog/snapshot";
+import { Snapshot } from "../src/catalog/snapshot/snapshot";
 import { CACHE_CONTROL, JSON_TYPE } from "../src/http/cache";
 import { gzipped, render } from "../src/http/render";
 import { changesSince, wholeCatalog } from "../test/sync-oracle";

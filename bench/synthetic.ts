@@ -7,12 +7,12 @@
  */
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { buildSnapshot } from "../src/catalog/build";
-import { Classifier } from "../src/catalog/classify";
-import { carryHistory } from "../src/catalog/history";
-import { readPrevious } from "../src/catalog/previous";
-import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/time";
-import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/types";
+import { Classifier } from "../src/catalog/model/classify";
+import { carryHistory } from "../src/catalog/model/history";
+import { readPrevious } from "../src/catalog/model/previous";
+import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/model/time";
+import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/model/types";
+import { buildSnapshot } from "../src/catalog/snapshot/build";
 
 const ROOT = join(import.meta.dir, "..");
 

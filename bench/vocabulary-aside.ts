@@ -5,8 +5,9 @@
  * store prepares a large snapshot): the wall time, the longest the event loop was held (a 1 ms
  * timer's largest gap) and the first correction afterwards, alternating, in one process.
  */
-import { Snapshot } from "../src/catalog/snapshot";
-import { readVocabularyOnWorker } from "../src/catalog/vocabulary";
+
+import { readVocabularyOnWorker } from "../src/catalog/search/vocabulary";
+import { Snapshot } from "../src/catalog/snapshot/snapshot";
 
 const [path, roundsArg] = process.argv.slice(2);
 if (!path) {

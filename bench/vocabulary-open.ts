@@ -13,7 +13,7 @@ if (!path) {
 }
 
 if (process.env.VOCABULARY_TREE) {
-  const { Vocabulary } = await import(join(process.env.VOCABULARY_TREE, "src/catalog/vocabulary.ts"));
+  const { Vocabulary } = await import(join(process.env.VOCABULARY_TREE, "src/catalog/search/vocabulary.ts"));
   const db = new Database(path, { readonly: true });
   const blob = db.prepare<{ ids: Uint8Array }, [string]>(`SELECT ids FROM orders WHERE key = ?`);
   const text = blob.get("vocabulary")!.ids;

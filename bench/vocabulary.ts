@@ -3,7 +3,7 @@
  * every distinct word (for searches that each miss every cache) and the broad terms, words and
  * one-letter prefixes found in a large share of plugins (for the worst case of ranking).
  */
-import type { RepoFacts } from "../src/catalog/types";
+import type { RepoFacts } from "../src/catalog/model/types";
 
 export interface Vocabulary {
   /** Distinct words of three letters or more, most frequent first. */

@@ -19,7 +19,7 @@
  * The run is deterministic: the same input always gives the same file.
  */
 import { resolve } from "node:path";
-import type { RepoFacts } from "../src/catalog/types";
+import type { RepoFacts } from "../src/catalog/model/types";
 
 /** One record of the shared data file; only the fields this job reads are typed strictly. */
 interface SourceRecord {

@@ -11,13 +11,15 @@
  * In every case but 0 the published snapshot is left exactly as it was.
  */
 import { parseArgs } from "node:util";
+import { Secrets } from "../src/base/log";
 import { shareSnapshot } from "../src/cluster/distribution";
+import { RedisLease } from "../src/cluster/lease";
 import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
-import { Secrets } from "../src/log";
 import { exitCode, formatResult } from "../src/refresh/report";
-import { refreshOptionsFrom, runRefresh } from "../src/refresh/run";
+import { runRefresh } from "../src/refresh/run";
 import { printable } from "../src/refresh/upstream";
+import { refreshOptionsFrom } from "../src/scheduler/options";
 
 /** The token, replaced wherever an upstream error put it. */
 const secrets = new Secrets();
@@ -71,7 +73,13 @@ async function main(): Promise<number> {
   }
   try {
     const data = args.data === undefined ? {} : { dataDir: args.data };
-    const result = await runRefresh(refreshOptionsFrom(config, redis, { ...data, log, write: print }));
+    const result = await runRefresh(
+      refreshOptionsFrom(config, redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined, {
+        ...data,
+        log,
+        write: print,
+      }),
+    );
     if (redis && result.status === "published")
       await shareSnapshot(redis, config.databasePath, log, { key: config.redisSnapshotKey });
     for (const line of formatResult(result)) print(line);

@@ -1,8 +1,11 @@
 /** The application: every URL, its handler and its rate-limit group on one screen. Never listens. */
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import type { CatalogStore } from "./catalog/store";
+import type { Log } from "./base/log";
+import { Metrics } from "./base/metrics";
+import type { CatalogStore } from "./catalog/snapshot/store";
 import type { Config } from "./config";
+import { answerFrom, type CatalogContext } from "./http/answer";
 import { JSON_TYPE } from "./http/cache";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
@@ -11,23 +14,20 @@ import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
-import type { Log } from "./log";
-import { Metrics } from "./metrics";
-import { answerFrom, type CatalogContext } from "./routes/answer";
-import { apiDocsDocs, apiDocsHandlers } from "./routes/apidocs";
-import { assetDoc, assetHandlers } from "./routes/assets";
-import { badgeDoc, badgeHandlers } from "./routes/badge";
+import { marketDocs, marketHandlers } from "./market/routes";
+import { badgeDoc, badgeHandlers } from "./routes/badge/route";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
-import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed";
+import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed/route";
 import { healthDocs, healthHandlers } from "./routes/health";
-import { landingDoc, landingHandlers } from "./routes/landing";
-import { listingDoc, listingHandlers } from "./routes/listing";
-import { marketDocs, marketHandlers } from "./routes/market";
-import { metricsDoc, metricsHandler } from "./routes/metrics";
-import { PAGES_RULE, pageDocs, pageHandlers } from "./routes/pages";
+import { listingDoc, listingHandlers } from "./routes/listing/route";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
-import { nextRefresh } from "./routes/schedule";
+import { metricsDoc, metricsHandler } from "./routes/prometheus";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
+import { nextRefresh } from "./scheduler/next";
+import { apiDocsDocs, apiDocsHandlers } from "./web/apidocs";
+import { assetDoc, assetHandlers } from "./web/assets";
+import { landingDoc, landingHandlers } from "./web/landing";
+import { PAGES_RULE, pageDocs, pageHandlers } from "./web/pages";
 
 interface AppDeps {
   store: CatalogStore;

@@ -2,7 +2,6 @@
  * Configuration: read once from the environment into one frozen, typed object.
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
-import { DEFAULT_MAX_KEYS } from "./http/ratelimit";
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
 
 export interface Config {
@@ -92,6 +91,8 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   }
   return raw.replace(/\/+$/, "");
 }
+
+export const DEFAULT_MAX_KEYS = 100_000;
 
 /** A number of trusted proxy hops; `true` is one, `false` none. */
 function proxyHops(env: Env, name: string): number {

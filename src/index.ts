@@ -3,18 +3,18 @@
  * one when the file is missing or damaged), listen, and stop cleanly on SIGTERM/SIGINT.
  */
 import { createApp, servedSnapshot } from "./app";
-import { saveLastGoodInBackground } from "./catalog/lastgood";
-import { prepareDatabase } from "./catalog/startup";
-import { CatalogStore } from "./catalog/store";
+import { createLog } from "./base/log";
+import { Metrics } from "./base/metrics";
+import { saveLastGoodInBackground } from "./catalog/snapshot/lastgood";
+import { prepareDatabase } from "./catalog/snapshot/startup";
+import { CatalogStore } from "./catalog/snapshot/store";
 import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
 import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
-import { createLog } from "./log";
-import { Metrics } from "./metrics";
-import { refreshCron, refreshRun } from "./refresh/cron";
+import { refreshCron, refreshRun } from "./scheduler/cron";
 
 const { log, redact } = createLog();
 

@@ -4,8 +4,8 @@
  * whatever else was registered (the scheduled refresh first, so nothing new starts while
  * draining), and exits 0. A stop that hangs past the deadline exits 1.
  */
-import { removeLeftovers } from "./catalog/atomic-write";
-import type { Log } from "./log";
+import { removeLeftovers } from "./base/atomic-write";
+import type { Log } from "./base/log";
 import { removeOwnLock } from "./refresh/lock";
 
 /** One thing to stop, in order; `run` may be asynchronous. */

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
-import { publishSnapshot } from "../src/catalog/publish";
-import { CatalogStore } from "../src/catalog/store";
-import type { PluginRecord, SnapshotInput } from "../src/catalog/types";
+import type { Metrics } from "../src/base/metrics";
+import type { PluginRecord, SnapshotInput } from "../src/catalog/model/types";
+import { publishSnapshot } from "../src/catalog/snapshot/publish";
+import { CatalogStore } from "../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../src/config";
-import type { Metrics } from "../src/metrics";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
 export const CATEGORY_IDS = [

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLog, type ProcessLog } from "../src/log";
+import { createLog, type ProcessLog } from "../src/base/log";
 import { tempDir } from "./helpers";
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

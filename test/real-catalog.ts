@@ -4,10 +4,10 @@
  * fixture lacks takes the platform's default (no stars, forks or topics counted, not archived; an
  * unknown creation or push time takes the other one, or 2025-06-01): the fake platform's own facts.
  */
-import { toRecords } from "../src/catalog/classify";
-import { loadEditorial } from "../src/catalog/editorial";
-import { defaultSnapshotInput } from "../src/catalog/publish";
-import type { RepoFacts, SnapshotInput } from "../src/catalog/types";
+import { toRecords } from "../src/catalog/model/classify";
+import { loadEditorial } from "../src/catalog/model/editorial";
+import type { RepoFacts, SnapshotInput } from "../src/catalog/model/types";
+import { defaultSnapshotInput } from "../src/catalog/snapshot/publish";
 import { platformFacts, type RealPlugin, realPlugins } from "./fakes/plugin-space";
 
 /** A fixture record as the platform would report it, with the fixture's category as a hint. */

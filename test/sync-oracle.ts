@@ -2,8 +2,8 @@
  * The client-sync answers computed straight from a snapshot, the plain way: the oracle that the
  * per-snapshot documents (src/http/syncdocs.ts) are checked against, and the bench's baseline.
  */
-import { composeEvents } from "../src/catalog/history";
-import type { Snapshot } from "../src/catalog/snapshot";
+import { composeEvents } from "../src/catalog/model/history";
+import type { Snapshot } from "../src/catalog/snapshot/snapshot";
 import { parseFilters } from "../src/http/params";
 
 /** catalog.json rendered at once from every row, by stars descending (rowid order). */

@@ -9,10 +9,10 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
-import { resolveLink, temporaryPath } from "../catalog/atomic-write";
-import { Snapshot } from "../catalog/snapshot";
-import type { CatalogStore } from "../catalog/store";
-import type { Log } from "../log";
+import { resolveLink, temporaryPath } from "../base/atomic-write";
+import type { Log } from "../base/log";
+import { Snapshot } from "../catalog/snapshot/snapshot";
+import type { CatalogStore } from "../catalog/snapshot/store";
 import type { RedisLink } from "./redis";
 import { VERIFY_TIMEOUT_MS, verifySnapshotFile } from "./verify";
 

@@ -7,7 +7,7 @@
  * like a down one, and probes with PING until Redis answers again.
  */
 import { RedisClient } from "bun";
-import type { Log } from "../log";
+import type { Log } from "../base/log";
 
 export interface RedisState {
   status: "up" | "down" | "degraded";

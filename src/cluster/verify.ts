@@ -7,9 +7,9 @@
  * killed when it takes longer than the limit, so a forged file costs at most that, off the event loop.
  */
 import { Database } from "bun:sqlite";
-import { SCHEMA } from "../catalog/schema";
-import { Snapshot } from "../catalog/snapshot";
-import { checkCounts, headerProblem } from "../catalog/validity";
+import { SCHEMA } from "../catalog/model/schema";
+import { Snapshot } from "../catalog/snapshot/snapshot";
+import { checkCounts, headerProblem } from "../catalog/snapshot/validity";
 
 /** Longer than a sound snapshot of 100,000 plugins takes to check (bench/README.md), far shorter than a stall. */
 export const VERIFY_TIMEOUT_MS = 30_000;

@@ -1,5 +1,5 @@
 /** The JSON bodies of the contract, assembled from plugin JSON that the snapshot stores pre-serialized. */
-import type { Page } from "../catalog/types";
+import type { Page } from "../catalog/model/types";
 
 /** `{code: 0, message: "ok", data}` (docs/api.md, *Resources*) in parts; `data` is already serialized. */
 export function okEnvelope(data: string | readonly string[]): string[] {

@@ -4,9 +4,9 @@
  * counts as absent.
  */
 import { Type as t } from "@sinclair/typebox";
-import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/details";
-import { SORTS, type Sort } from "../catalog/orders";
-import { PAGE_SIZE, type Query } from "../catalog/searcher";
+import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/model/details";
+import { SORTS, type Sort } from "../catalog/search/orders";
+import { PAGE_SIZE, type Query } from "../catalog/search/query";
 import { badRequest, snapshotChanged } from "./errors";
 import { stringEnum } from "./wireschemas";
 

@@ -3,7 +3,7 @@
  * until its window closes; at most `maxKeys` keys are held, the expired forgotten and, when full,
  * the least recently admitted first, so memory stays bounded whatever the number of clients.
  */
-import type { Config } from "../config";
+import { type Config, DEFAULT_MAX_KEYS } from "../config";
 import { JSON_TYPE } from "./cache";
 import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";
 import { errorBody } from "./errors";
@@ -16,8 +16,6 @@ export interface Verdict {
   /** Milliseconds until the key may send again (the whole window when allowed). */
   resetMs: number;
 }
-
-export const DEFAULT_MAX_KEYS = 100_000;
 
 /**
  * A key as a 52-bit hash: a number, so the keys a busy window holds are no objects for the

@@ -1,5 +1,5 @@
 /** The repository id of a path's `owner` and `repo`, checked before any lookup. */
-import { isPlatformName } from "../catalog/names";
+import { isPlatformName } from "../catalog/model/names";
 import { HttpError } from "./errors";
 
 /** 400 unless `id` is a name the platform allows: such a repository cannot exist. */

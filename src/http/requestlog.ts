@@ -4,9 +4,9 @@
  * headers never are. What the hooks learn about a request travels in its context as `note`.
  */
 import type { AnyElysia } from "elysia";
+import type { Log } from "../base/log";
+import type { Metrics } from "../base/metrics";
 import type { Config } from "../config";
-import type { Log } from "../log";
-import type { Metrics } from "../metrics";
 import { clientAddress } from "./client-address";
 
 /** What the hooks and the handler of one request tell each other. */

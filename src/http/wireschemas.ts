@@ -4,9 +4,9 @@
  * A plugin's forms come from the catalog (src/catalog/wire.ts), where its types are derived.
  */
 import { Type as t } from "@sinclair/typebox";
-import { CatalogPluginSchema, closed, count, stringEnum, timestamp } from "../catalog/wire";
+import { CatalogPluginSchema, closed, count, stringEnum, timestamp } from "../catalog/model/wire";
 
-export { PluginSchema, ShortPluginSchema, stringEnum } from "../catalog/wire";
+export { PluginSchema, ShortPluginSchema, stringEnum } from "../catalog/model/wire";
 
 export const CategorySchema = closed(
   {

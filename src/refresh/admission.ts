@@ -5,11 +5,11 @@
  * REFRESH_MAX_GROWTH holds them all for review.
  */
 import { REJECTION, type Rejection, VOUCH_CAP } from "./caps";
+import type { Run } from "./context";
 import type { Discovery } from "./discover";
 import { evidenceOf } from "./evidence";
 import { fetchedRepoId, isReplacement, type Replacement } from "./merge";
 import type { Outcome } from "./outcome";
-import type { Run } from "./phases";
 import { type DiscoveryRules, ruleKey } from "./rules";
 
 /** How many new evidence-less repositories the source behind a `listed` key may vouch for this run. */

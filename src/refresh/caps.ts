@@ -6,7 +6,7 @@
  * Past a cap the source is truncated, logged with its size and counted in the summary, and the run
  * goes on with what every source found within its caps.
  */
-import type { Rejection as Decided } from "../catalog/candidates";
+import type { Rejection as Decided } from "../catalog/model/candidates";
 
 /** Why a candidate was left out, as the summary, the log and catalog/candidates.ts name it. */
 export const REJECTION = {

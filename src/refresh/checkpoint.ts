@@ -10,8 +10,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { DetailsSchema } from "../catalog/details";
-import type { Log } from "../log";
+import type { Log } from "../base/log";
+import { DetailsSchema } from "../catalog/model/details";
 import type { Discovery, Found } from "./discover";
 import type { Outcome, Outcomes } from "./outcome";
 import { removeFile, sidePath, writeJsonFile } from "./side-files";

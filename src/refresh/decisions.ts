@@ -3,9 +3,9 @@
  * with the rules that found it and the evidence checked. Made once the next catalog's records are
  * known, from what each phase already decided; nothing here asks the platform.
  */
-import type { CandidateDecision, Rejection } from "../catalog/candidates";
-import type { PreviousCatalog } from "../catalog/previous";
-import type { Editorial, PluginRecord } from "../catalog/types";
+import type { CandidateDecision, Rejection } from "../catalog/model/candidates";
+import type { PreviousCatalog } from "../catalog/model/previous";
+import type { Editorial, PluginRecord } from "../catalog/model/types";
 import type { Discovery } from "./discover";
 import { evidenceFound } from "./evidence";
 import type { Outcome } from "./outcome";

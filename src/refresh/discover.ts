@@ -7,15 +7,16 @@
  * is evidence within the source's vouches (see evidence.ts, caps.ts). Every source adds, spends and
  * reads within its caps (caps.ts).
  */
-import { DAY_MS } from "../catalog/time";
-import type { RepoFacts } from "../catalog/types";
-import type { Log } from "../log";
+
+import type { Log } from "../base/log";
+import { DAY_MS } from "../catalog/model/time";
+import type { RepoFacts } from "../catalog/model/types";
 import type { SourceCaps, Truncation } from "./caps";
-import { readContents } from "./contents";
 import { fromRest } from "./facts";
-import type { GitHub } from "./github";
-import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./githubsearch";
-import { listedInManifest, listedInMarkdown } from "./listings";
+import type { GitHub } from "./github/client";
+import { readContents } from "./github/contents";
+import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./github/search";
+import { listedInManifest, listedInMarkdown } from "./lists";
 import { type DiscoveryRules, ruleKey } from "./rules";
 import type { UpstreamGate } from "./upstream";
 

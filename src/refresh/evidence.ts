@@ -5,11 +5,11 @@
  * the evidence files (looked up in the fetch's own GraphQL queries). Published plugins keep their
  * place; evidence is asked of newcomers only.
  */
-import type { EvidenceFound } from "../catalog/candidates";
-import type { Override, RepoFacts } from "../catalog/types";
+import type { EvidenceFound } from "../catalog/model/candidates";
+import type { Override, RepoFacts } from "../catalog/model/types";
 import { REJECTION, type Rejection, type Truncation } from "./caps";
 import type { Discovery, Found } from "./discover";
-import type { CappedSlice } from "./githubsearch";
+import type { CappedSlice } from "./github/search";
 import type { DiscoveryRules } from "./rules";
 
 export type Evidence = "listed" | "editors" | "topic" | "file";

@@ -8,9 +8,9 @@
 import { GraphqlResponseError } from "@octokit/graphql";
 import { DEFAULT_SOURCE_LIMITS } from "./caps";
 import { fromGraph, REPO_FIELDS } from "./facts";
-import type { GitHub } from "./github";
-import { listedInManifest } from "./listings";
-import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "./manifests";
+import type { GitHub } from "./github/client";
+import { listedInManifest } from "./lists";
+import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "./manifests/reader";
 import type { Outcome } from "./outcome";
 import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";

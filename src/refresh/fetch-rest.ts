@@ -4,7 +4,7 @@
  * with a redirect to the renamed repository (followed here), a deleted or hidden one with 404.
  */
 import { fromRest } from "./facts";
-import { type GitHub, statusOf } from "./github";
+import { type GitHub, statusOf } from "./github/client";
 import type { Outcome } from "./outcome";
 import { cleanText, type UpstreamGate } from "./upstream";
 

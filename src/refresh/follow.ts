@@ -3,10 +3,10 @@
  * (within each manifest's caps), and a published repository whose name another one took, by its id.
  */
 import { FOLLOWED_MAX_CANDIDATES, FOLLOWED_MAX_TOTAL } from "./caps";
+import type { Run } from "./context";
 import { addFound, type Discovery } from "./discover";
 import { fetchById } from "./fetch-rest";
 import { fetchedRepoId, isReplacement } from "./merge";
-import type { Run } from "./phases";
 import { ruleKey } from "./rules";
 
 /**

@@ -5,8 +5,8 @@
  * applies to the repository with that id, under whatever name it has, and never to another
  * repository that takes the name. A pinned id that the name no longer answers with is reported.
  */
-import type { PreviousCatalog } from "../catalog/previous";
-import type { Editorial, RepoFacts } from "../catalog/types";
+import type { PreviousCatalog } from "../catalog/model/previous";
+import type { Editorial, RepoFacts } from "../catalog/model/types";
 
 /** An editors' entry whose pinned repository id is not the one its name answers with now. */
 export interface PinMismatch {

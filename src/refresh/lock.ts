@@ -5,7 +5,7 @@
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { isOtherProcessRunning } from "../catalog/atomic-write";
+import { isOtherProcessRunning } from "../base/atomic-write";
 
 /** Lock paths this process holds: a lock naming our pid that is not here was left by an earlier process with it. */
 const heldHere = new Set<string>();

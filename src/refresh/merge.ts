@@ -6,10 +6,10 @@
  * (`replaced`), and the repository that had the id is the plugin, whatever its name now.
  */
 
-import type { RecordContext } from "../catalog/classify";
-import type { PreviousCatalog, PreviousPlugin } from "../catalog/previous";
-import type { PluginRecord, RepoFacts } from "../catalog/types";
-import { fullView } from "../catalog/views";
+import type { RecordContext } from "../catalog/model/classify";
+import type { PreviousCatalog, PreviousPlugin } from "../catalog/model/previous";
+import type { PluginRecord, RepoFacts } from "../catalog/model/types";
+import { fullView } from "../catalog/model/views";
 import type { Outcome } from "./outcome";
 
 export interface Removal {

@@ -1,6 +1,6 @@
 /** What fetching one repository told the refresher. */
-import type { PluginDetails } from "../catalog/details";
-import type { RepoFacts } from "../catalog/types";
+import type { PluginDetails } from "../catalog/model/details";
+import type { RepoFacts } from "../catalog/model/types";
 
 export type Outcome =
   /**

@@ -1,19 +1,17 @@
 /** The phases of one refresh run, each a step over a shared Run: discover → fetch → validate → publish. */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/candidates";
-import { toRecords } from "../catalog/classify";
-import { categoryInfo, loadDefaultData, type loadEditorial } from "../catalog/editorial";
-import { carryHistory } from "../catalog/history";
-import type { PreviousCatalog } from "../catalog/previous";
-import { publishSnapshot } from "../catalog/publish";
-import { isoMillis } from "../catalog/time";
-import type { PluginRecord, RepoFacts } from "../catalog/types";
-import { checkBuiltSnapshot } from "../catalog/validity";
-import type { Log } from "../log";
+import { type CandidateDecision, carryCandidates, listingRulesOf } from "../catalog/model/candidates";
+import { toRecords } from "../catalog/model/classify";
+import { categoryInfo, loadDefaultData } from "../catalog/model/editorial";
+import { carryHistory } from "../catalog/model/history";
+import type { PreviousCatalog } from "../catalog/model/previous";
+import { isoMillis } from "../catalog/model/time";
+import type { PluginRecord, RepoFacts } from "../catalog/model/types";
+import { publishSnapshot } from "../catalog/snapshot/publish";
+import { checkBuiltSnapshot } from "../catalog/snapshot/validity";
 import { admitted, countBy, heldGrowth } from "./admission";
-import { REJECTION, type SourceCaps } from "./caps";
-import type { Checkpoint } from "./checkpoint";
+import { REJECTION } from "./caps";
 import { decideCandidates } from "./decisions";
 import type { Discovery, DiscoveryState } from "./discover";
 import { discover } from "./discover";
@@ -21,42 +19,18 @@ import { countRules, type DiscoverySummary } from "./evidence";
 import { fetchGraph } from "./fetch-graphql";
 import { fetchRest } from "./fetch-rest";
 import { followManifests, followReplaced } from "./follow";
-import type { GitHub } from "./github";
 import { editorialByIdentity, type PinMismatch } from "./identity";
-import { ManifestReader } from "./manifests";
+import { ManifestReader } from "./manifests/reader";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
-import type { Progress } from "./progress";
 import { type DiscoveryRules, ruleKey } from "./rules";
 import { readJsonFile, sidePath, writeJsonFile } from "./side-files";
-import type { UpstreamGate } from "./upstream";
 import { checkCount, checkFacts, Refused } from "./validate";
 
 /** Marketplaces listing marketplaces: followed this many levels deep, which real ones never exceed. */
 const FOLLOW_ROUNDS = 3;
 
-/** Everything one run works with. */
-export interface Run {
-  databasePath: string;
-  maxDrop: number;
-  /** What the data directory holds, read once when the run starts. */
-  editorial: ReturnType<typeof loadEditorial>;
-  rules: DiscoveryRules;
-  /** The source lists' category labels by lowercased id. */
-  hints: Map<string, string | null>;
-  synonyms: string[][];
-  previous: PreviousCatalog;
-  gh: GitHub;
-  progress: Progress;
-  checkpoint: Checkpoint;
-  gate: UpstreamGate;
-  /** Each source's caps, counted across discovery and the manifests followed while fetching. */
-  caps: SourceCaps;
-  /** Newcomers are held back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
-  maxGrowth: number;
-  log: Log;
-  now: () => Date;
-}
+import type { Run } from "./context";
 
 export interface Candidate {
   snapshotAt: string;

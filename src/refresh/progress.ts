@@ -2,7 +2,7 @@
  * Progress of a refresh: which phase it is in, how far along, the API budget left and how long
  * each phase took. A manual run prints lines for a person; the in-process run logs events.
  */
-import type { Log } from "../log";
+import type { Log } from "../base/log";
 
 export interface Progress {
   /** Starts a phase, ending the one before. */

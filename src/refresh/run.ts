@@ -3,25 +3,23 @@
  * (a lock beside the database); the published snapshot is replaced whole or not at all, so a run
  * that fails, is killed, is refused or runs out of API budget leaves it serving untouched.
  */
-import { isOtherProcessRunning, removeLeftovers } from "../catalog/atomic-write";
-import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/editorial";
-import { readPrevious } from "../catalog/previous";
-import { RedisLease } from "../cluster/lease";
-import type { RedisLink } from "../cluster/redis";
-import type { Config } from "../config";
-import type { Log } from "../log";
+import { isOtherProcessRunning, removeLeftovers } from "../base/atomic-write";
+import type { Log } from "../base/log";
+import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/model/editorial";
+import { readPrevious } from "../catalog/model/previous";
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
 import { Checkpoint } from "./checkpoint";
+import type { Run } from "./context";
 import type { DiscoverySummary } from "./evidence";
-import { BudgetExhausted, createGitHub, type Pacing } from "./github";
+import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
+import type { Usage } from "./github/usage";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
-import { discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, type Run, validatePhase } from "./phases";
+import { discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, validatePhase } from "./phases";
 import { createProgress } from "./progress";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
-import type { Usage } from "./usage";
 import { Refused } from "./validate";
 
 /** Rate-limit waits up to five minutes are sat out by default; the hourly reset is not. */
@@ -72,32 +70,6 @@ export type RefreshResult =
   | { status: "refused"; reason: string; report: RunReport }
   | { status: "incomplete"; reason: string; resetAt: string; report: RunReport }
   | { status: "locked"; reason: string };
-
-/**
- * The options the configuration sets, the same for the scheduled run and `npm run refresh`: with
- * Redis the run also takes the instances' shared lock; `overrides` win.
- */
-export function refreshOptionsFrom(
-  config: Config,
-  redis?: RedisLink | null,
-  overrides: Partial<RefreshOptions> = {},
-): RefreshOptions {
-  return {
-    databasePath: config.databasePath,
-    apiUrl: config.githubApiUrl,
-    token: config.githubToken,
-    maxDrop: config.refreshMaxDrop,
-    maxGrowth: config.refreshMaxGrowth,
-    sourceLimits: {
-      maxCandidates: config.refreshSourceMaxCandidates,
-      maxCalls: config.refreshSourceMaxCalls,
-      listMaxBytes: config.refreshListMaxBytes,
-    },
-    dataDir: config.refreshDataDir,
-    sharedLock: redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined,
-    ...overrides,
-  };
-}
 
 /** Runs one refresh unless another one holds the lock. Unexpected failures throw. */
 export async function runRefresh(options: RefreshOptions): Promise<RefreshResult> {

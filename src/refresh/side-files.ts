@@ -1,6 +1,6 @@
 /** Small JSON files the refresher keeps beside the database, written atomically like the snapshot itself. */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { writeAtomically } from "../catalog/atomic-write";
+import { writeAtomically } from "../base/atomic-write";
 
 /** `db/catalog.sqlite` → `db/catalog.sqlite-<suffix>`: beside the database, and ignored by git with it. */
 export function sidePath(databasePath: string, suffix: string): string {

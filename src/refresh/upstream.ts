@@ -7,9 +7,9 @@
  */
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { stripInvisible } from "../catalog/invisible";
-import { REPO_ID_PATTERN } from "../catalog/names";
-import type { RepoFacts } from "../catalog/types";
+import { stripInvisible } from "../catalog/model/invisible";
+import { REPO_ID_PATTERN } from "../catalog/model/names";
+import type { RepoFacts } from "../catalog/model/types";
 
 export { REPO_ID_PATTERN };
 

@@ -3,7 +3,7 @@
  * do without, fields that vanished everywhere (a broken query, not a platform change), and a
  * plugin count that fell too far.
  */
-import type { RepoFacts } from "../catalog/types";
+import type { RepoFacts } from "../catalog/model/types";
 
 /** A record without these would invent numbers or times; such a record is left out. */
 const REQUIRED: Record<string, (f: RepoFacts) => boolean> = {

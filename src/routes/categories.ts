@@ -1,14 +1,14 @@
 /** GET /api/v1/categories: the category set with how many plugins each holds, optionally within a search. */
 import { Type } from "@sinclair/typebox";
-import type { Query } from "../catalog/searcher";
-import type { Snapshot } from "../catalog/snapshot";
+import type { Query } from "../catalog/search/query";
+import { categoriesJson } from "../catalog/snapshot/category-counts";
+import type { Snapshot } from "../catalog/snapshot/snapshot";
+import type { Answer } from "../http/answer";
 import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
-import { categoriesJson } from "../http/categorycounts";
 import { okEnvelope } from "../http/envelope";
 import type { RouteDoc } from "../http/openapi";
 import { categoriesQuerySchema, parseFilters } from "../http/params";
 import { CategorySchema, envelopeSchema } from "../http/wireschemas";
-import type { Answer } from "./answer";
 
 /** Counts per category of the plugins the list's filters but `category` select (all plugins by default). */
 function categoriesPage(snapshot: Snapshot, filters: Query): Rendered {

@@ -3,7 +3,7 @@
  * GET /healthz — the process is alive; GET /readyz — a snapshot is loaded and fresh enough, with
  * the state of what is shared across instances when there is any.
  */
-import type { CatalogStore } from "../catalog/store";
+import type { CatalogStore } from "../catalog/snapshot/store";
 import { JSON_TYPE } from "../http/cache";
 import { secured } from "../http/headers";
 import type { RouteDoc } from "../http/openapi";

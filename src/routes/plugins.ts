@@ -1,7 +1,8 @@
 /** GET /api/v1/plugins and GET /api/v1/plugins/:owner/:repo. */
 import { Type as t } from "@sinclair/typebox";
-import type { IncludePart } from "../catalog/details";
-import type { Snapshot } from "../catalog/snapshot";
+import type { IncludePart } from "../catalog/model/details";
+import type { Snapshot } from "../catalog/snapshot/snapshot";
+import type { Answer } from "../http/answer";
 import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope, pageJson } from "../http/envelope";
 import { notFound } from "../http/errors";
@@ -15,7 +16,6 @@ import {
   parseListParams,
 } from "../http/params";
 import { envelopeSchema, PluginSchema, pageSchema } from "../http/wireschemas";
-import type { Answer } from "./answer";
 
 /** The list parameters of a query (400 when invalid, 409 when pinned to another snapshot). */
 function listParams(params: URLSearchParams, snapshot: Snapshot): ListParams {

@@ -3,15 +3,15 @@
  * with `q`, most popular first, from the index the snapshot's build wrote (catalog/suggest.ts): a bounded lookup.
  */
 import { Type as t } from "@sinclair/typebox";
-import type { Snapshot } from "../catalog/snapshot";
-import { SUGGEST_LIMIT } from "../catalog/suggest";
+import { SUGGEST_LIMIT } from "../catalog/search/typeahead";
+import type { Snapshot } from "../catalog/snapshot/snapshot";
+import type { Answer } from "../http/answer";
 import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
 import { badRequest } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
 import { MAX_QUERY_CHARS } from "../http/params";
 import { envelopeSchema, PluginSchema } from "../http/wireschemas";
-import type { Answer } from "./answer";
 
 /** The suggest group's limit: a burst of this many requests, then one more per interval. */
 export const SUGGEST_RULE = { burst: 5, intervalMs: 250 } as const;

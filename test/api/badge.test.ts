@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { SaxesParser } from "saxes";
-import { publishSnapshot } from "../../src/catalog/publish";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import shieldsSchema from "../fixtures/shields-endpoint.schema.json";
 import { CATEGORY_IDS, plugin, SNAPSHOT_AT, startServer, type TestServer } from "../helpers";
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { type CatalogItem, Mirror } from "../../examples/mirror";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
-import { Env, published } from "../jobs/support";
+import { Env, published } from "../refresh/support";
 
 const HOUR = 3_600_000;
 const START = Date.parse("2026-11-20T00:00:00.000Z");

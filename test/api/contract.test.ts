@@ -1,7 +1,7 @@
 /** The embedded default snapshot served over HTTP, checked field by field against the contract. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loadDefaultData } from "../../src/catalog/editorial";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { loadDefaultData } from "../../src/catalog/model/editorial";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { collectAll, FULL_FIELDS, startServer, type TestServer } from "../helpers";
 
 const SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

@@ -1,7 +1,7 @@
 /** /api/v1/categories?q= counts every category from one match set, and its counts are the list's totals. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
-import { Searcher } from "../../src/catalog/searcher";
+import { Searcher } from "../../src/catalog/search/searcher";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { startServer, type TestServer } from "../helpers";
 
 let server: TestServer;

@@ -13,7 +13,7 @@ import { decodeHTML } from "entities";
 import { XMLParser } from "fast-xml-parser";
 import Parser from "rss-parser";
 import { SaxesParser } from "saxes";
-import { xmlChars } from "../../src/http/feed-text";
+import { xmlChars } from "../../src/http/xml-text";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 import { FIXTURES } from "./hostile-text";
 

@@ -8,10 +8,10 @@ import fc from "fast-check";
 import { XMLParser } from "fast-xml-parser";
 import Parser from "rss-parser";
 import { SaxesParser } from "saxes";
-import { publishSnapshot } from "../../src/catalog/publish";
-import { Snapshot } from "../../src/catalog/snapshot";
-import { xmlChars } from "../../src/http/feed-text";
-import { renderFeed } from "../../src/routes/feed";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
+import { xmlChars } from "../../src/http/xml-text";
+import { renderFeed } from "../../src/routes/feed/route";
 import { plugin, snapshotInput, startServer, type TestServer, tempDir } from "../helpers";
 import { FIXTURES } from "./hostile-text";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)> & "quoted"`;

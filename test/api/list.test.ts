@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { PluginRecord } from "../../src/catalog/types";
+import type { PluginRecord } from "../../src/catalog/model/types";
 import { collectAll, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const CATS = ["mcp", "cli", "skills", "hooks"];

@@ -4,14 +4,14 @@
  * a request, a 429, a cache hit, a failed refresh and a successful one, the shared state.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
-import { CatalogStore } from "../../src/catalog/store";
+import { Metrics } from "../../src/base/metrics";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
+import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { RedisLink, sharedMode } from "../../src/cluster/redis";
-import { Metrics } from "../../src/metrics";
-import { RefreshJob, refreshRun } from "../../src/refresh/cron";
+import { RefreshJob, refreshRun } from "../../src/scheduler/cron";
 import { freePort, RedisServer } from "../cluster/redis-server";
 import { startServer, type TestServer, testConfig } from "../helpers";
-import { Env } from "../jobs/support";
+import { Env } from "../refresh/support";
 import { spawnService } from "../reliability/support/process";
 
 const cleanups: Array<() => unknown> = [];

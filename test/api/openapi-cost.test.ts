@@ -1,7 +1,7 @@
 /** /openapi.json takes its examples from bounded reads: it never reads the whole catalog. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
-import { Snapshot } from "../../src/catalog/snapshot";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { startServer, type TestServer } from "../helpers";
 
 let server: TestServer;

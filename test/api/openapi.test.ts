@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { MAX_REQUEST_LINE_BYTES } from "../../src/http/guard";
 import { startServer, type TestServer } from "../helpers";
 import { Conformance, dereferenced, type OpenApiDocument } from "../openapi-conformance";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 import { realCatalogInput } from "../real-catalog";
 

@@ -6,11 +6,11 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { buildSnapshot } from "../../src/catalog/build";
-import { POPULARITY } from "../../src/catalog/schema";
-import { Snapshot } from "../../src/catalog/snapshot";
-import { prefixUpperBound, SCAN_LIMIT, SUGGEST_LIMIT, SuggestIndex } from "../../src/catalog/suggest";
-import type { PluginRecord } from "../../src/catalog/types";
+import { POPULARITY } from "../../src/catalog/model/schema";
+import type { PluginRecord } from "../../src/catalog/model/types";
+import { prefixUpperBound, SCAN_LIMIT, SUGGEST_LIMIT, SuggestIndex } from "../../src/catalog/search/typeahead";
+import { buildSnapshot } from "../../src/catalog/snapshot/build";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { plugin, snapshotInput, startServer, type TestServer, tempDir } from "../helpers";
 
 /** A catalog where many names share prefixes, so some ranges are longer than the per-request scan. */

@@ -4,7 +4,13 @@
  * against a brute-force scan on a catalog whose prefixes exceed the per-request scan.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SCAN_LIMIT, SUGGEST_LIMIT, SuggestIndex, type SuggestKey, suggestSource } from "../../src/catalog/suggest";
+import {
+  SCAN_LIMIT,
+  SUGGEST_LIMIT,
+  SuggestIndex,
+  type SuggestKey,
+  suggestSource,
+} from "../../src/catalog/search/typeahead";
 import { BurstLimiter } from "../../src/http/ratelimit";
 import { SUGGEST_RULE } from "../../src/routes/suggest";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
-import { publishSnapshot } from "../../src/catalog/publish";
-import { Snapshot } from "../../src/catalog/snapshot";
-import { CatalogStore } from "../../src/catalog/store";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
+import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { plugin, snapshotInput, tempDir, testConfig } from "../helpers";
 
 const OLD = "2026-08-22T00:00:00.000Z";

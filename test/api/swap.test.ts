@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { publishSnapshot } from "../../src/catalog/publish";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer;

@@ -4,13 +4,13 @@
  * ranges, HEAD and revalidation of catalog.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { carryHistory } from "../../src/catalog/history";
-import { readPrevious } from "../../src/catalog/previous";
-import { publishSnapshot } from "../../src/catalog/publish";
-import { Snapshot } from "../../src/catalog/snapshot";
-import type { PluginRecord } from "../../src/catalog/types";
-import { crc32Combine, PART_BYTES, PartsBody, PartWriter, partStats } from "../../src/http/parts";
-import { PreparedDocuments, SyncDocuments } from "../../src/http/syncdocs";
+import { carryHistory } from "../../src/catalog/model/history";
+import { readPrevious } from "../../src/catalog/model/previous";
+import type { PluginRecord } from "../../src/catalog/model/types";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
+import { crc32Combine, PART_BYTES, PartsBody, PartWriter, partStats } from "../../src/market/chunks";
+import { PreparedDocuments, SyncDocuments } from "../../src/market/documents";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 import { changesSince, wholeCatalog } from "../sync-oracle";
 

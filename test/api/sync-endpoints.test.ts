@@ -1,6 +1,6 @@
 /** The client-sync endpoints over HTTP: catalog.json, changes, categories, redirects, pinned paging, newest, archived. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer;

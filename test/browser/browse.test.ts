@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { plugin, startServer, type TestServer } from "../helpers";
 import { addRecordFields, INSTALL } from "../rich-records";
 import { type Chromium, launchChromium, SCREENSHOTS, watchProblems } from "./chromium";

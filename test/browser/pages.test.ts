@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { defaultSnapshotInput } from "../../src/catalog/publish";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { startServer, type TestServer } from "../helpers";
 import { type Chromium, launchChromium, SCREENSHOTS, watchProblems } from "./chromium";
 

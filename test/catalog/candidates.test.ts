@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { type CandidateDecision, carryCandidates, listingRulesOf } from "../../src/catalog/candidates";
-import { nextRefresh } from "../../src/routes/schedule";
+import { type CandidateDecision, carryCandidates, listingRulesOf } from "../../src/catalog/model/candidates";
+import { nextRefresh } from "../../src/scheduler/next";
 
 function decision(id: string, checked_at: string, fields: Partial<CandidateDecision> = {}): CandidateDecision {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { Classifier, toRecords } from "../../src/catalog/classify";
-import { loadEditorial } from "../../src/catalog/editorial";
-import type { Category, Editorial, RepoFacts } from "../../src/catalog/types";
+import { Classifier, toRecords } from "../../src/catalog/model/classify";
+import { loadEditorial } from "../../src/catalog/model/editorial";
+import type { Category, Editorial, RepoFacts } from "../../src/catalog/model/types";
 
 const CATEGORIES: Category[] = [
   {

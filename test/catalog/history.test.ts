@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { carryHistory, composeEvents } from "../../src/catalog/history";
-import type { HistoryEvent } from "../../src/catalog/types";
-import { catalogView } from "../../src/catalog/views";
+import { carryHistory, composeEvents } from "../../src/catalog/model/history";
+import type { HistoryEvent } from "../../src/catalog/model/types";
+import { catalogView } from "../../src/catalog/model/views";
 import { plugin } from "../helpers";
 
 const T0 = "2026-11-01T00:00:00.000Z";

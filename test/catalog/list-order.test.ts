@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { COMPARATORS, heat, type Ranked, SORTS, sortAll } from "../../src/catalog/orders";
-import type { Snapshot } from "../../src/catalog/snapshot";
-import type { PluginRecord } from "../../src/catalog/types";
+import type { PluginRecord } from "../../src/catalog/model/types";
+import { COMPARATORS, heat, type Ranked, SORTS, sortAll } from "../../src/catalog/search/orders";
+import type { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { CATEGORIES, openSnapshot, randomInput, randomPlugins } from "./random-catalog";
 
 const input = randomInput(2000, 11);

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSnapshot } from "../../src/catalog/build";
-import { Snapshot } from "../../src/catalog/snapshot";
-import type { PluginRecord, SnapshotInput } from "../../src/catalog/types";
+import type { PluginRecord, SnapshotInput } from "../../src/catalog/model/types";
+import { buildSnapshot } from "../../src/catalog/snapshot/build";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 
 export const WORDS = [
   "mcp",

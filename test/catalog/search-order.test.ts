@@ -1,9 +1,9 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { COMPARATORS, heat, type Ranked, SORTS, type Sort } from "../../src/catalog/orders";
-import { RANKED_MATCHES } from "../../src/catalog/ranking";
-import type { Snapshot } from "../../src/catalog/snapshot";
-import type { PluginRecord } from "../../src/catalog/types";
+import type { PluginRecord } from "../../src/catalog/model/types";
+import { COMPARATORS, heat, type Ranked, SORTS, type Sort } from "../../src/catalog/search/orders";
+import { RANKED_MATCHES } from "../../src/catalog/search/ranking";
+import type { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { CATEGORIES, openSnapshot, randomInput } from "./random-catalog";
 
 /**

@@ -1,7 +1,7 @@
 /** The store looks at its file again after a change event, and on its check interval when an event is missed. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { CatalogStore } from "../../src/catalog/store";
+import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { tempDir } from "../helpers";
 import { publishMarked } from "../reliability/support/catalog";
 

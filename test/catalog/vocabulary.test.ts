@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
-import { publishSnapshot } from "../../src/catalog/publish";
-import { Snapshot } from "../../src/catalog/snapshot";
 import {
   MAX_LIST,
   MIN_SIMILARITY,
@@ -11,7 +9,9 @@ import {
   trigramsOf,
   Vocabulary,
   vocabularyOf,
-} from "../../src/catalog/vocabulary";
+} from "../../src/catalog/search/vocabulary";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { plugin, snapshotInput, tempDir } from "../helpers";
 
 const vocabulary = (words: string[]) => Vocabulary.fromWords(words);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Env } from "../jobs/support";
+import { Env } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
 import { freePort, RedisServer } from "./redis-server";
 

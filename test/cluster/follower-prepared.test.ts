@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { publishSnapshot } from "../../src/catalog/publish";
-import { CatalogStore, PREPARED_AT_ONCE } from "../../src/catalog/store";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { CatalogStore, PREPARED_AT_ONCE } from "../../src/catalog/snapshot/store";
 import { SNAPSHOT_CHANNEL, SnapshotFollower } from "../../src/cluster/distribution";
 import { RedisLink } from "../../src/cluster/redis";
 import { plugin, snapshotInput, tempDir } from "../helpers";

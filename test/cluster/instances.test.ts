@@ -5,8 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { within } from "../jobs/cli";
-import { Env, OLD_SNAPSHOT_AT } from "../jobs/support";
+import { within } from "../refresh/cli";
+import { Env, OLD_SNAPSHOT_AT } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
 import { RedisServer } from "./redis-server";
 

@@ -2,8 +2,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { LOCK_KEY } from "../../src/cluster/lease";
-import { spawnRefresh } from "../jobs/cli";
-import { Env, OLD_SNAPSHOT_AT } from "../jobs/support";
+import { spawnRefresh } from "../refresh/cli";
+import { Env, OLD_SNAPSHOT_AT } from "../refresh/support";
 import { RedisServer } from "./redis-server";
 
 let env: Env;

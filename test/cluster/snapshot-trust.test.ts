@@ -8,13 +8,13 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { RedisClient } from "bun";
-import { lastGoodPath } from "../../src/catalog/lastgood";
-import { readPrevious } from "../../src/catalog/previous";
-import { publishSnapshot } from "../../src/catalog/publish";
+import { readPrevious } from "../../src/catalog/model/previous";
+import { lastGoodPath } from "../../src/catalog/snapshot/lastgood";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { SNAPSHOT_CHANNEL, shareSnapshot, signSnapshot } from "../../src/cluster/distribution";
 import { RedisLink } from "../../src/cluster/redis";
 import { verifySnapshotFile } from "../../src/cluster/verify";
-import { CATEGORY_IDS, Env, OLD_SNAPSHOT_AT, record } from "../jobs/support";
+import { CATEGORY_IDS, Env, OLD_SNAPSHOT_AT, record } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
 import { RedisServer } from "./redis-server";
 

@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import { CatalogStore } from "../../src/catalog/store";
+import { CatalogStore } from "../../src/catalog/snapshot/store";
+import { answerFrom, type Handler } from "../../src/http/answer";
 import { render } from "../../src/http/cache";
 import { badRequest } from "../../src/http/errors";
 import { requestNote } from "../../src/http/requestlog";
-import { answerFrom, type Handler } from "../../src/routes/answer";
 import { publishMarked, tempDir } from "../reliability/support/catalog";
 
 const cleanups: Array<() => void> = [];

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
-import { CatalogStore } from "../../src/catalog/store";
+import { createLog } from "../../src/base/log";
+import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { loadConfig } from "../../src/config";
-import { createLog } from "../../src/log";
 import { tempDir } from "../helpers";
 import { publishMarked } from "../reliability/support/catalog";
 

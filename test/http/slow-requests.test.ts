@@ -2,8 +2,8 @@
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
-import { publishSnapshot } from "../../src/catalog/publish";
-import { CatalogStore } from "../../src/catalog/store";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { plugin, snapshotInput, tempDir, testConfig } from "../helpers";
 
 const { dir, cleanup } = tempDir();

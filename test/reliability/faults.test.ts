@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { headerProblem, snapshotProblem } from "../../src/catalog/validity";
+import { headerProblem, snapshotProblem } from "../../src/catalog/snapshot/validity";
 import { appWithSnapshot, call, json, publishMarked, type TestApp } from "./support/catalog";
 import { ROOT } from "./support/process";
 
@@ -69,7 +69,7 @@ describe("the serving snapshot survives", () => {
     t = appWithSnapshot();
     const before = readFileSync(t.path);
     const script = `
-      import { publishSnapshot } from ${JSON.stringify(join(ROOT, "src/catalog/publish.ts"))};
+      import { publishSnapshot } from ${JSON.stringify(join(ROOT, "src/catalog/snapshot/publish.ts"))};
       import { snapshotInput } from ${JSON.stringify(join(ROOT, "test/reliability/support/catalog.ts"))};
       publishSnapshot(process.argv.at(-1), snapshotInput("2026-09-09T09:09:09.999Z", 3000));`;
     // 256 KiB is far less than the 3,000-plugin build needs: writes past it fail like a full disk.

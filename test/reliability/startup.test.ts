@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { loadDefaultData } from "../../src/catalog/editorial";
+import { loadDefaultData } from "../../src/catalog/model/editorial";
 import { publishMarked, tempDir } from "./support/catalog";
 import { ensureStopped, type Service, startService } from "./support/process";
 

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../../src/app";
-import { publishSnapshot } from "../../../src/catalog/publish";
-import { CatalogStore } from "../../../src/catalog/store";
-import type { PluginRecord, SnapshotInput } from "../../../src/catalog/types";
+import type { Log } from "../../../src/base/log";
+import type { PluginRecord, SnapshotInput } from "../../../src/catalog/model/types";
+import { publishSnapshot } from "../../../src/catalog/snapshot/publish";
+import { CatalogStore } from "../../../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../../../src/config";
-import type { Log } from "../../../src/log";
 
 export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "other"];
 

@@ -1,0 +1,26 @@
+/** A list query as the list endpoints, the pages and the category counts parse it: what the search engine is asked. */
+import type { IncludePart } from "../model/details";
+import type { Sort } from "./orders";
+
+/** Plugins per page when a query names no `limit`: the list API's and the pages' default. */
+export const PAGE_SIZE = 20;
+
+/** A list query, as the list endpoints, the pages and the category counts parse it; absent is "any". */
+export interface Query {
+  /** The search text; null for no search. */
+  q?: string | null;
+  category?: string | null;
+  curated?: boolean;
+  /** Only archived (true) or only unarchived (false) plugins; null for both. */
+  archived?: boolean | null;
+  /** `has=` kinds, every one required; `harness=`; `original=` (no forks or look-alikes). */
+  has?: readonly string[];
+  harness?: string | null;
+  original?: boolean;
+  /** Parts added to each plugin's full form (`include=`). */
+  include?: readonly IncludePart[];
+  /** The order ("default" when absent) and the page; the category counts ignore them and `category`. */
+  sort?: Sort;
+  offset?: number;
+  limit?: number;
+}

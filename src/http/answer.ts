@@ -1,0 +1,141 @@
+/**
+ * What every cached route does: take the snapshot serving the request, read the request into
+ * canonical arguments, and answer from the snapshot's response cache, rendering on a miss.
+ *
+ * Every handler made here comes from `synchronous`, which keeps one shape, `const response =
+ * serve(…); if (response === null) return null; return response;`: Elysia compiles a handler
+ * whose source holds `return f(` or `=> f(` as asynchronous (a promise and an await on every
+ * request), and Bun folds `const r = f(); return r;` back into `return f()`, so the 304 case
+ * (null) is returned apart.
+ * test/api/sync-handlers.test.ts fails when a handler turns asynchronous.
+ */
+import type { Snapshot } from "../catalog/snapshot/snapshot";
+import type { CatalogStore } from "../catalog/snapshot/store";
+import { acceptsGzip, type Rendered, type ResponseState, respond, SnapshotResponses } from "./cache";
+import { HttpError, unavailable } from "./errors";
+import type { RequestNote } from "./requestlog";
+import { rawQuery } from "./url";
+
+/** What a catalog handler reads from Elysia's context. */
+export interface CatalogContext {
+  request: Request;
+  set: ResponseState;
+  note: RequestNote;
+}
+
+/** A route's path parameters (none by default). */
+type PathParams = Record<string, string>;
+
+/** A synchronous handler: the response, or null for a 304 whose status and headers are in `set`. */
+export type Handler<P extends PathParams = PathParams> = (context: CatalogContext & { params: P }) => Response | null;
+
+/**
+ * Reads a request into canonical arguments: every field in the order the parser writes it, a
+ * default written out, nothing else (400 on a bad value, 409 on a stale pin); `undefined` for a
+ * route that takes none.
+ */
+export type Parse<A, P extends PathParams> = (query: URLSearchParams, snapshot: Snapshot, path: P) => A;
+
+export interface RouteOptions {
+  /** Parse every request: the arguments read more than the URL (the clock). By default a URL is parsed once per snapshot. */
+  fresh?: boolean;
+  /** The answer to the parser's 400 (a page telling what is malformed) instead of the error document. */
+  bad?: (error: HttpError, note: RequestNote) => Response;
+}
+
+export interface Answer {
+  /**
+   * The handler of `name`: the cache key is `name` with the parsed arguments, so unknown
+   * parameters, their order and their percent-encoding reach one entry; `make` renders on a miss.
+   */
+  route<A, P extends PathParams = PathParams>(
+    name: string,
+    parse: Parse<A, P>,
+    make: (snapshot: Snapshot, arg: A) => Rendered,
+    options?: RouteOptions,
+  ): Handler<P>;
+}
+
+/** Parsed URLs remembered per route and snapshot, so a repeated URL is parsed once. */
+const MAX_REMEMBERED_URLS = 1024;
+
+interface Parsed<A> {
+  key: string;
+  arg: A;
+  params: string | null;
+}
+
+/** Answers from the current snapshot's response cache, in gzip when the client accepts it; 503 before any snapshot. */
+export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
+  const responses = new SnapshotResponses<Snapshot>(cacheBytes);
+  return {
+    route<A, P extends PathParams>(
+      name: string,
+      parse: Parse<A, P>,
+      make: (snapshot: Snapshot, arg: A) => Rendered,
+      { fresh = false, bad }: RouteOptions = {},
+    ): Handler<P> {
+      let parsedFor: Snapshot | null = null;
+      const parsed = new Map<string, Parsed<A>>();
+      const parseIn = (request: Request, snapshot: Snapshot, path: P): Parsed<A> => {
+        const arg = parse(new URLSearchParams(rawQuery(request.url)), snapshot, path);
+        const params = arg === undefined ? null : canonicalParams(arg);
+        return { key: params === null ? name : `${name}?${params}`, arg, params };
+      };
+      const remembered = (request: Request, snapshot: Snapshot, path: P): Parsed<A> => {
+        if (parsedFor !== snapshot) {
+          parsedFor = snapshot;
+          parsed.clear();
+        }
+        let known = parsed.get(request.url);
+        if (known === undefined) {
+          known = parseIn(request, snapshot, path);
+          if (parsed.size >= MAX_REMEMBERED_URLS) parsed.clear();
+          parsed.set(request.url, known);
+        }
+        return known;
+      };
+      const read = fresh ? parseIn : remembered;
+      const serve = (request: Request, set: ResponseState, note: RequestNote, path: P): Response | null => {
+        const snapshot = store.current();
+        if (snapshot === null) throw unavailable();
+        let known: Parsed<A>;
+        try {
+          known = read(request, snapshot, path);
+        } catch (error) {
+          if (bad !== undefined && error instanceof HttpError && error.status === 400) return bad(error, note);
+          throw error;
+        }
+        note.params = known.params;
+        const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+        const { rendered, hit } = responses.for(snapshot).get(known.key, () => make(snapshot, known.arg), gzip);
+        note.cache = hit ? "hit" : "miss";
+        return respond(rendered, request, set, note.limit);
+      };
+      return synchronous(serve);
+    },
+  };
+}
+
+/** A handler of the one shape the module comment explains, around `serve`. */
+function synchronous<P extends PathParams>(
+  serve: (request: Request, set: ResponseState, note: RequestNote, path: P) => Response | null,
+): Handler<P> {
+  return ({ request, set, note, params }) => {
+    const response = serve(request, set, note, params);
+    if (response === null) return null;
+    return response;
+  };
+}
+
+/** A handler answering a rendering that is no snapshot's (a static file), picked by the request. */
+export function fixedRoute<P extends PathParams = PathParams>(
+  pick: (request: Request, path: P) => Rendered,
+): Handler<P> {
+  return synchronous((request, set, _note, path) => respond(pick(request, path), request, set, null));
+}
+
+/** Parsed parameters in one spelling: what a cache key and the slow-request log name a query by. */
+export function canonicalParams(arg: unknown): string {
+  return JSON.stringify(arg);
+}

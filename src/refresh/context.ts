@@ -1,0 +1,33 @@
+/** What one refresh run works with, shared by its phases (phases.ts) and their steps. */
+import type { Log } from "../base/log";
+import type { loadEditorial } from "../catalog/model/editorial";
+import type { PreviousCatalog } from "../catalog/model/previous";
+import type { SourceCaps } from "./caps";
+import type { Checkpoint } from "./checkpoint";
+import type { GitHub } from "./github/client";
+import type { Progress } from "./progress";
+import type { DiscoveryRules } from "./rules";
+import type { UpstreamGate } from "./upstream";
+
+/** Everything one run works with. */
+export interface Run {
+  databasePath: string;
+  maxDrop: number;
+  /** What the data directory holds, read once when the run starts. */
+  editorial: ReturnType<typeof loadEditorial>;
+  rules: DiscoveryRules;
+  /** The source lists' category labels by lowercased id. */
+  hints: Map<string, string | null>;
+  synonyms: string[][];
+  previous: PreviousCatalog;
+  gh: GitHub;
+  progress: Progress;
+  checkpoint: Checkpoint;
+  gate: UpstreamGate;
+  /** Each source's caps, counted across discovery and the manifests followed while fetching. */
+  caps: SourceCaps;
+  /** Newcomers are held back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
+  maxGrowth: number;
+  log: Log;
+  now: () => Date;
+}

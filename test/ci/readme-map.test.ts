@@ -1,0 +1,34 @@
+/** README's map of the code names every folder of the tree, and nothing that is not there. */
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const TOP = ["bench", "db", "deploy", "docs", "examples", "jobs", "scripts", "src", "test"];
+
+function folders(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    return statSync(join(ROOT, path)).isDirectory() ? [`${path}/`, ...folders(path)] : [];
+  });
+}
+
+function mapSection(): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Map of the code\n");
+  expect(start).toBeGreaterThan(-1);
+  const end = readme.indexOf("\n## ", start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+test("every folder of src/ and every top-level folder is on the map", () => {
+  const named = new Set([...mapSection().matchAll(/`([a-z][a-z0-9./-]*\/)`/g)].map((m) => m[1]!));
+  const expected = [...TOP.filter((dir) => existsSync(join(ROOT, dir))).map((dir) => `${dir}/`), ...folders("src")];
+  expect(expected.filter((folder) => !named.has(folder))).toEqual([]);
+});
+
+test("every path the map names is in the tree", () => {
+  const paths = [...mapSection().matchAll(/`((?:src|test|bench|jobs|db|docs|deploy|scripts)\/[A-Za-z0-9./-]*)`/g)];
+  expect(paths.length).toBeGreaterThan(10);
+  expect(paths.map((m) => m[1]!).filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+});

@@ -524,6 +524,9 @@ export const pageDocs = {
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
+/** A listing that searches: when not cached, it costs what the list API's search costs. */
+const searches = (p: ListParams): boolean => p.q !== null;
+
 // A malformed parameter's page (badPage) is answered apart, never cached.
 export function pageHandlers(answer: Answer) {
   return {
@@ -531,13 +534,13 @@ export function pageHandlers(answer: Answer) {
       "page:browse",
       (query) => parseBrowse(query),
       (s, p) => listing(s, p, false),
-      { bad: badPage },
+      { bad: badPage, costly: searches },
     ),
     category: answer.route(
       "page:category",
       (query, _snapshot, { id }: { id: string }) => parseBrowse(query, id),
       (s, p) => listing(s, p, true),
-      { bad: badPage },
+      { bad: badPage, costly: searches },
     ),
     plugin: answer.route(
       "page:plugin",
@@ -547,5 +550,8 @@ export function pageHandlers(answer: Answer) {
   };
 }
 
-/** The pages' rate-limit group: a person may open a few pages at once, then one every half second. */
+/**
+ * The pages' rate-limit group, one budget for every page a client opens: a person may open a few
+ * pages at once, then one every half second.
+ */
 export const PAGES_RULE = { burst: 10, intervalMs: 500 } as const;

@@ -1,0 +1,89 @@
+/**
+ * Spelling correction of a search's words: each word that matches nothing replaced by a near word
+ * of the index (Vocabulary.nearest). The work is bounded per request: at most MAX_CORRECTED_WORDS
+ * unknown words are corrected, found among the first MAX_EXAMINED_WORDS words, whatever `q` holds.
+ */
+import type { FtsIndex } from "./fts";
+import { prefixPhrase, type QueryWord, readWords } from "./match";
+import type { BlobReader } from "./orders";
+import type { Synonyms } from "./searchtext";
+import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
+
+/** Unknown words a search corrects at most. */
+export const MAX_CORRECTED_WORDS = 3;
+/** Words of a search looked at for unknown ones: each costs an index count. */
+export const MAX_EXAMINED_WORDS = 8;
+
+const textOf = (words: readonly QueryWord[]) => words.map((w) => w.text).join(" ");
+
+export class Correction {
+  /** The correction vocabulary, read on the first correction. */
+  private vocabularyCache: Vocabulary | null = null;
+
+  constructor(
+    private readonly fts: FtsIndex,
+    private readonly synonyms: Synonyms,
+    private readonly blob: BlobReader,
+  ) {}
+
+  /**
+   * The words with each unknown one replaced by the nearest word of the index (by edit distance,
+   * failing that by trigrams); null when nothing changed.
+   */
+  corrected(read: readonly QueryWord[]): QueryWord[] | null {
+    const words = [...read];
+    let changed = false;
+    for (const { i, token } of this.unknownWords(words)) {
+      const nearest = this.vocabulary().nearest(token, 1)[0];
+      if (nearest === undefined) continue;
+      changed = true;
+      words[i] = readWords(nearest.word, this.synonyms)[0]!;
+    }
+    return changed ? words : null;
+  }
+
+  /**
+   * "Did you mean": for a search that found nothing, up to `limit` searches with one word that
+   * matches nothing replaced by one of its nearest words of the index, nearest first. Empty when
+   * every word is found on its own (the words together, or the filters, found nothing).
+   */
+  suggestions(words: readonly QueryWord[], limit: number): string[] {
+    const options = this.unknownWords(words).flatMap(({ i, token }) =>
+      this.vocabulary()
+        .nearest(token, limit)
+        .map((nearest, rank) => ({
+          rank,
+          text: textOf(words.map((w, j) => (j === i ? { ...w, text: nearest.word } : w))),
+        })),
+    );
+    options.sort((a, b) => a.rank - b.rank);
+    const found = new Set<string>();
+    for (const { text } of options) if (found.size < limit) found.add(text);
+    return [...found];
+  }
+
+  /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now. */
+  prepare(words?: Vocabulary): void {
+    if (words !== undefined) this.vocabularyCache ??= words;
+    this.vocabulary();
+  }
+
+  /** The words that can be corrected and match nothing, with their place, within the bounds. */
+  private unknownWords(words: readonly QueryWord[]): Array<{ i: number; token: string }> {
+    const unknown: Array<{ i: number; token: string }> = [];
+    for (let i = 0; i < Math.min(words.length, MAX_EXAMINED_WORDS); i++) {
+      const [token] = words[i]!.tokens;
+      if (words[i]!.tokens.length !== 1 || !CORRECTABLE.test(token!)) continue;
+      if (this.fts.count(prefixPhrase(token!)) > 0) continue;
+      unknown.push({ i, token: token! });
+      if (unknown.length === MAX_CORRECTED_WORDS) break;
+    }
+    return unknown;
+  }
+
+  /** The snapshot's correction vocabulary, read on first use. */
+  private vocabulary(): Vocabulary {
+    this.vocabularyCache ??= Vocabulary.decode(this.blob(VOCABULARY)!, this.blob(TRIGRAMS)!);
+    return this.vocabularyCache;
+  }
+}

@@ -180,7 +180,7 @@ function responses(
   }
   if (limited) {
     const description = burst
-      ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to this endpoint.`
+      ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to the endpoints of this group together.`
       : "More than one request per window from this client to this endpoint.";
     const message = burst ? tooManyBurst(burst, 1) : tooManyRequests(windowMs, Math.ceil(windowMs / 1000));
     out[429] = errorResponse(path, 429, description, message, {

@@ -51,7 +51,7 @@ export function tooManyRequests(windowMs: number, resetSeconds: number): string 
 export function tooManyBurst(rule: BurstRule, resetSeconds: number): string {
   return (
     `Too many requests: ${rule.burst} at once, then one per ${rule.intervalMs / 1000} s, are allowed on this ` +
-    `endpoint; retry after ${resetSeconds} s.`
+    `endpoint's group; retry after ${resetSeconds} s.`
   );
 }
 

@@ -454,6 +454,10 @@ function badPage(error: HttpError, note: RequestNote): Response {
   });
 }
 
+const UNCACHED_SEARCH =
+  "A search (`q`) the response cache does not answer also counts as a request to `/api/v1/plugins` (one per " +
+  "window per client): past it, 429 with `Retry-After`.";
+
 const HTML_STATUS = (description: string): MoreStatus => ({ description, type: "text/html" });
 const PAGE_MORE = {
   400: HTML_STATUS("A malformed parameter or an unknown category: a page that names it."),
@@ -482,7 +486,8 @@ export const pageDocs = {
     summary: "Search and browse the catalog (HTML)",
     description:
       "The list API's parameters as a page for people: the results, the total, the corrected spelling, " +
-      `filters and pages of ${LIST_PAGE_SIZE.fallback}. Works without JavaScript; the script adds suggestions as one types.`,
+      `filters and pages of ${LIST_PAGE_SIZE.fallback}. Works without JavaScript; the script adds suggestions as one types. ` +
+      UNCACHED_SEARCH,
     query: (snapshot) => browseQuerySchema(snapshot, true),
     body: TextSchema,
     type: "text/html",
@@ -492,7 +497,7 @@ export const pageDocs = {
   category: {
     tag: "Pages",
     summary: "One category's plugins (HTML)",
-    description: "The category's name, description and feeds, and its plugins with the browse page's parameters.",
+    description: `The category's name, description and feeds, and its plugins with the browse page's parameters. ${UNCACHED_SEARCH}`,
     params: t.Object({ id: t.String({ description: "A category id." }) }),
     query: (snapshot) => browseQuerySchema(snapshot, false),
     body: TextSchema,

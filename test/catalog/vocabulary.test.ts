@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
+import { MAX_CORRECTED_WORDS, MAX_EXAMINED_WORDS } from "../../src/catalog/search/correction";
 import {
   MAX_LIST,
   MIN_SIMILARITY,
@@ -139,6 +140,19 @@ describe("a snapshot's corrections and suggestions", () => {
     expect(list("playground postgres").total).toBe(0);
     expect(snapshot.suggestions("playground postgres")).toEqual([]);
     expect(snapshot.suggestions("zzzzqqqq")).toEqual([]);
+  });
+
+  test(`at most ${MAX_CORRECTED_WORDS} unknown words are corrected, among the first ${MAX_EXAMINED_WORDS} words`, () => {
+    const unknown = ["qqqqxj", "wwwwxj", "kkkkxj", "vvvvxj"];
+    // Alone, the misspelt word is corrected; after as many unknown words as the bound, it is not looked at.
+    expect(snapshot.suggestions(`${unknown.slice(0, MAX_CORRECTED_WORDS - 1).join(" ")} playwrite`)).not.toEqual([]);
+    expect(snapshot.suggestions(`${unknown.slice(0, MAX_CORRECTED_WORDS).join(" ")} playwrite`)).toEqual([]);
+    const known = Array(MAX_EXAMINED_WORDS - 1)
+      .fill("postgres")
+      .join(" ");
+    expect(snapshot.suggestions(`${known} playwrite`)).toEqual([`${known} playwright`]);
+    expect(snapshot.suggestions(`${known} postgres playwrite`)).toEqual([]);
+    expect(list(`${known} postgres playwrite`).corrected).toBeUndefined();
   });
 });
 

@@ -105,7 +105,11 @@ export function createApp({
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const charge: Charge | undefined =
     limiter && ((route, request, note) => limiter.charge(SEARCH_ROUTE, route, request, note));
-  const answer = answerFrom(store, config.responseCacheBytes, charge);
+  const answer = answerFrom(store, {
+    cacheBytes: config.responseCacheBytes,
+    charge,
+    sharedCache: { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
+  });
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, store, config.baseUrl);

@@ -117,6 +117,8 @@ export interface ServerOptions {
   metricsToken?: string;
   /** The limits shared across instances (REDIS_URL's RedisLimits). */
   sharedLimits?: SharedLimits;
+  /** Any other settings. */
+  config?: Partial<Config>;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
@@ -138,6 +140,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
       refreshCron: options.refreshCron ?? null,
       metricsToken: options.metricsToken,
+      ...options.config,
     }),
     log: (event, fields) => lines.push({ event, ...fields }),
     metrics: options.metrics,

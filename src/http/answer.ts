@@ -51,7 +51,27 @@ export interface RouteOptions<A = unknown> {
   costly?: (arg: A) => boolean;
 }
 
+/** How long shared caches keep the answers (Cache-Control's `s-maxage` and `stale-while-revalidate`). */
+export interface SharedCache {
+  maxAgeS: number;
+  staleS: number;
+}
+
+export interface AnswerOptions {
+  /** Bytes of the response cache. */
+  cacheBytes: number;
+  /** Counts the costly requests the cache does not answer (RouteOptions.costly). */
+  charge?: Charge;
+  /** Added to every public answer's Cache-Control; none when absent. */
+  sharedCache?: SharedCache;
+}
+
 export interface Answer {
+  /**
+   * `cacheControl` (a public answer's) with the shared caches' directives added: what every
+   * route's answer carries, so a proxy in front serves it for `s-maxage` and revalidates by ETag.
+   */
+  shared(cacheControl: string): string;
   /**
    * The handler of `name`: the cache key is `name` with the parsed arguments, so unknown
    * parameters, their order and their percent-encoding reach one entry; `make` renders on a miss.
@@ -73,13 +93,38 @@ interface Parsed<A> {
   params: string | null;
 }
 
+/** A public Cache-Control with the shared caches' directives added, once per distinct value. */
+function sharedDirectives(sharedCache: SharedCache | undefined): (cacheControl: string) => string {
+  if (sharedCache === undefined) return (cacheControl) => cacheControl;
+  const made = new Map<string, string>();
+  const directives = `s-maxage=${sharedCache.maxAgeS}, stale-while-revalidate=${sharedCache.staleS}`;
+  return (cacheControl) => {
+    let shared = made.get(cacheControl);
+    if (shared === undefined) {
+      const add = cacheControl.startsWith("public") && !cacheControl.includes("s-maxage");
+      shared = add ? `${cacheControl}, ${directives}` : cacheControl;
+      made.set(cacheControl, shared);
+    }
+    return shared;
+  };
+}
+
 /**
  * Answers from the current snapshot's response cache, in gzip when the client accepts it; 503
- * before any snapshot. `charge` counts the costly requests the cache does not answer.
+ * before any snapshot. `options.charge` counts the costly requests the cache does not answer.
  */
-export function answerFrom(store: CatalogStore, cacheBytes: number, charge?: Charge): Answer {
+export function answerFrom(store: CatalogStore, options: number | AnswerOptions): Answer {
+  const { cacheBytes, charge, sharedCache } = typeof options === "number" ? { cacheBytes: options } : options;
   const responses = new SnapshotResponses<Snapshot>(cacheBytes);
+  const shared = sharedDirectives(sharedCache);
+  // A rendering gets the directives once, when it is made; the cache then serves it as it is.
+  const withShared = (rendered: Rendered): Rendered => {
+    const cacheControl = rendered.headers["Cache-Control"];
+    if (cacheControl !== undefined) rendered.headers["Cache-Control"] = shared(cacheControl);
+    return rendered;
+  };
   return {
+    shared,
     route<A, P extends PathParams>(
       name: string,
       parse: Parse<A, P>,
@@ -124,7 +169,7 @@ export function answerFrom(store: CatalogStore, cacheBytes: number, charge?: Cha
           if (refusal !== undefined) return refusal;
         }
         const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-        const { rendered, hit } = cache.get(known.key, () => make(snapshot, known.arg), gzip);
+        const { rendered, hit } = cache.get(known.key, () => withShared(make(snapshot, known.arg)), gzip);
         note.cache = hit ? "hit" : "miss";
         return respond(rendered, request, set, note.limit);
       };

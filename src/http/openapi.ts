@@ -82,7 +82,9 @@ const CACHE_HEADERS = {
     { type: "string" },
     true,
   ),
-  "Cache-Control": header("How long a client may reuse the answer; `no-store` on an error."),
+  "Cache-Control": header(
+    "How long a client may reuse the answer (`max-age`), and a shared cache (`s-maxage`, `stale-while-revalidate`); `no-store` on an error.",
+  ),
 };
 /** A cached body of 1 KB or more also has a gzip form, sent to a client whose Accept-Encoding takes it. */
 const GZIP_HEADERS = {

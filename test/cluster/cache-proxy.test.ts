@@ -215,6 +215,34 @@ describe("two instances behind nginx proxy_cache (deploy/nginx)", () => {
     ]);
   });
 
+  test("one entry per form: the clients' spellings of Accept-Encoding share it, and a plain client gets the plain body", async () => {
+    const path = "/api/v1/plugins?sort=name&pageSize=10";
+    const origin = await mark();
+    const forms: Array<[string, string | null, string | null]> = [];
+    const accepts = ["gzip", "gzip, deflate, br", "br;q=1.0, gzip;q=0.8", "identity", "gzip;q=0, identity", ""];
+    for (const [i, accept] of accepts.entries()) {
+      const response = await fetch(`${proxy}${path}`, {
+        headers: { "X-Forwarded-For": `10.6.0.${i}`, "Accept-Encoding": accept },
+        decompress: false,
+      });
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+      forms.push([accept, response.headers.get("content-encoding"), response.headers.get("x-cache-status")]);
+    }
+    expect(forms).toEqual([
+      ["gzip", "gzip", "MISS"],
+      ["gzip, deflate, br", "gzip", "HIT"],
+      ["br;q=1.0, gzip;q=0.8", "gzip", "HIT"],
+      ["identity", null, "MISS"],
+      ["gzip;q=0, identity", null, "HIT"],
+      ["", null, "HIT"],
+    ]);
+    expect(await origin.since()).toEqual([
+      ["/api/v1/plugins", 200],
+      ["/api/v1/plugins", 200],
+    ]);
+  });
+
   test("revalidation by ETag: the cache answers a current copy with 304, and renews an expired answer with the origin's 304", async () => {
     const path = "/api/v1/plugins?sort=forks&pageSize=3";
     const first = await get(path, "10.8.0.1");

@@ -9,7 +9,7 @@ import { detailMemberKey, ORIGINALS, POPULARITY } from "../model/schema";
 import type { Page } from "../model/types";
 import { Correction } from "./correction";
 import type { FtsIndex } from "./fts";
-import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, toMatchQuery } from "./match";
+import { type MatchQuery, type QueryWord, readWords, searchMatch, toMatchQuery } from "./match";
 import { type BlobReader, decodeFloat64, decodeInt32, type ListOrders, type Sort } from "./orders";
 import type { Query } from "./query";
 import { PAGE_SIZE } from "./query";
@@ -75,7 +75,7 @@ export class Searcher {
     private readonly db: Database,
     private readonly fts: FtsIndex,
     private readonly orders: ListOrders,
-    private readonly blob: BlobReader,
+    blob: BlobReader,
     private readonly synonyms: Synonyms,
     /** The number of plugins: rowids run from 1 to it. */
     private readonly total: number,

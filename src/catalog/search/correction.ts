@@ -1,24 +1,32 @@
 /**
  * Spelling correction of a search's words: each word that matches nothing replaced by a near word
  * of the index (Vocabulary.nearest). The work is bounded per request: at most MAX_CORRECTED_WORDS
- * unknown words are corrected, found among the first MAX_EXAMINED_WORDS words, whatever `q` holds.
+ * unknown words are corrected, found among the first MAX_EXAMINED_WORDS words, and together they
+ * compare at most MAX_EDIT_CANDIDATES words by edit distance, what one word alone may; a word's
+ * nearest words are worked out once, for the correction and the suggestions alike.
  */
 import type { FtsIndex } from "./fts";
 import { prefixPhrase, type QueryWord, readWords } from "./match";
 import type { BlobReader } from "./orders";
 import type { Synonyms } from "./searchtext";
-import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
+import { CORRECTABLE, MAX_EDIT_CANDIDATES, type Nearest, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
 
 /** Unknown words a search corrects at most. */
 export const MAX_CORRECTED_WORDS = 3;
 /** Words of a search looked at for unknown ones: each costs an index count. */
 export const MAX_EXAMINED_WORDS = 8;
 
+/** Nearest words worked out per word: the suggestions' count, of which a correction takes the first. */
+const NEAREST_KEPT = 3;
+/** Words whose nearest words are remembered, per snapshot. */
+const REMEMBERED = 256;
+
 const textOf = (words: readonly QueryWord[]) => words.map((w) => w.text).join(" ");
 
 export class Correction {
   /** The correction vocabulary, read on the first correction. */
   private vocabularyCache: Vocabulary | null = null;
+  private readonly near = new Map<string, Nearest[]>();
 
   constructor(
     private readonly fts: FtsIndex,
@@ -33,8 +41,9 @@ export class Correction {
   corrected(read: readonly QueryWord[]): QueryWord[] | null {
     const words = [...read];
     let changed = false;
-    for (const { i, token } of this.unknownWords(words)) {
-      const nearest = this.vocabulary().nearest(token, 1)[0];
+    const unknown = this.unknownWords(words);
+    for (const { i, token } of unknown) {
+      const nearest = this.nearest(token, unknown.length)[0];
       if (nearest === undefined) continue;
       changed = true;
       words[i] = readWords(nearest.word, this.synonyms)[0]!;
@@ -48,9 +57,10 @@ export class Correction {
    * every word is found on its own (the words together, or the filters, found nothing).
    */
   suggestions(words: readonly QueryWord[], limit: number): string[] {
-    const options = this.unknownWords(words).flatMap(({ i, token }) =>
-      this.vocabulary()
-        .nearest(token, limit)
+    const unknown = this.unknownWords(words);
+    const options = unknown.flatMap(({ i, token }) =>
+      this.nearest(token, unknown.length, limit)
+        .slice(0, limit)
         .map((nearest, rank) => ({
           rank,
           text: textOf(words.map((w, j) => (j === i ? { ...w, text: nearest.word } : w))),
@@ -79,6 +89,20 @@ export class Correction {
       if (unknown.length === MAX_CORRECTED_WORDS) break;
     }
     return unknown;
+  }
+
+  /** The nearest words of `token`, one of `of` unknown words sharing the request's candidates. */
+  private nearest(token: string, of: number, limit = NEAREST_KEPT): Nearest[] {
+    const candidates = Math.floor(MAX_EDIT_CANDIDATES / of);
+    const kept = Math.max(limit, NEAREST_KEPT);
+    const key = `${token} ${candidates} ${kept}`;
+    let found = this.near.get(key);
+    if (found === undefined) {
+      found = this.vocabulary().nearest(token, kept, candidates);
+      if (this.near.size >= REMEMBERED) this.near.clear();
+      this.near.set(key, found);
+    }
+    return found;
   }
 
   /** The snapshot's correction vocabulary, read on first use. */

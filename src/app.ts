@@ -5,7 +5,7 @@ import type { Log } from "./base/log";
 import { Metrics } from "./base/metrics";
 import type { CatalogStore } from "./catalog/snapshot/store";
 import type { Config } from "./config";
-import { answerFrom, type CatalogContext } from "./http/answer";
+import { answerFrom, type CatalogContext, type Charge } from "./http/answer";
 import { JSON_TYPE } from "./http/cache";
 import { errorBody, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
@@ -85,8 +85,11 @@ export function servedSnapshot(store: CatalogStore) {
   };
 }
 
-/** Route options of the rate-limited group. */
-type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>> };
+/** Route options of a rate-limit group. */
+type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>>["hook"] };
+
+/** The API's search: a page's search the cache does not answer is charged to it. */
+const SEARCH_ROUTE = "/api/v1/plugins";
 
 export function createApp({
   store,
@@ -98,7 +101,15 @@ export function createApp({
   readyDetails,
   metrics = new Metrics({ snapshot: servedSnapshot(store), processMetrics: false }),
 }: AppDeps) {
-  const answer = answerFrom(store, config.responseCacheBytes);
+  const server = (): Server<undefined> | null => app.server;
+  const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
+  const charge: Charge | undefined =
+    limiter && ((route, request, note) => limiter.charge(SEARCH_ROUTE, route, request, note));
+  const answer = answerFrom(store, {
+    cacheBytes: config.responseCacheBytes,
+    charge,
+    sharedCache: { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
+  });
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, store, config.baseUrl);
@@ -110,21 +121,19 @@ export function createApp({
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
-  const server = (): Server<undefined> | null => app.server;
-  const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
-  const limited: Limit = limiter ? { beforeHandle: limiter } : {};
+  const limited: Limit = limiter ? { beforeHandle: limiter.hook } : {};
   const open: Limit = {};
-  // Groups that admit a burst: typing asks for suggestions several times a second, and a person
-  // clicking through pages may open a few at once.
+  // Groups that admit a burst, one budget per group and client whatever the route: typing asks for
+  // suggestions several times a second, and a person clicking through pages may open a few at once.
   const bursts = new Map<Limit, BurstRule>();
-  const burstGroup = (rule: BurstRule): Limit => {
-    const hook = burstLimit(config, server, rule, config.rateLimitMaxKeys);
+  const burstGroup = (name: string, rule: BurstRule): Limit => {
+    const hook = burstLimit(config, server, { name, rule }, config.rateLimitMaxKeys, sharedLimits);
     const group: Limit = hook ? { beforeHandle: hook } : {};
     bursts.set(group, rule);
     return group;
   };
-  const typing = burstGroup(SUGGEST_RULE);
-  const browsing = burstGroup(PAGES_RULE);
+  const typing = burstGroup("suggest", SUGGEST_RULE);
+  const browsing = burstGroup("pages", PAGES_RULE);
   const pages = pageHandlers(answer);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();

@@ -28,6 +28,10 @@ export interface Config {
   /** How many proxies in front of the service append to X-Forwarded-For (0: the socket is the client). */
   readonly trustProxy: number;
   readonly responseCacheBytes: number;
+  /** `s-maxage` of every answer kept per snapshot: how long a shared cache (a proxy, a CDN) serves it unasked. */
+  readonly sharedCacheMaxAgeS: number;
+  /** `stale-while-revalidate` of those answers: how long past it a shared cache may serve it while it asks again. */
+  readonly sharedCacheStaleS: number;
   /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
   readonly readyMaxAgeS: number;
   /** Milliseconds between readiness going off and the server no longer accepting, on a stop. */
@@ -191,6 +195,9 @@ export function loadConfig(env: Env = Bun.env): Config {
     // 16 MiB holds the first pages of every list, sort and filter many times over; more only
     // grows the process (bench/README.md: RSS under a stream of distinct requests).
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),
+    // A new snapshot reaches a shared cache's clients within these two together: 90 s by default.
+    sharedCacheMaxAgeS: integer(env, "SHARED_CACHE_MAX_AGE_S", 60, 0, 86_400),
+    sharedCacheStaleS: integer(env, "SHARED_CACHE_STALE_S", 30, 0, 86_400),
     readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),
     logClientIp: boolean(env, "LOG_CLIENT_IP", false),
     // Longer than a proxy's upstream keep-alive (nginx: 60 s unless set lower) invites races on reuse.

@@ -47,6 +47,12 @@ describe("configuration", () => {
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);
     expect(c).toMatchObject({ redisUrl: undefined, redisLockTtlMs: 30_000 });
+    expect(c).toMatchObject({ sharedCacheMaxAgeS: 60, sharedCacheStaleS: 30 });
+    expect(loadConfig({ SHARED_CACHE_MAX_AGE_S: "5", SHARED_CACHE_STALE_S: "0" })).toMatchObject({
+      sharedCacheMaxAgeS: 5,
+      sharedCacheStaleS: 0,
+    });
+    expect(() => loadConfig({ SHARED_CACHE_MAX_AGE_S: "-1" })).toThrow(/SHARED_CACHE_MAX_AGE_S/);
     expect(loadConfig({ REDIS_URL: "redis://:pw@cache:6379/0" }).redisUrl).toBe("redis://:pw@cache:6379/0");
   });
 

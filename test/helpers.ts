@@ -8,6 +8,7 @@ import type { PluginRecord, SnapshotInput } from "../src/catalog/model/types";
 import { publishSnapshot } from "../src/catalog/snapshot/publish";
 import { CatalogStore } from "../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../src/config";
+import type { SharedLimits } from "../src/http/ratelimit";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 
 export const CATEGORY_IDS = [
@@ -114,6 +115,10 @@ export interface ServerOptions {
   /** What /metrics exposes (the app makes its own when absent). */
   metrics?: Metrics;
   metricsToken?: string;
+  /** The limits shared across instances (REDIS_URL's RedisLimits). */
+  sharedLimits?: SharedLimits;
+  /** Any other settings. */
+  config?: Partial<Config>;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
@@ -135,9 +140,11 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
       responseCacheBytes: options.cacheBytes ?? 8 * 1024 * 1024,
       refreshCron: options.refreshCron ?? null,
       metricsToken: options.metricsToken,
+      ...options.config,
     }),
     log: (event, fields) => lines.push({ event, ...fields }),
     metrics: options.metrics,
+    sharedLimits: options.sharedLimits,
   }).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   // Every response a test receives is checked against the service's own OpenAPI document.

@@ -36,14 +36,42 @@ export type Handler<P extends PathParams = PathParams> = (context: CatalogContex
  */
 export type Parse<A, P extends PathParams> = (query: URLSearchParams, snapshot: Snapshot, path: P) => A;
 
-export interface RouteOptions {
+/** Counts a costly request against its client's budget: the refusal, or undefined when admitted. */
+export type Charge = (route: string, request: Request, note: RequestNote) => Response | undefined;
+
+export interface RouteOptions<A = unknown> {
   /** Parse every request: the arguments read more than the URL (the clock). By default a URL is parsed once per snapshot. */
   fresh?: boolean;
   /** The answer to the parser's 400 (a page telling what is malformed) instead of the error document. */
   bad?: (error: HttpError, note: RequestNote) => Response;
+  /**
+   * Whether rendering these arguments is costly work (a search): then a request the cache does
+   * not answer is charged (answerFrom's `charge`) before it is rendered; a cached answer is not.
+   */
+  costly?: (arg: A) => boolean;
+}
+
+/** How long shared caches keep the answers (Cache-Control's `s-maxage` and `stale-while-revalidate`). */
+export interface SharedCache {
+  maxAgeS: number;
+  staleS: number;
+}
+
+export interface AnswerOptions {
+  /** Bytes of the response cache. */
+  cacheBytes: number;
+  /** Counts the costly requests the cache does not answer (RouteOptions.costly). */
+  charge?: Charge;
+  /** Added to every public answer's Cache-Control; none when absent. */
+  sharedCache?: SharedCache;
 }
 
 export interface Answer {
+  /**
+   * `cacheControl` (a public answer's) with the shared caches' directives added: what every
+   * route's answer carries, so a proxy in front serves it for `s-maxage` and revalidates by ETag.
+   */
+  shared(cacheControl: string): string;
   /**
    * The handler of `name`: the cache key is `name` with the parsed arguments, so unknown
    * parameters, their order and their percent-encoding reach one entry; `make` renders on a miss.
@@ -52,7 +80,7 @@ export interface Answer {
     name: string,
     parse: Parse<A, P>,
     make: (snapshot: Snapshot, arg: A) => Rendered,
-    options?: RouteOptions,
+    options?: RouteOptions<A>,
   ): Handler<P>;
 }
 
@@ -65,15 +93,43 @@ interface Parsed<A> {
   params: string | null;
 }
 
-/** Answers from the current snapshot's response cache, in gzip when the client accepts it; 503 before any snapshot. */
-export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
+/** A public Cache-Control with the shared caches' directives added, once per distinct value. */
+function sharedDirectives(sharedCache: SharedCache | undefined): (cacheControl: string) => string {
+  if (sharedCache === undefined) return (cacheControl) => cacheControl;
+  const made = new Map<string, string>();
+  const directives = `s-maxage=${sharedCache.maxAgeS}, stale-while-revalidate=${sharedCache.staleS}`;
+  return (cacheControl) => {
+    let shared = made.get(cacheControl);
+    if (shared === undefined) {
+      const add = cacheControl.startsWith("public") && !cacheControl.includes("s-maxage");
+      shared = add ? `${cacheControl}, ${directives}` : cacheControl;
+      made.set(cacheControl, shared);
+    }
+    return shared;
+  };
+}
+
+/**
+ * Answers from the current snapshot's response cache, in gzip when the client accepts it; 503
+ * before any snapshot. `options.charge` counts the costly requests the cache does not answer.
+ */
+export function answerFrom(store: CatalogStore, options: number | AnswerOptions): Answer {
+  const { cacheBytes, charge, sharedCache } = typeof options === "number" ? { cacheBytes: options } : options;
   const responses = new SnapshotResponses<Snapshot>(cacheBytes);
+  const shared = sharedDirectives(sharedCache);
+  // A rendering gets the directives once, when it is made; the cache then serves it as it is.
+  const withShared = (rendered: Rendered): Rendered => {
+    const cacheControl = rendered.headers["Cache-Control"];
+    if (cacheControl !== undefined) rendered.headers["Cache-Control"] = shared(cacheControl);
+    return rendered;
+  };
   return {
+    shared,
     route<A, P extends PathParams>(
       name: string,
       parse: Parse<A, P>,
       make: (snapshot: Snapshot, arg: A) => Rendered,
-      { fresh = false, bad }: RouteOptions = {},
+      { fresh = false, bad, costly }: RouteOptions<A> = {},
     ): Handler<P> {
       let parsedFor: Snapshot | null = null;
       const parsed = new Map<string, Parsed<A>>();
@@ -107,8 +163,13 @@ export function answerFrom(store: CatalogStore, cacheBytes: number): Answer {
           throw error;
         }
         note.params = known.params;
+        const cache = responses.for(snapshot);
+        if (charge !== undefined && costly?.(known.arg) && !cache.has(known.key)) {
+          const refusal = charge(name, request, note);
+          if (refusal !== undefined) return refusal;
+        }
         const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-        const { rendered, hit } = responses.for(snapshot).get(known.key, () => make(snapshot, known.arg), gzip);
+        const { rendered, hit } = cache.get(known.key, () => withShared(make(snapshot, known.arg)), gzip);
         note.cache = hit ? "hit" : "miss";
         return respond(rendered, request, set, note.limit);
       };
@@ -125,6 +186,20 @@ function synchronous<P extends PathParams>(
     const response = serve(request, set, note, params);
     if (response === null) return null;
     return response;
+  };
+}
+
+/**
+ * A beforeHandle hook of the same shape, around `decide` (undefined lets the request through);
+ * it destructures its context, so Elysia reads no more of the request than these fields.
+ */
+export function synchronousHook(
+  decide: (route: string, request: Request, note: RequestNote) => Response | undefined,
+): (context: { route: string; request: Request; note: RequestNote }) => Response | undefined {
+  return ({ route, request, note }) => {
+    const refusal = decide(route, request, note);
+    if (refusal === undefined) return undefined;
+    return refusal;
   };
 }
 

@@ -121,6 +121,11 @@ export class ResponseCache {
     return this.entries?.calculatedSize ?? 0;
   }
 
+  /** Whether `key` is answered from the cache (its recency unchanged). */
+  has(key: string): boolean {
+    return this.entries?.has(key) ?? false;
+  }
+
   /**
    * The cached rendering of `key`, or the result of `make()`, stored when it fits; with `gzip`,
    * its gzip representation when the body is large enough to have one.

@@ -82,7 +82,9 @@ const CACHE_HEADERS = {
     { type: "string" },
     true,
   ),
-  "Cache-Control": header("How long a client may reuse the answer; `no-store` on an error."),
+  "Cache-Control": header(
+    "How long a client may reuse the answer (`max-age`), and a shared cache (`s-maxage`, `stale-while-revalidate`); `no-store` on an error.",
+  ),
 };
 /** A cached body of 1 KB or more also has a gzip form, sent to a client whose Accept-Encoding takes it. */
 const GZIP_HEADERS = {
@@ -180,7 +182,7 @@ function responses(
   }
   if (limited) {
     const description = burst
-      ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to this endpoint.`
+      ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to the endpoints of this group together.`
       : "More than one request per window from this client to this endpoint.";
     const message = burst ? tooManyBurst(burst, 1) : tooManyRequests(windowMs, Math.ceil(windowMs / 1000));
     out[429] = errorResponse(path, 429, description, message, {

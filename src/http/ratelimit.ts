@@ -1,160 +1,29 @@
 /**
- * One request per window per client per route (or a burst group's rate). Each client's key is held
- * until its window closes; at most `maxKeys` keys are held, the expired forgotten and, when full,
- * the least recently admitted first, so memory stays bounded whatever the number of clients.
+ * The rate limits as beforeHandle hooks: the catalog group's one request per window per client
+ * per route, and the burst groups, keyed by group and client whatever the route. With REDIS_URL
+ * every instance counts in one shared table; the in-process limiters (limiters.ts) answer while
+ * it cannot.
  */
-import { type Config, DEFAULT_MAX_KEYS } from "../config";
+import type { Config } from "../config";
+import { synchronousHook } from "./answer";
 import { JSON_TYPE } from "./cache";
 import { clientAddress, clientKey, forwardedAddress, ipv4Number } from "./client-address";
 import { errorBody } from "./errors";
 import { secured } from "./headers";
-import { NumberTable } from "./numbertable";
+import { BurstLimiter, type BurstRule, ipv4Key, keyHash, RateLimiter, type Verdict } from "./limiters";
 import type { RequestNote } from "./requestlog";
 
-export interface Verdict {
-  allowed: boolean;
-  /** Milliseconds until the key may send again (the whole window when allowed). */
-  resetMs: number;
-}
+export { BurstLimiter, type BurstRule, RateLimiter, type Verdict } from "./limiters";
 
-/**
- * A key as a 52-bit hash: a number, so the keys a busy window holds are no objects for the
- * collector. Two keys share a window only if their hashes collide: about once in 10^11 admissions
- * at 100,000 held keys. IPv4 keys lie above 2^52 (`ipv4Key`), so the two kinds never meet.
- */
-function keyHash(key: string): number {
-  return Number(BigInt.asUintN(52, Bun.hash(key) as bigint));
-}
+/** A burst group's verdict: what the burst still allows at once beside it. */
+export type BurstVerdict = Verdict & { remaining: number };
 
-const IPV4_KEYS = 2 ** 52;
-
-/** An IPv4 client's key on the route numbered `route`: exact, no hashing. */
-function ipv4Key(route: number, address: number): number {
-  return IPV4_KEYS + route * 2 ** 32 + address;
-}
-
-/**
- * Keys held until a moment each, in a table of numbers and a ring of admissions, both typed arrays
- * allocated once: at most `maxKeys` keys, the expired forgotten and, when full, the least recently
- * admitted first. A flood of new clients deletes and sets a key per request, which leaves a Map's
- * dropped tables for the collector; these arrays are never replaced.
- */
-class HeldKeys {
-  private readonly until: NumberTable;
-  // Admissions in order: evicting the oldest never searches the table.
-  private readonly ringKeys: Float64Array;
-  private readonly ringUntil: Float64Array;
-  private head = 0;
-  private count = 0;
-
-  constructor(readonly maxKeys: number) {
-    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
-      throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
-    }
-    this.until = new NumberTable(maxKeys);
-    this.ringKeys = new Float64Array(maxKeys);
-    this.ringUntil = new Float64Array(maxKeys);
-  }
-
-  get size(): number {
-    return this.until.size;
-  }
-
-  /** The moment `key` is held until, or undefined when it holds nothing at `now`. */
-  heldUntil(key: number, now: number): number | undefined {
-    const until = this.until.get(key);
-    return until !== undefined && until > now ? until : undefined;
-  }
-
-  /** Holds `key` until `until`, forgetting first the oldest admissions that have expired at `now`. */
-  hold(key: number, until: number, now: number): void {
-    while (this.count > 0 && this.ringUntil[this.head]! <= now) this.dropOldest();
-    if (this.count === this.maxKeys) this.dropOldest();
-    this.until.set(key, until);
-    const slot = (this.head + this.count) % this.maxKeys;
-    this.ringKeys[slot] = key;
-    this.ringUntil[slot] = until;
-    this.count++;
-  }
-
-  /** Forgets the oldest admission; its key goes too unless it was admitted again since. */
-  private dropOldest(): void {
-    this.until.deleteIf(this.ringKeys[this.head]!, this.ringUntil[this.head]!);
-    this.head = (this.head + 1) % this.maxKeys;
-    this.count--;
-  }
-}
-
-/** One request per window per key: a key is held until its window closes. */
-export class RateLimiter {
-  private readonly held: HeldKeys;
-  private readonly admitted: Verdict;
-
-  constructor(
-    readonly windowMs: number,
-    maxKeys = DEFAULT_MAX_KEYS,
-  ) {
-    this.held = new HeldKeys(maxKeys);
-    this.admitted = Object.freeze({ allowed: true, resetMs: windowMs });
-  }
-
-  get size(): number {
-    return this.held.size;
-  }
-
-  /** Counts one request of `key` (a string, or a number used as it is) at `now` (ms). */
-  hit(client: string | number, now: number): Verdict {
-    const key = typeof client === "number" ? client : keyHash(client);
-    const closes = this.held.heldUntil(key, now);
-    if (closes !== undefined) return { allowed: false, resetMs: closes - now };
-    this.held.hold(key, now + this.windowMs, now);
-    return this.admitted;
-  }
-}
-
-/** A rate-limit group that admits a burst: `burst` requests at once, one more every `intervalMs`. */
-export interface BurstRule {
-  burst: number;
-  intervalMs: number;
-}
-
-/**
- * The limiter of a burst group (GCRA): each key is held until its theoretical arrival time, the
- * moment its whole burst is available again; a request is admitted while that lies at most
- * `burst - 1` intervals ahead.
- */
-export class BurstLimiter {
-  private readonly held: HeldKeys;
-  private readonly tolerance: number;
-
-  constructor(
-    readonly rule: BurstRule,
-    maxKeys = DEFAULT_MAX_KEYS,
-  ) {
-    if (!Number.isSafeInteger(rule.burst) || rule.burst < 1 || !(rule.intervalMs > 0)) {
-      throw new RangeError(`a burst rule needs burst >= 1 and intervalMs > 0, got ${JSON.stringify(rule)}`);
-    }
-    this.held = new HeldKeys(maxKeys);
-    this.tolerance = (rule.burst - 1) * rule.intervalMs;
-  }
-
-  get size(): number {
-    return this.held.size;
-  }
-
-  /** Counts one request of `client` at `now` (ms); `remaining` is what the burst still allows at once. */
-  hit(client: string | number, now: number): Verdict & { remaining: number } {
-    const key = typeof client === "number" ? client : keyHash(client);
-    const from = this.held.heldUntil(key, now) ?? now;
-    const { intervalMs } = this.rule;
-    if (from - now > this.tolerance) {
-      return { allowed: false, resetMs: from - this.tolerance - now, remaining: 0 };
-    }
-    const next = from + intervalMs;
-    this.held.hold(key, next, now);
-    const remaining = Math.floor((this.tolerance - (next - now)) / intervalMs) + 1;
-    return { allowed: true, resetMs: next - now, remaining };
-  }
+/** The limits shared by every instance (REDIS_URL); the in-process tables answer while they cannot. */
+export interface SharedLimits {
+  /** The verdict for `key` across every instance, or null when the shared table is unreachable. */
+  hit(key: string, windowMs: number): Promise<Verdict | null>;
+  /** A burst group's verdict for `key` across every instance, or null when unreachable. */
+  burst(key: string, rule: BurstRule): Promise<BurstVerdict | null>;
 }
 
 function limitHeaders(resetSeconds: number, limit = 1, remaining = 0): Readonly<Record<string, string>> {
@@ -171,6 +40,8 @@ interface LimitContext {
   note: RequestNote;
 }
 
+type Hook = (context: LimitContext) => Response | undefined | Promise<Response | undefined>;
+
 /** The message of a 429. */
 export function tooManyRequests(windowMs: number, resetSeconds: number): string {
   return `Too many requests: one request per ${windowMs / 1000} s is allowed on this endpoint; retry after ${resetSeconds} s.`;
@@ -180,14 +51,16 @@ export function tooManyRequests(windowMs: number, resetSeconds: number): string 
 export function tooManyBurst(rule: BurstRule, resetSeconds: number): string {
   return (
     `Too many requests: ${rule.burst} at once, then one per ${rule.intervalMs / 1000} s, are allowed on this ` +
-    `endpoint; retry after ${resetSeconds} s.`
+    `endpoint's group; retry after ${resetSeconds} s.`
   );
 }
 
-/** The limit shared by every instance (REDIS_URL); the in-process table answers while it cannot. */
-export interface SharedLimits {
-  /** The verdict for `key` across every instance, or null when the shared table is unreachable. */
-  hit(key: string, windowMs: number): Promise<Verdict | null>;
+/** The message of a page's 429 for a search that is not cached. */
+export function tooManySearches(windowMs: number, resetSeconds: number): string {
+  return (
+    `Too many searches: a search not answered from the cache counts as one on /api/v1/plugins, where one per ` +
+    `${windowMs / 1000} s is allowed; retry after ${resetSeconds} s.`
+  );
 }
 
 /**
@@ -196,7 +69,7 @@ export interface SharedLimits {
  */
 function refusals(message: (resetSeconds: number) => string, limit = 1) {
   const made = new Map<string, { body: Blob; headers: Headers }>();
-  return (route: string, resetSeconds: number): Response | null => {
+  return (route: string, resetSeconds: number): Response => {
     const key = `${resetSeconds} ${route}`;
     let refusal = made.get(key);
     if (refusal === undefined) {
@@ -216,6 +89,8 @@ function refusals(message: (resetSeconds: number) => string, limit = 1) {
   };
 }
 
+const secondsOf = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
 type ServerOf = () => { requestIP(request: Request): { address: string } | null } | null | undefined;
 
 /** The client's address: a trusted proxy's word for it, else the socket's. */
@@ -226,99 +101,123 @@ function clientAddressOf(config: Pick<Config, "trustProxy">, server: ServerOf) {
     clientAddress(null, socketOf(request), 0);
 }
 
-/** In process an IPv4 client's key is its route's number and its address; any other is hashed. */
-function localKeys(addressOf: (request: Request) => string) {
-  const routeNumbers = new Map<string, number>();
-  return (route: string, request: Request): number => {
-    const address = addressOf(request);
-    const v4 = ipv4Number(address);
-    if (v4 === null) return keyHash(`${route} ${clientKey(address)}`);
-    let number = routeNumbers.get(route);
-    if (number === undefined) {
-      number = routeNumbers.size;
-      routeNumbers.set(route, number);
-    }
-    return ipv4Key(number, v4);
+/**
+ * A client's keys in a table (a route or a group): in process an IPv4 client's key is the table's
+ * number and its address, any other is hashed; across instances it is the table's name and the client.
+ */
+function keysOf(addressOf: (request: Request) => string) {
+  const tableNumbers = new Map<string, number>();
+  return {
+    shared: (table: string, request: Request): string => `${table} ${clientKey(addressOf(request))}`,
+    local(table: string, request: Request): number {
+      const address = addressOf(request);
+      const v4 = ipv4Number(address);
+      if (v4 === null) return keyHash(`${table} ${clientKey(address)}`);
+      let number = tableNumbers.get(table);
+      if (number === undefined) {
+        number = tableNumbers.size;
+        tableNumbers.set(table, number);
+      }
+      return ipv4Key(number, v4);
+    },
   };
 }
 
+type LimitConfig = Pick<Config, "rateLimitWindowMs" | "trustProxy">;
+
 /**
- * A burst group's limiter as a beforeHandle hook, keyed like the one-per-window limiter (route and
- * client) and held in process: a burst group counts per instance.
+ * A burst group's limiter as a beforeHandle hook, keyed by the group's name and the client: every
+ * route of the group draws on one budget. With `shared`, every instance counts in one table.
  */
 export function burstLimit(
-  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
+  config: LimitConfig,
   server: ServerOf,
-  rule: BurstRule,
+  group: { name: string; rule: BurstRule },
   maxKeys?: number,
-): ((context: LimitContext) => Response | undefined) | undefined {
+  shared?: SharedLimits,
+): Hook | undefined {
   if (config.rateLimitWindowMs === 0) return undefined;
+  const { name, rule } = group;
   const limiter = new BurstLimiter(rule, maxKeys);
   const refuse = refusals((reset) => tooManyBurst(rule, reset), rule.burst);
-  const localKeyOf = localKeys(clientAddressOf(config, server));
+  const keys = keysOf(clientAddressOf(config, server));
   // Admitted headers by remaining count and reset: a handful of frozen objects, so the cached
   // pages' prepared Headers with them are reused (cache.ts keys them by identity).
   const admitted = new Map<number, Readonly<Record<string, string>>>();
-  return ({ route, request, note }) => {
-    const verdict = limiter.hit(localKeyOf(route, request), note.arrivedAt);
-    const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-    if (verdict.allowed) {
-      const key = verdict.remaining * 1024 + resetSeconds;
-      let headers = admitted.get(key);
-      if (headers === undefined) {
-        headers = limitHeaders(resetSeconds, rule.burst, verdict.remaining);
-        admitted.set(key, headers);
-      }
-      note.limit = headers;
-      return undefined;
+  const settle = (verdict: BurstVerdict, route: string, note: RequestNote): Response | undefined => {
+    const resetSeconds = secondsOf(verdict.resetMs);
+    if (!verdict.allowed) return refuse(route, resetSeconds);
+    const key = verdict.remaining * 1024 + resetSeconds;
+    let headers = admitted.get(key);
+    if (headers === undefined) {
+      headers = limitHeaders(resetSeconds, rule.burst, verdict.remaining);
+      admitted.set(key, headers);
     }
-    const refusal = refuse(route, resetSeconds);
-    if (refusal === null) return undefined;
-    return refusal;
-  };
-}
-
-/**
- * The limiter as a beforeHandle hook for the routes of the limited group, keyed by route pattern
- * and client (client-address.ts). `server` is asked for the socket address only when no trusted
- * proxy names the client.
- */
-export function rateLimit(
-  config: Pick<Config, "rateLimitWindowMs" | "trustProxy">,
-  server: ServerOf,
-  maxKeys?: number,
-  shared?: SharedLimits,
-): ((context: LimitContext) => Response | undefined | Promise<Response | undefined>) | undefined {
-  if (config.rateLimitWindowMs === 0) return undefined;
-  const limiter = new RateLimiter(config.rateLimitWindowMs, maxKeys);
-  // An admitted request resets after the whole window.
-  const admitted = limitHeaders(Math.max(1, Math.ceil(config.rateLimitWindowMs / 1000)));
-  const refuse = refusals((reset) => tooManyRequests(config.rateLimitWindowMs, reset));
-  const addressOf = clientAddressOf(config, server);
-  const keyOf = (route: string, request: Request): string => `${route} ${clientKey(addressOf(request))}`;
-  const localKeyOf = localKeys(addressOf);
-  const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
-    if (verdict.allowed) {
-      // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
-      note.limit = admitted;
-      return undefined;
-    }
-    // Returned apart from the call, like the handlers' answers (routes/answer.ts).
-    const refusal = refuse(route, Math.max(1, Math.ceil(verdict.resetMs / 1000)));
-    if (refusal === null) return undefined;
-    return refusal;
+    note.limit = headers;
+    return undefined;
   };
   if (shared) {
     return async ({ route, request, note }) => {
-      const key = keyOf(route, request);
-      const verdict = await shared.hit(key, config.rateLimitWindowMs);
-      return settle(verdict ?? limiter.hit(key, note.arrivedAt), route, note);
+      const verdict = await shared.burst(keys.shared(name, request), rule);
+      return settle(verdict ?? limiter.hit(keys.local(name, request), note.arrivedAt), route, note);
     };
   }
-  // The hook's source holds no `=> f(`: Elysia would compile the limited routes as asynchronous.
-  return ({ route, request, note }) => {
-    const refusal = settle(limiter.hit(localKeyOf(route, request), note.arrivedAt), route, note);
-    if (refusal === undefined) return undefined;
-    return refusal;
+  return synchronousHook((route, request, note) =>
+    settle(limiter.hit(keys.local(name, request), note.arrivedAt), route, note),
+  );
+}
+
+/** The catalog group's limits: its hook, and the charge of a costly answer to one of its routes. */
+export interface CatalogLimit {
+  hook: Hook;
+  /**
+   * Counts a request of another group as one on `charged` (a route of this group) for its client:
+   * a refusal to answer, or undefined when admitted. Decided by this instance's table, so the
+   * handler stays synchronous; an admitted charge is also told to the shared table.
+   */
+  charge(charged: string, route: string, request: Request, note: RequestNote): Response | undefined;
+}
+
+/**
+ * The catalog group's limiter, keyed by route pattern and client (client-address.ts). `server` is
+ * asked for the socket address only when no trusted proxy names the client.
+ */
+export function rateLimit(
+  config: LimitConfig,
+  server: ServerOf,
+  maxKeys?: number,
+  shared?: SharedLimits,
+): CatalogLimit | undefined {
+  const windowMs = config.rateLimitWindowMs;
+  if (windowMs === 0) return undefined;
+  const limiter = new RateLimiter(windowMs, maxKeys);
+  // An admitted request resets after the whole window.
+  const admitted = limitHeaders(secondsOf(windowMs));
+  const refuse = refusals((reset) => tooManyRequests(windowMs, reset));
+  const refuseSearch = refusals((reset) => tooManySearches(windowMs, reset));
+  const keys = keysOf(clientAddressOf(config, server));
+  const settle = (verdict: Verdict, route: string, note: RequestNote): Response | undefined => {
+    if (!verdict.allowed) return refuse(route, secondsOf(verdict.resetMs));
+    // Not in `set.headers`: Elysia would then copy every Response and its headers to add them.
+    note.limit = admitted;
+    return undefined;
   };
+  const charge: CatalogLimit["charge"] = (charged, route, request, note) => {
+    const verdict = limiter.hit(keys.local(charged, request), note.arrivedAt);
+    if (!verdict.allowed) return refuseSearch(route, secondsOf(verdict.resetMs));
+    // Told to the shared table too, unawaited: the other instances then refuse the charged route.
+    if (shared) void shared.hit(keys.shared(charged, request), windowMs);
+    return undefined;
+  };
+  if (shared) {
+    const hook: Hook = async ({ route, request, note }) => {
+      const verdict = await shared.hit(keys.shared(route, request), windowMs);
+      return settle(verdict ?? limiter.hit(keys.local(route, request), note.arrivedAt), route, note);
+    };
+    return { hook, charge };
+  }
+  const hook = synchronousHook((route, request, note) =>
+    settle(limiter.hit(keys.local(route, request), note.arrivedAt), route, note),
+  );
+  return { hook, charge };
 }

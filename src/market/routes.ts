@@ -168,10 +168,15 @@ export const marketDocs = {
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
 /** Serves a document of parts: 304 on a current ETag, HEAD without its body, a byte range when `ranges`. */
-function serveParts({ request, set, note }: CatalogContext, document: PartsDocument, ranges: boolean): Response | null {
+function serveParts(
+  { request, set, note }: CatalogContext,
+  document: PartsDocument,
+  ranges: boolean,
+  cacheControl: string,
+): Response | null {
   const gzip = document.body.plainLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"));
   const etag = gzip ? gzipEtag(document.etag) : document.etag;
-  const headers = bodyHeaders(JSON_TYPE, CACHE_CONTROL, etag, document.body.plainLength);
+  const headers = bodyHeaders(JSON_TYPE, cacheControl, etag, document.body.plainLength);
   if (gzip) headers["Content-Encoding"] = "gzip";
   if (ranges) headers["Accept-Ranges"] = "bytes";
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
@@ -201,6 +206,7 @@ const EMPTY = new Uint8Array(0);
 
 export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
   const prepared = PreparedDocuments.following(store);
+  const cacheControl = answer.shared(CACHE_CONTROL);
   /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
   const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {
     const snapshot = store.current();
@@ -222,7 +228,8 @@ export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: str
     ),
     plugins: answer.route("sync", syncParams, syncPage),
     // Async: documents whose writing began late (a snapshot opened before `following`) or failed are awaited.
-    catalog: async (context: CatalogContext) => serveParts(context, (await documents(context.note)).catalog, true),
+    catalog: async (context: CatalogContext) =>
+      serveParts(context, (await documents(context.note)).catalog, true, cacheControl),
     changes: async (context: CatalogContext) => {
       const params = changesParams(new URLSearchParams(rawQuery(context.request.url)));
       context.note.params = canonicalParams(params);
@@ -231,7 +238,7 @@ export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: str
       if (!written.hasChanges(params.since)) context.note.cache = "miss";
       const changes = written.changes(params.since);
       if (changes === null) throw historyGone(params.since);
-      return serveParts(context, changes, false);
+      return serveParts(context, changes, false, cacheControl);
     },
   };
 }

@@ -454,6 +454,10 @@ function badPage(error: HttpError, note: RequestNote): Response {
   });
 }
 
+const UNCACHED_SEARCH =
+  "A search (`q`) the response cache does not answer also counts as a request to `/api/v1/plugins` (one per " +
+  "window per client): past it, 429 with `Retry-After`.";
+
 const HTML_STATUS = (description: string): MoreStatus => ({ description, type: "text/html" });
 const PAGE_MORE = {
   400: HTML_STATUS("A malformed parameter or an unknown category: a page that names it."),
@@ -482,7 +486,8 @@ export const pageDocs = {
     summary: "Search and browse the catalog (HTML)",
     description:
       "The list API's parameters as a page for people: the results, the total, the corrected spelling, " +
-      `filters and pages of ${LIST_PAGE_SIZE.fallback}. Works without JavaScript; the script adds suggestions as one types.`,
+      `filters and pages of ${LIST_PAGE_SIZE.fallback}. Works without JavaScript; the script adds suggestions as one types. ` +
+      UNCACHED_SEARCH,
     query: (snapshot) => browseQuerySchema(snapshot, true),
     body: TextSchema,
     type: "text/html",
@@ -492,7 +497,7 @@ export const pageDocs = {
   category: {
     tag: "Pages",
     summary: "One category's plugins (HTML)",
-    description: "The category's name, description and feeds, and its plugins with the browse page's parameters.",
+    description: `The category's name, description and feeds, and its plugins with the browse page's parameters. ${UNCACHED_SEARCH}`,
     params: t.Object({ id: t.String({ description: "A category id." }) }),
     query: (snapshot) => browseQuerySchema(snapshot, false),
     body: TextSchema,
@@ -524,6 +529,9 @@ export const pageDocs = {
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
 
+/** A listing that searches: when not cached, it costs what the list API's search costs. */
+const searches = (p: ListParams): boolean => p.q !== null;
+
 // A malformed parameter's page (badPage) is answered apart, never cached.
 export function pageHandlers(answer: Answer) {
   return {
@@ -531,13 +539,13 @@ export function pageHandlers(answer: Answer) {
       "page:browse",
       (query) => parseBrowse(query),
       (s, p) => listing(s, p, false),
-      { bad: badPage },
+      { bad: badPage, costly: searches },
     ),
     category: answer.route(
       "page:category",
       (query, _snapshot, { id }: { id: string }) => parseBrowse(query, id),
       (s, p) => listing(s, p, true),
-      { bad: badPage },
+      { bad: badPage, costly: searches },
     ),
     plugin: answer.route(
       "page:plugin",
@@ -547,5 +555,8 @@ export function pageHandlers(answer: Answer) {
   };
 }
 
-/** The pages' rate-limit group: a person may open a few pages at once, then one every half second. */
+/**
+ * The pages' rate-limit group, one budget for every page a client opens: a person may open a few
+ * pages at once, then one every half second.
+ */
 export const PAGES_RULE = { burst: 10, intervalMs: 500 } as const;

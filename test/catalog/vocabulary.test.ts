@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import fc from "fast-check";
+import { MAX_CORRECTED_WORDS, MAX_EXAMINED_WORDS } from "../../src/catalog/search/correction";
 import {
   MAX_LIST,
   MIN_SIMILARITY,
@@ -81,6 +82,16 @@ describe("Vocabulary.nearest", () => {
     expect(v.nearest("postgress", 5).map((n) => n.word)).toEqual(["postgres"]);
   });
 
+  test("compares at most `candidates` words by edit distance, the most frequent first", () => {
+    const v = vocabulary(["obsidian", "obsidan"]);
+    expect(v.nearest("obsidain", 2, 1).map((n) => n.word)).toEqual(["obsidian"]);
+    // Past the candidates the word is sought by trigrams.
+    const past = v.nearest("obsidnn", 2, 1);
+    expect(past.length).toBeGreaterThan(0);
+    expect(past.every((n) => n.distance === null)).toBe(true);
+    expect(v.nearest("obsidnn", 2).map((n) => n.word)).toEqual(["obsidan"]);
+  });
+
   test("past the edit distance, trigram similarity finds the word", () => {
     const v = vocabulary(["playwright", "playground", "postgres"]);
     const [best] = v.nearest("playwrite", 1);
@@ -139,6 +150,41 @@ describe("a snapshot's corrections and suggestions", () => {
     expect(list("playground postgres").total).toBe(0);
     expect(snapshot.suggestions("playground postgres")).toEqual([]);
     expect(snapshot.suggestions("zzzzqqqq")).toEqual([]);
+  });
+
+  test("a word's nearest words are worked out once for the correction and the suggestions", () => {
+    const fresh = Snapshot.open(path);
+    try {
+      const decoded = Vocabulary.prototype.nearest;
+      let calls = 0;
+      Vocabulary.prototype.nearest = function (this: Vocabulary, ...args: Parameters<typeof decoded>) {
+        calls++;
+        return decoded.apply(this, args);
+      };
+      try {
+        const q = "playwrite";
+        fresh.list({ q, category: null, curated: false, sort: "default", offset: 0, limit: 10 });
+        expect(fresh.suggestions(q)).toEqual(["playwright"]);
+      } finally {
+        Vocabulary.prototype.nearest = decoded;
+      }
+      expect(calls).toBe(1);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  test(`at most ${MAX_CORRECTED_WORDS} unknown words are corrected, among the first ${MAX_EXAMINED_WORDS} words`, () => {
+    const unknown = ["qqqqxj", "wwwwxj", "kkkkxj", "vvvvxj"];
+    // Alone, the misspelt word is corrected; after as many unknown words as the bound, it is not looked at.
+    expect(snapshot.suggestions(`${unknown.slice(0, MAX_CORRECTED_WORDS - 1).join(" ")} playwrite`)).not.toEqual([]);
+    expect(snapshot.suggestions(`${unknown.slice(0, MAX_CORRECTED_WORDS).join(" ")} playwrite`)).toEqual([]);
+    const known = Array(MAX_EXAMINED_WORDS - 1)
+      .fill("postgres")
+      .join(" ");
+    expect(snapshot.suggestions(`${known} playwrite`)).toEqual([`${known} playwright`]);
+    expect(snapshot.suggestions(`${known} postgres playwrite`)).toEqual([]);
+    expect(list(`${known} postgres playwrite`).corrected).toBeUndefined();
   });
 });
 

@@ -37,7 +37,7 @@ export const MIN_SIMILARITY = 0.35;
 const EXACT_CANDIDATES = 32;
 
 /** Words compared by edit distance at most (the most frequent first): a bound per correction. */
-const MAX_EDIT_CANDIDATES = 20_000;
+export const MAX_EDIT_CANDIDATES = 20_000;
 
 function symbol(code: number): number {
   if (code === 32) return 0;
@@ -228,19 +228,20 @@ export class Vocabulary {
    * The nearest words to `word` (which the index lacks), best first: those within the edit
    * distance (1, or 2 from eight letters on; an adjacent transposition is one edit) that start
    * with the same letter, nearest and then most frequent first; failing any, those sharing at
-   * least MIN_SIMILARITY of their trigrams, most similar and then most frequent first.
+   * least MIN_SIMILARITY of their trigrams, most similar and then most frequent first. At most
+   * `candidates` words (the most frequent) are compared by edit distance.
    */
-  nearest(word: string, limit: number): Nearest[] {
-    const edits = this.byEdits(word, limit);
+  nearest(word: string, limit: number, candidates = MAX_EDIT_CANDIDATES): Nearest[] {
+    const edits = this.byEdits(word, limit, candidates);
     return edits.length > 0 ? edits : this.byTrigrams(word, limit);
   }
 
-  private byEdits(word: string, limit: number): Nearest[] {
+  private byEdits(word: string, limit: number, candidates: number): Nearest[] {
     const max = word.length >= 8 ? 2 : 1;
     const first = symbol(word.charCodeAt(0));
     if (first < 0) return [];
     // The words starting with the same letter are the list of the trigram `  <letter>`.
-    const starting = this.list(first).subarray(0, MAX_EDIT_CANDIDATES);
+    const starting = this.list(first).subarray(0, Math.min(candidates, MAX_EDIT_CANDIDATES));
     const found: Array<{ w: number; distance: number }> = [];
     for (const w of starting) {
       if (Math.abs(this.wordLength(w) - word.length) > max) continue;

@@ -61,13 +61,14 @@ describe("rate limit: one request per window per IP per endpoint", () => {
 
 describe("rate limit window", () => {
   test("a request after the window passes again", async () => {
-    const server = startServer(input, { rateLimitWindowMs: 300 });
+    // A window long enough that a loaded machine still sends the second request inside it.
+    const server = startServer(input, { rateLimitWindowMs: 1500 });
     try {
       expect((await server.get("/market/manifest.json")).status).toBe(200);
       const limited = await server.get("/market/manifest.json");
       expect(limited.status).toBe(429);
-      expect(limited.headers.get("retry-after")).toBe("1");
-      await Bun.sleep(350);
+      expect(["1", "2"]).toContain(limited.headers.get("retry-after")!);
+      await Bun.sleep(1550);
       expect((await server.get("/market/manifest.json")).status).toBe(200);
     } finally {
       await server.stop();

@@ -6,6 +6,16 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import {
+  acceptableEnvName,
+  acceptableServerName,
+  commandProblem,
+  configProblem,
+  ENV_NAME_PATTERN,
+  SAFE_COMMAND_PATTERN,
+  SERVER_NAME_PATTERN,
+} from "./install-rules";
+import { RiskNotesSchema } from "./risk";
 
 /** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
 export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as const;
@@ -16,7 +26,7 @@ export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "insta
 export type HasKind = (typeof HAS_KINDS)[number];
 
 /** The parts a client may ask for with `include=`. */
-export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with"] as const;
+export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk"] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
 /** Items kept per contents list; the true number is in `counts`. */
@@ -34,7 +44,9 @@ export const ContentsSchema = Type.Object(
     commands: Type.Array(Name, { maxItems: MAX_LIST_ITEMS }),
     agents: Type.Array(Name, { maxItems: MAX_LIST_ITEMS }),
     hooks: Type.Array(Name, { maxItems: MAX_LIST_ITEMS, description: "Hook events (PreToolUse, Stop, …)." }),
-    mcp_servers: Type.Array(Name, { maxItems: MAX_LIST_ITEMS }),
+    mcp_servers: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: SERVER_NAME_PATTERN }), {
+      maxItems: MAX_LIST_ITEMS,
+    }),
     plugins: Type.Array(
       Type.Object({
         name: Name,
@@ -61,7 +73,7 @@ export type Contents = Static<typeof ContentsSchema>;
 
 export const EnvSchema = Type.Object(
   {
-    name: Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" }),
+    name: Type.String({ pattern: ENV_NAME_PATTERN }),
     secret: Type.Boolean(),
     required: Type.Boolean(),
   },
@@ -74,7 +86,7 @@ export const InstallSchema = Type.Object(
     kind: Type.Union(
       ["marketplace", "plugin", "npm", "pypi", "oci", "remote", "skill", "extension"].map((k) => Type.Literal(k)),
     ),
-    command: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    command: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, pattern: SAFE_COMMAND_PATTERN })),
     config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     env: Type.Array(EnvSchema, { maxItems: 50 }),
     from: Type.String({ minLength: 1, maxLength: 100 }),
@@ -97,6 +109,7 @@ export const DetailsSchema = Type.Object(
       Type.Object({ tag: Type.String({ minLength: 1, maxLength: 100 }), date: Type.String() }),
       Type.Null(),
     ]),
+    risk: Type.Optional(RiskNotesSchema),
   },
   { additionalProperties: false },
 );
@@ -104,9 +117,41 @@ export type PluginDetails = Static<typeof DetailsSchema>;
 
 const checkDetails = TypeCompiler.Compile(DetailsSchema);
 
-/** The details if they are what the schema says (a stored value is checked before it is trusted again). */
+/** Why an instruction breaks the rules no stored instruction may break (install-rules.ts), or null. */
+export function installProblem(install: Install): string | null {
+  if (install.command === undefined && install.config === undefined) return "instruction has no command or config";
+  if (install.command !== undefined) {
+    const problem = commandProblem(install.command);
+    if (problem !== null) return problem;
+  }
+  if (install.config !== undefined) {
+    const problem = configProblem(install.config);
+    if (problem !== null) return problem;
+  }
+  return install.env.every((e) => acceptableEnvName(e.name)) ? null : "environment name not accepted";
+}
+
+/**
+ * Why a value is not a plugin's details as the stored schema has them, or null: the shape, and
+ * the rules of every instruction and server name. A record read back (the snapshot file, a
+ * previous snapshot, a checkpoint) passes this before it is trusted again.
+ */
+export function detailsProblem(value: unknown): string | null {
+  if (!checkDetails.Check(value)) {
+    const first = checkDetails.Errors(value).First();
+    return `does not match the schema${first ? ` at ${first.path || "/"}` : ""}`;
+  }
+  for (const install of value.install) {
+    const problem = installProblem(install);
+    if (problem !== null) return `install: ${problem}`;
+  }
+  if (value.contents && !value.contents.mcp_servers.every(acceptableServerName)) return "server name not accepted";
+  return null;
+}
+
+/** The details if they are what the stored schema says, rules included; null otherwise. */
 export function validDetails(value: unknown): PluginDetails | null {
-  return checkDetails.Check(value) ? value : null;
+  return detailsProblem(value) === null ? (value as PluginDetails) : null;
 }
 
 /** A plugin whose manifests were never read: nothing known, nothing claimed. */
@@ -134,6 +179,7 @@ export interface DetailFragments {
   install: string;
   flags: string;
   works_with: string;
+  risk: string;
 }
 
 export function detailFragments(details: PluginDetails | null, lookalikeOf: string | null): DetailFragments {
@@ -145,6 +191,7 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
       `"fork_of":${JSON.stringify(d.fork_of)},"deprecated":${d.deprecated},` +
       `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}`,
     works_with: `"works_with":${JSON.stringify(d.works_with)}`,
+    risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
   };
 }
 

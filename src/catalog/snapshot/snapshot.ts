@@ -3,9 +3,11 @@
  * rows a list query finds, by its Searcher (searcher.ts). Routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
+import type { Log } from "../../base/log";
 import type { CandidateDecision, ListingRules } from "../model/candidates";
 import { type DetailFragments, type IncludePart, withParts } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
+import { fragmentsProblem, NO_FRAGMENTS } from "../model/stored";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
 import { catalogJson } from "../model/views";
 import { FtsIndex } from "../search/fts";
@@ -17,6 +19,8 @@ import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "../search/typeahead";
 import type { Vocabulary } from "../search/vocabulary";
 
 interface CatalogRow {
+  rowid: number;
+  id: string;
   full_json: string;
   curated: number;
   first_seen_at: string;
@@ -26,39 +30,41 @@ interface CatalogRow {
   x_install: string;
   x_flags: string;
   x_works_with: string;
+  x_risk: string;
 }
 
 interface FullRow {
+  rowid: number;
+  id: string;
   full_json: string;
   x_contents: string;
   x_install: string;
   x_flags: string;
   x_works_with: string;
+  x_risk: string;
 }
 
 function rowFragments(row: FullRow): DetailFragments {
-  return { contents: row.x_contents, install: row.x_install, flags: row.x_flags, works_with: row.x_works_with };
+  return {
+    contents: row.x_contents,
+    install: row.x_install,
+    flags: row.x_flags,
+    works_with: row.x_works_with,
+    risk: row.x_risk,
+  };
 }
 
-function catalogRowJson(row: CatalogRow): string {
-  return catalogJson(
-    row.full_json,
-    row.curated === 1,
-    row.first_seen_at,
-    row.repo_id,
-    row.previous_ids,
-    rowFragments(row),
-  );
-}
-
-const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
+const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk";
 const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
 interface CatalogSliceRow extends CatalogRow {
-  rowid: number;
-  id: string;
   changed_at: string;
 }
+
+/** A row's details were dropped: they failed the stored schema (model/stored.ts). */
+const UNCHECKED = 0;
+const SOUND = 1;
+const DROPPED = 2;
 
 /** One plugin in catalog form, with what decides which `changes` answers hold it. */
 export interface CatalogSlice {
@@ -106,8 +112,13 @@ export class Snapshot {
   private readonly suggestRange: Statement<{ plugin: number }, [string, string]>;
   private readonly suggestFrom: Statement<{ plugin: number }, [string]>;
   private readonly suggestBest: Statement<{ ids: Uint8Array }, [string]>;
+  /** Per rowid: whether its stored details were checked, and how they fared. Checked once, on first use. */
+  private readonly detailState: Uint8Array;
 
-  private constructor(private readonly db: Database) {
+  private constructor(
+    private readonly db: Database,
+    private readonly log: Log | null,
+  ) {
     const version = this.metaValue("schema_version");
     if (version !== String(SCHEMA_VERSION)) throw new SnapshotError(`unsupported schema version ${version}`);
     this.stats = JSON.parse(this.metaValue("stats")) as SnapshotStats;
@@ -135,19 +146,52 @@ export class Snapshot {
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
     this.listingRules = JSON.parse(this.metaValue("listing_rules")) as ListingRules;
     this.candidateById = db.prepare(`SELECT json FROM candidates WHERE id = ?`);
+    this.detailState = new Uint8Array(Math.max(0, this.stats.total) + 1);
   }
 
-  /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
-  static open(path: string): Snapshot {
+  /**
+   * Opens a published snapshot file read-only; throws SnapshotError when it is not one. `log`
+   * hears of every row whose stored details fail their schema and are served without them.
+   */
+  static open(path: string, log: Log | null = null): Snapshot {
     let db: Database | undefined;
     try {
       db = new Database(path, { readonly: true, strict: true });
-      return new Snapshot(db);
+      return new Snapshot(db, log);
     } catch (error) {
       db?.close();
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(`cannot open snapshot ${path}: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * A row's detail fragments if they pass the stored schema and its install rules; those of a
+   * plugin never read otherwise, logged once. A file is anyone's who can write it (a disk, Redis,
+   * another instance): its details are checked before they are served, never trusted.
+   */
+  private fragments(row: FullRow): DetailFragments {
+    const known = row.rowid < this.detailState.length ? this.detailState[row.rowid] : UNCHECKED;
+    if (known === SOUND) return rowFragments(row);
+    if (known === DROPPED) return NO_FRAGMENTS;
+    const problem = fragmentsProblem(rowFragments(row));
+    if (row.rowid < this.detailState.length) this.detailState[row.rowid] = problem === null ? SOUND : DROPPED;
+    if (problem === null) return rowFragments(row);
+    this.log?.("snapshot.details_dropped", { id: String(row.id).slice(0, 140), problem: problem.slice(0, 200) });
+    return NO_FRAGMENTS;
+  }
+
+  /** Checks every row's stored details now; the ids (at most `keep`) and number of rows that fail. */
+  checkAllDetails(keep = 5): { dropped: number; first: Array<{ id: string; problem: string }> } {
+    const first: Array<{ id: string; problem: string }> = [];
+    let dropped = 0;
+    for (const row of this.db.query<FullRow, []>(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins`).iterate()) {
+      const problem = fragmentsProblem(rowFragments(row));
+      if (problem === null) continue;
+      dropped++;
+      if (first.length < keep) first.push({ id: row.id.slice(0, 140), problem: problem.slice(0, 200) });
+    }
+    return { dropped, first };
   }
 
   get snapshotAt(): string {
@@ -170,7 +214,7 @@ export class Snapshot {
   plugin(id: string, include: readonly IncludePart[] = []): string | null {
     if (include.length === 0) return this.byId.get(id)?.full_json ?? null;
     const row = this.byIdWith.get(id);
-    return row ? withParts(row.full_json, rowFragments(row), include) : null;
+    return row ? withParts(row.full_json, this.fragments(row), include) : null;
   }
 
   /** A page of full-form plugin JSON for a list query (see Searcher.find). */
@@ -193,7 +237,7 @@ export class Snapshot {
     if (include.length === 0) return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
     return Array.from(rowids, (rowid) => {
       const row = this.byRowidWith.get(rowid)!;
-      return withParts(row.full_json, rowFragments(row), include);
+      return withParts(row.full_json, this.fragments(row), include);
     });
   }
 
@@ -237,14 +281,21 @@ export class Snapshot {
    */
   catalogRowsAfter(rowid: number, limit: number): CatalogSlice[] {
     this.catalogSlice ??= this.db.query<CatalogSliceRow, [number, number]>(
-      `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+      `SELECT changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
     );
     return this.catalogSlice.all(rowid, limit).map((row) => ({
       rowid: row.rowid,
       id: row.id,
       changedAt: row.changed_at,
       firstSeenAt: row.first_seen_at,
-      json: catalogRowJson(row),
+      json: catalogJson(
+        row.full_json,
+        row.curated === 1,
+        row.first_seen_at,
+        row.repo_id,
+        row.previous_ids,
+        this.fragments(row),
+      ),
     }));
   }
 

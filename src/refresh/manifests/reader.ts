@@ -18,6 +18,7 @@ import {
   type PluginDetails,
   validDetails,
 } from "../../catalog/model/details";
+import { SAFE_COMMAND } from "../../catalog/model/install-rules";
 import type { DiscoveryRules } from "../rules";
 import { cleanText, type GateCounts, isRepoId } from "../upstream";
 
@@ -99,13 +100,6 @@ const OCI_REPO = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d{1,5})?(?:\/[a-z0-9]+(?:(?:
 const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const OCI_DIGEST = /^sha256:[a-f0-9]{64}$/;
 const REMOTE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]*)*$/;
-/**
- * A whole command: words of letters, digits and `@/:._=+,-`, a `<NAME>` placeholder as a value,
- * one space between words. No quote, `$`, backtick, `;`, `&`, `|`, `<` or `>` otherwise, `~`,
- * `*`, `?`, `!`, `#`, brackets, braces, parentheses, backslash or line break.
- */
-const SAFE_COMMAND =
-  /^(?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+(?: (?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+)*$/;
 const MCP_SCHEMA = "modelcontextprotocol.io/schemas";
 
 type Json = Record<string, unknown>;

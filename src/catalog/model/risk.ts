@@ -21,6 +21,8 @@ export const RISK_RULE_TEXT = {
 } as const;
 export type RiskRule = keyof typeof RISK_RULE_TEXT;
 export const RISK_RULES = Object.keys(RISK_RULE_TEXT) as RiskRule[];
+/** Values of the `risk=` filter: `none` (no note), or a rule. */
+export const RISK_FILTERS = ["none", ...RISK_RULES] as const;
 
 /** Notes kept per plugin, and per file. */
 export const MAX_RISK_NOTES = 50;

@@ -19,6 +19,7 @@ import {
   validDetails,
 } from "../../catalog/model/details";
 import { SAFE_COMMAND } from "../../catalog/model/install-rules";
+import { manifestRisk, withSkillRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
 import { cleanText, type GateCounts, isRepoId } from "../upstream";
 
@@ -336,6 +337,7 @@ export class ManifestReader {
       fork_of: node.isFork === true && isRepoId(parent) ? parent : null,
       deprecated,
       latest_release: tag && date ? { tag, date } : null,
+      ...manifestRisk(node),
     };
     return {
       details,
@@ -361,6 +363,7 @@ export class ManifestReader {
         continue;
       }
       if (typeof blob.text !== "string") continue;
+      Object.assign(details, withSkillRisk(details.risk, file, blob));
       const skill = this.frontMatter(blob.text, file, id);
       if (skill) found.push({ ...skill, dir });
     }

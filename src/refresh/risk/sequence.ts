@@ -24,7 +24,7 @@ export function fetchedThenRun(): (line: string) => number {
     if (downloaded.size > 0 && line.length <= 2000) {
       RUN.lastIndex = 0;
       for (let m = RUN.exec(line); m !== null; m = RUN.exec(line)) {
-        const name = base(m[3] ?? m[4] ?? "");
+        const name = base(m[2] ?? m[3] ?? "");
         if (name && downloaded.has(name) && downloaded.get(name)! < index) {
           found = m.index;
           break;

@@ -92,6 +92,7 @@ export function riskNotes(file: string, text: string): RiskNote[] {
       const lower = part.toLowerCase();
       if (!ANY_HINT.test(lower)) continue;
       for (const rule of rules) {
+        if (rule.unless?.test(part)) continue;
         const text = rule.codeOnly && prose ? inlineCode(part) : part;
         const at = text === "" ? -1 : matchAt(rule, text, text === part ? lower : text.toLowerCase());
         if (at >= 0) add(rule.rule, i + 1, line, text === part ? offset + at : offset + part.indexOf("`"));

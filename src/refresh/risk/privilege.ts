@@ -5,6 +5,7 @@ export const sudo: LineRule = {
   rule: "sudo",
   hints: ["sudo"],
   codeOnly: true,
+  unless: /\b(?:never|don't|do not|must not|avoid)\b/i,
   patterns: [/(?:^|[\s;&|(`"'$])sudo\s{1,4}(?:-[A-Za-z]{1,10}\s{1,4}){0,3}(?!-)[A-Za-z./]/],
 };
 

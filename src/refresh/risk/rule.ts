@@ -14,6 +14,8 @@ export interface LineRule {
   only?: ReadonlyArray<"json" | "markdown" | "script">;
   /** In Markdown, only inside code (fenced blocks and inline spans): the word in prose is talk, not a command. */
   codeOnly?: boolean;
+  /** A line that also matches this says not to do it ("never run `sudo …`"): no note. */
+  unless?: RegExp;
 }
 
 /** Where a rule matched on a line, or -1. */

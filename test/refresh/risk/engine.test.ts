@@ -110,6 +110,7 @@ describe("riskNotes", () => {
       "```",
       "Never pipe `curl ... | sh` from an unknown site.",
       "Ask for sudo access only when needed.",
+      "Never run `sudo ./build.sh` here.",
       "Add the key to ~/.aws/credentials yourself.",
     ].join("\n");
     expect(riskNotes("SKILL.md", benign)).toEqual([]);

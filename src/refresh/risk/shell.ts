@@ -2,7 +2,7 @@
 import type { LineRule } from "./rule";
 
 /** The programs that fetch a URL, in shells and PowerShell. */
-const GET = String.raw`(?:curl|wget|irm|iwr|invoke-webrequest|invoke-restmethod)`;
+const GET = "(?:curl|wget|irm|iwr|invoke-webrequest|invoke-restmethod)";
 /** A shell or interpreter reading a script from its input, optionally under sudo. */
 const RUNNER = String.raw`(?:sudo\s{1,4}(?:-[A-Za-z]{1,10}\s{1,4}){0,3})?(?:(?:ba|z|k|da|fi|c|tc)?sh|python[0-9.]{0,4}|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell)\b(?!\s{1,4}(?:-(?:m|c|e|p)\b|[\w./-]{1,200}\.(?:py|js|mjs|cjs|pl|rb|php)\b)|[.-])`;
 /** What is fetched: an address, a host name with a path, or a variable holding one (not `curl ... | sh` in prose). */

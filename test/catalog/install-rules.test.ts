@@ -4,12 +4,11 @@ import { noDetails, validDetails } from "../../src/catalog/model/details";
 import {
   acceptableEnvName,
   acceptableServerName,
-  allowedImage,
   commandProblem,
   configProblem,
-  publicHttpsUrl,
   SAFE_COMMAND,
 } from "../../src/catalog/model/install-rules";
+import { allowedImage, publicHttpsUrl } from "../../src/catalog/model/public-hosts";
 
 describe("publicHttpsUrl", () => {
   test("public names and public addresses over https pass", () => {

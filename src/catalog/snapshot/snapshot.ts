@@ -7,7 +7,7 @@ import type { Log } from "../../base/log";
 import type { CandidateDecision, ListingRules } from "../model/candidates";
 import { type DetailFragments, type IncludePart, withParts } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
-import { fragmentsProblem, NO_FRAGMENTS } from "../model/stored";
+import { fragmentsProblem } from "../model/stored";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
 import { catalogJson } from "../model/views";
 import { FtsIndex } from "../search/fts";
@@ -17,6 +17,7 @@ import { Searcher } from "../search/searcher";
 import { synonymsOf } from "../search/searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "../search/typeahead";
 import type { Vocabulary } from "../search/vocabulary";
+import { DetailChecks, type DetailRow, rowFragments } from "./details-check";
 
 interface CatalogRow {
   rowid: number;
@@ -33,25 +34,8 @@ interface CatalogRow {
   x_risk: string;
 }
 
-interface FullRow {
-  rowid: number;
-  id: string;
+interface FullRow extends DetailRow {
   full_json: string;
-  x_contents: string;
-  x_install: string;
-  x_flags: string;
-  x_works_with: string;
-  x_risk: string;
-}
-
-function rowFragments(row: FullRow): DetailFragments {
-  return {
-    contents: row.x_contents,
-    install: row.x_install,
-    flags: row.x_flags,
-    works_with: row.x_works_with,
-    risk: row.x_risk,
-  };
 }
 
 const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk";
@@ -60,11 +44,6 @@ const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_id
 interface CatalogSliceRow extends CatalogRow {
   changed_at: string;
 }
-
-/** A row's details were dropped: they failed the stored schema (model/stored.ts). */
-const UNCHECKED = 0;
-const SOUND = 1;
-const DROPPED = 2;
 
 /** One plugin in catalog form, with what decides which `changes` answers hold it. */
 export interface CatalogSlice {
@@ -112,12 +91,12 @@ export class Snapshot {
   private readonly suggestRange: Statement<{ plugin: number }, [string, string]>;
   private readonly suggestFrom: Statement<{ plugin: number }, [string]>;
   private readonly suggestBest: Statement<{ ids: Uint8Array }, [string]>;
-  /** Per rowid: whether its stored details were checked, and how they fared. Checked once, on first use. */
-  private readonly detailState: Uint8Array;
+  /** Each row's stored details, checked once on first use (details-check.ts). */
+  private readonly checks: DetailChecks;
 
   private constructor(
     private readonly db: Database,
-    private readonly log: Log | null,
+    log: Log | null,
   ) {
     const version = this.metaValue("schema_version");
     if (version !== String(SCHEMA_VERSION)) throw new SnapshotError(`unsupported schema version ${version}`);
@@ -146,7 +125,7 @@ export class Snapshot {
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
     this.listingRules = JSON.parse(this.metaValue("listing_rules")) as ListingRules;
     this.candidateById = db.prepare(`SELECT json FROM candidates WHERE id = ?`);
-    this.detailState = new Uint8Array(Math.max(0, this.stats.total) + 1);
+    this.checks = new DetailChecks(this.stats.total, log);
   }
 
   /**
@@ -165,20 +144,8 @@ export class Snapshot {
     }
   }
 
-  /**
-   * A row's detail fragments if they pass the stored schema and its install rules; those of a
-   * plugin never read otherwise, logged once. A file is anyone's who can write it (a disk, Redis,
-   * another instance): its details are checked before they are served, never trusted.
-   */
   private fragments(row: FullRow): DetailFragments {
-    const known = row.rowid < this.detailState.length ? this.detailState[row.rowid] : UNCHECKED;
-    if (known === SOUND) return rowFragments(row);
-    if (known === DROPPED) return NO_FRAGMENTS;
-    const problem = fragmentsProblem(rowFragments(row));
-    if (row.rowid < this.detailState.length) this.detailState[row.rowid] = problem === null ? SOUND : DROPPED;
-    if (problem === null) return rowFragments(row);
-    this.log?.("snapshot.details_dropped", { id: String(row.id).slice(0, 140), problem: problem.slice(0, 200) });
-    return NO_FRAGMENTS;
+    return this.checks.of(row);
   }
 
   /** Checks every row's stored details now; the ids (at most `keep`) and number of rows that fail. */

@@ -6,14 +6,14 @@ export const INSTALL = [
   {
     harness: "claude-code",
     kind: "plugin",
-    command: "claude plugin install acme/toolkit",
+    command: "/plugin install toolkit@acme",
     env: [{ name: "ACME_TOKEN", secret: true, required: true }],
     from: "https://github.com/acme/toolkit/blob/main/.claude-plugin/plugin.json",
   },
   {
     harness: "mcp",
     kind: "npm",
-    config: { mcpServers: { toolkit: { command: "npx", args: ["-y", "@acme/toolkit"] } } },
+    config: { mcpServers: { toolkit: { command: "npx", args: ["-y", "@acme/toolkit@1.2.0"] } } },
     env: [],
     from: "server.json",
   },
@@ -24,6 +24,7 @@ const PART_COLUMNS: Record<string, string[]> = {
   x_contents: ["contents"],
   x_install: ["install"],
   x_works_with: ["works_with"],
+  x_risk: ["risk"],
   x_flags: ["fork_of", "deprecated", "lookalike_of", "latest_release"],
 };
 

@@ -177,6 +177,8 @@ export class SnapshotFollower {
       if (verdict.snapshotAt !== snapshotAt) {
         return this.refuse(snapshotAt, `the file says ${verdict.snapshotAt}, announced as ${snapshotAt}`);
       }
+      if (verdict.detailsDropped > 0)
+        this.log("snapshot.details_dropped", { snapshotAt, plugins: verdict.detailsDropped, first: verdict.dropped });
       renameSync(tmp, target);
     } finally {
       rmSync(tmp, { force: true });

@@ -14,7 +14,20 @@ import { checkCounts, headerProblem } from "../catalog/snapshot/validity";
 /** Longer than a sound snapshot of 100,000 plugins takes to check (bench/README.md), far shorter than a stall. */
 export const VERIFY_TIMEOUT_MS = 30_000;
 
-export type Verdict = { ok: true; snapshotAt: string; total: number } | { ok: false; problem: string };
+/**
+ * `detailsDropped`: plugins whose stored details fail their schema and install rules
+ * (model/stored.ts). Those are served without their details, so the file is still taken; the
+ * count and the first few are logged.
+ */
+export type Verdict =
+  | {
+      ok: true;
+      snapshotAt: string;
+      total: number;
+      detailsDropped: number;
+      dropped: Array<{ id: string; problem: string }>;
+    }
+  | { ok: false; problem: string };
 
 interface MasterRow {
   type: string;
@@ -69,10 +82,11 @@ export function verifyHere(path: string): Verdict {
     db = undefined;
     const snapshot = Snapshot.open(path);
     const { snapshotAt, stats } = snapshot;
+    const details = snapshot.checkAllDetails();
     snapshot.close();
     // The integrity check ran above: only the counts are left, so it runs once.
     checkCounts(path, stats.total);
-    return { ok: true, snapshotAt, total: stats.total };
+    return { ok: true, snapshotAt, total: stats.total, detailsDropped: details.dropped, dropped: details.first };
   } catch (error) {
     return { ok: false, problem: (error as Error).message };
   } finally {

@@ -5,6 +5,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/model/details";
+import { RISK_FILTERS } from "../catalog/model/risk";
 import { SORTS, type Sort } from "../catalog/search/orders";
 import { PAGE_SIZE, type Query } from "../catalog/search/query";
 import { badRequest, snapshotChanged } from "./errors";
@@ -81,6 +82,10 @@ export function parseFilters(params: URLSearchParams) {
   }
   const original = single(params, "original");
   if (original !== null && original !== "1" && original !== "true") throw badRequest("original", "1 or true");
+  const risk = single(params, "risk");
+  if (risk !== null && !(RISK_FILTERS as readonly string[]).includes(risk)) {
+    throw badRequest("risk", `one of ${RISK_FILTERS.join(", ")}`);
+  }
   return {
     q,
     curated: curated !== null,
@@ -88,6 +93,7 @@ export function parseFilters(params: URLSearchParams) {
     has: wordList(params, "has", HAS_KINDS),
     harness,
     original: original !== null,
+    risk,
   } satisfies Query;
 }
 
@@ -216,6 +222,11 @@ export const filtersSchema = {
       description: "Leave out forks (`fork_of`) and look-alikes (`lookalike_of`) of another plugin.",
     }),
   ),
+  risk: t.Optional(
+    stringEnum(RISK_FILTERS, {
+      description: "`none`: only plugins without risk notes (`include=risk`); a rule id: only those with a note of it.",
+    }),
+  ),
 };
 
 /** The `include=` parameter as documented: what `parseInclude` reads. */
@@ -226,7 +237,8 @@ export const includeSchema = {
       examples: ["contents,install,flags,works_with"],
       description:
         "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
-        "`lookalike_of`, `latest_release`), `works_with`. Without it the plugin has exactly the contract's fields.",
+        "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes). Without it the plugin has exactly " +
+        "the contract's fields.",
     }),
   ),
 };

@@ -12,6 +12,7 @@ import type { GitHub } from "./github/client";
 import { listedInManifest } from "./lists";
 import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "./manifests/reader";
 import type { Outcome } from "./outcome";
+import { hookScripts, scriptSelection, withScriptRisk } from "./risk/hooks";
 import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
@@ -84,6 +85,8 @@ async function runBatch(
 interface Read {
   outcome: Outcome;
   reading: ManifestReading | null;
+  /** Hook scripts its hooks.json names, read for risk notes in the follow-up query. */
+  scripts?: string[];
 }
 
 function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
@@ -100,7 +103,7 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   const readable = typeof text === "string" && Buffer.byteLength(text) <= DEFAULT_SOURCE_LIMITS.listMaxBytes;
   const lists = readable ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
   const reading = options.manifests.read(node, facts.full_name);
-  return { outcome: { kind: "fetched", facts, etag: null, files, lists }, reading };
+  return { outcome: { kind: "fetched", facts, etag: null, files, lists }, reading, scripts: hookScripts(node) };
 }
 
 /** Repositories of one follow-up query, and SKILL.md files read per repository: one query per batch at most. */
@@ -111,7 +114,9 @@ const SKILL_REPOS = GRAPHQL_BATCH;
  * names came in the batch's trees). Completes each reading; a failed query leaves the skills unread.
  */
 async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
-  const todo = reads.filter((r) => r.read.reading && r.read.reading.skillDirs.length > 0).slice(0, SKILL_REPOS);
+  const todo = reads
+    .filter((r) => r.read.reading && (r.read.reading.skillDirs.length > 0 || (r.read.scripts?.length ?? 0) > 0))
+    .slice(0, SKILL_REPOS);
   if (todo.length === 0) return;
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
@@ -122,7 +127,8 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     variables[`o${i}`] = owner;
     variables[`n${i}`] = name;
     declarations.push(`$o${i}: String!, $n${i}: String!`);
-    fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${skillSelection(read.reading!.skillDirs)} }`);
+    const selection = [skillSelection(read.reading!.skillDirs), scriptSelection(read.scripts ?? [])].filter(Boolean);
+    fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
   });
   const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
   let data: BatchData;
@@ -141,6 +147,7 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
     const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
     reading.details = options.manifests.finishSkills(reading, objects, outcome.facts.full_name);
+    if (read.scripts?.length) Object.assign(reading.details, withScriptRisk(reading.details.risk, read.scripts, node));
   });
 }
 

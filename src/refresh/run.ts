@@ -101,7 +101,7 @@ function prepare(options: RefreshOptions): Run {
   // Files of this very process may be in use (the server copies a snapshot aside in the background).
   const leftovers = removeLeftovers(databasePath, (pid) => pid === process.pid || isOtherProcessRunning(pid));
   if (leftovers.length) log("refresh.leftovers_removed", { files: leftovers });
-  const previous = readPrevious(databasePath);
+  const previous = readPrevious(databasePath, log);
   const gh = createGitHub({
     apiUrl: options.apiUrl,
     token: options.token,

@@ -20,6 +20,7 @@ import { categoryPath, pluginPath } from "../http/paths";
 import type { RequestNote } from "../http/requestlog";
 import { stringEnum, TextSchema } from "../http/wireschemas";
 import { esc, HTML_TYPE, number, page, renderPage, webUrl } from "./layout";
+import { riskHtml } from "./risk";
 
 const SORT_LABELS: Record<Sort, string> = {
   default: "Best match",
@@ -52,6 +53,7 @@ export function browseQuery(p: ListParams, withCategory: boolean, pageNumber = p
   if (p.has.length > 0) out.set("has", p.has.join(","));
   if (p.harness !== null) out.set("harness", p.harness);
   if (p.original) out.set("original", "1");
+  if (p.risk) out.set("risk", p.risk);
   if (p.sort !== "default") out.set("sort", p.sort);
   if (pageNumber !== 1) out.set("page", String(pageNumber));
   const text = out.toString();
@@ -95,7 +97,8 @@ function keptFilters(p: ListParams): string {
   return (
     (p.has.length > 0 ? hidden("has", p.has.join(",")) : "") +
     (p.harness !== null ? hidden("harness", p.harness) : "") +
-    (p.original ? hidden("original", "1") : "")
+    (p.original ? hidden("original", "1") : "") +
+    (p.risk ? hidden("risk", p.risk) : "")
   );
 }
 
@@ -144,10 +147,16 @@ function emptyState(snapshot: Snapshot, p: ListParams, inCategory: boolean, hasM
   }
   const tips: string[] = [];
   const filtered =
-    p.category !== null || p.curated || p.archived !== null || p.has.length > 0 || p.harness !== null || p.original;
+    p.category !== null ||
+    p.curated ||
+    p.archived !== null ||
+    p.has.length > 0 ||
+    p.harness !== null ||
+    p.original ||
+    p.risk !== null;
   if (p.q !== null && filtered) {
     tips.push(
-      `<li><a href="/browse${browseQuery({ ...p, category: null, curated: false, archived: null, has: [], harness: null, original: false, page: 1 }, true)}">Search “${esc(p.q)}” in every category, without filters</a></li>`,
+      `<li><a href="/browse${browseQuery({ ...p, category: null, curated: false, archived: null, has: [], harness: null, original: false, risk: null, page: 1 }, true)}">Search “${esc(p.q)}” in every category, without filters</a></li>`,
     );
   }
   if (p.q !== null) {
@@ -402,6 +411,7 @@ ${p.description_zh ? `<p lang="zh">${esc(p.description_zh)}</p>` : ""}
 <section aria-labelledby="categories"><h2 id="categories">Categories</h2><ul class="tags">${categories}</ul></section>
 ${topics ? `<section aria-labelledby="topics"><h2 id="topics">Topics</h2><ul class="tags">${topics}</ul></section>` : ""}
 ${installHtml(p.install)}
+${riskHtml(p.risk)}
 ${contentsHtml(p.contents)}
 ${sectionOf("works-with", "Works with", p.works_with)}
 ${flagsHtml(p)}`;
@@ -474,6 +484,7 @@ const browseQuerySchema = (snapshot: Snapshot, withCategory: boolean) =>
     has: filtersSchema.has,
     harness: filtersSchema.harness,
     original: filtersSchema.original,
+    risk: filtersSchema.risk,
     sort: t.Optional(stringEnum(SORTS, { default: "default", description: "As the list API's `sort`." })),
     page: t.Optional(
       t.Integer({ minimum: 1, default: 1, description: `Page number (${LIST_PAGE_SIZE.fallback} plugins a page).` }),

@@ -244,7 +244,7 @@ describe("GET /plugin/{owner}/{repo}", () => {
     const { text } = await html("/plugin/acme/toolkit");
     expect(text).toContain('<h2 id="install">Install</h2>');
     expect(text).toContain(
-      '<pre data-copy="the claude-code install command"><code>claude plugin install acme/toolkit</code></pre>',
+      '<pre data-copy="the claude-code install command"><code>/plugin install toolkit@acme</code></pre>',
     );
     expect(text).toContain("<code>ACME_TOKEN</code> (required, secret)");
     expect(text).toContain("&quot;mcpServers&quot;");

@@ -173,7 +173,7 @@ describe("in Chromium", () => {
     const copy = page.getByRole("button", { name: "Copy the claude-code install command" });
     await copy.click();
     await page.waitForFunction('document.body.textContent.includes("Copied to the clipboard.")');
-    expect(await page.evaluate("navigator.clipboard.readText()")).toBe("claude plugin install acme/toolkit");
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe("/plugin install toolkit@acme");
     expect(await page.getByRole("button", { name: "Copied the claude-code install command" }).textContent()).toBe(
       "Copied",
     );
@@ -229,7 +229,7 @@ describe("in Chromium", () => {
       await page.selectOption("#f-category", "mcp");
       await Promise.all([page.waitForURL(/category=mcp/), page.click("form.filters button[type=submit]")]);
       await Promise.all([page.waitForURL(/\/plugin\/acme\/mcp-toolkit/), page.click("text=acme/mcp-toolkit")]);
-      expect(await page.textContent("pre[data-copy] code")).toBe("claude plugin install acme/toolkit");
+      expect(await page.textContent("pre[data-copy] code")).toBe("/plugin install toolkit@acme");
       expect(await page.locator("button", { hasText: "Copy" }).count()).toBe(0);
       // Subscribing to a category: from the home page to the category, then its Atom feed.
       await page.goto(`${server.url}/`);

@@ -4,9 +4,11 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import type { Log } from "../../base/log";
 import type { CandidateDecision } from "./candidates";
 import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
 import type { PreviousHistory } from "./history";
+import { fragmentsProblem } from "./stored";
 import type { HistoryEvent, RepoFacts } from "./types";
 import { catalogJson } from "./views";
 
@@ -60,17 +62,26 @@ interface Row {
   x_install?: string;
   x_flags?: string;
   x_works_with?: string;
+  x_risk?: string;
 }
 
 const COLUMNS =
   "id, homepage, description, stars, forks, language, license, archived, created_at, pushed_at, topics, " +
   "full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at";
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
+/** A file of an earlier schema may lack the risk column: its plugins have no notes yet. */
+const NO_RISK = `"risk":[]`;
 
 /** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
   if (row.x_contents === undefined) return detailFragments(null, null);
-  return { contents: row.x_contents, install: row.x_install!, flags: row.x_flags!, works_with: row.x_works_with! };
+  return {
+    contents: row.x_contents,
+    install: row.x_install!,
+    flags: row.x_flags!,
+    works_with: row.x_works_with!,
+    risk: row.x_risk ?? NO_RISK,
+  };
 }
 
 /** A record's repository facts back from its columns: the record's `""` for an unknown value is null again. */
@@ -90,19 +101,24 @@ function factsOfRow(row: Row): RepoFacts {
   };
 }
 
-/** The details back from their stored parts, checked again: a stored value is not trusted blindly. */
-function detailsOfRow(row: Row): PluginDetails | null {
+/**
+ * The details back from their stored parts, checked again with the stored schema's rules: a
+ * stored value is not trusted blindly. Those that fail are dropped, as if never read, and logged.
+ */
+function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
   if (row.x_contents === undefined) return null;
-  try {
-    const parts = JSON.parse(`{${row.x_contents},${row.x_install},${row.x_flags},${row.x_works_with}}`) as Record<
-      string,
-      unknown
-    >;
-    const { lookalike_of: _, ...details } = parts;
-    return validDetails(details);
-  } catch {
+  const fragments = fragmentsOfRow(row);
+  const problem = fragmentsProblem(fragments);
+  if (problem !== null) {
+    log?.("previous.details_dropped", { id: row.id.slice(0, 140), problem: problem.slice(0, 200) });
     return null;
   }
+  const parts = JSON.parse(
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk}}`,
+  ) as Record<string, unknown>;
+  const { lookalike_of: _, ...details } = parts;
+  if ((details.risk as unknown[]).length === 0) delete details.risk;
+  return validDetails(details);
 }
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
 const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
@@ -125,7 +141,7 @@ function editorialIds(json: string | undefined): Record<string, number> {
 }
 
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
-export function readPrevious(path: string): PreviousCatalog {
+export function readPrevious(path: string, log: Log | null = null): PreviousCatalog {
   if (!existsSync(path)) {
     return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] };
   }
@@ -139,7 +155,8 @@ export function readPrevious(path: string): PreviousCatalog {
         .all()
         .map((c) => c.name),
     );
-    const select = `SELECT ${COLUMNS}${columns.has("x_contents") ? `, ${DETAIL_COLUMNS}` : ""} FROM plugins ORDER BY rowid`;
+    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${columns.has("x_risk") ? ", x_risk" : ""}` : "";
+    const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {
       plugins.set(row.id.toLowerCase(), {
         id: row.id,
@@ -158,7 +175,7 @@ export function readPrevious(path: string): PreviousCatalog {
           fragmentsOfRow(row),
         ),
         changedAt: row.changed_at,
-        details: detailsOfRow(row),
+        details: detailsOfRow(row, log),
       });
     }
     return {

@@ -32,7 +32,7 @@
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
  * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -67,7 +67,8 @@ CREATE TABLE plugins (
   x_contents TEXT NOT NULL,
   x_install TEXT NOT NULL,
   x_flags TEXT NOT NULL,
-  x_works_with TEXT NOT NULL
+  x_works_with TEXT NOT NULL,
+  x_risk TEXT NOT NULL
 );
 
 CREATE INDEX plugins_changed_at ON plugins (changed_at);
@@ -128,8 +129,11 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
-/** The key of the members of a `has=`, `harness=` or `original=` filter value. */
-export function detailMemberKey(kind: "has" | "harness" | "original", value = ""): string {
+/** A detail filter: `has=`, `harness=`, `original=`, `risk=`. */
+export type DetailFilter = "has" | "harness" | "original" | "risk";
+
+/** The key of the members of a `has=`, `harness=`, `original=` or `risk=` filter value. */
+export function detailMemberKey(kind: DetailFilter, value = ""): string {
   return `members|${kind}:${value}`;
 }
 
@@ -138,6 +142,6 @@ export function detailMemberKey(kind: "has" | "harness" | "original", value = ""
  * search can hold (search.ts splits words on it), so no search term ever matches a filter token
  * and searches need no column restriction. The value is hex-encoded: distinct values never collide.
  */
-export function tagToken(kind: "cat" | "curated" | "active" | "has" | "harness" | "original", value = ""): string {
+export function tagToken(kind: "cat" | "curated" | "active" | DetailFilter, value = ""): string {
   return `_${kind}${Buffer.from(value, "utf8").toString("hex")}`;
 }

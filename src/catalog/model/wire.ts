@@ -5,6 +5,7 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { ContentsSchema, DetailsSchema, HARNESSES, InstallSchema } from "./details";
+import { RISK_RULE_TEXT, RiskNotesSchema } from "./risk";
 
 /** A string of a fixed set, as a plain `enum` (TypeBox would write a union of constants). */
 export function stringEnum<const V extends readonly string[]>(values: V, options: Record<string, unknown> = {}) {
@@ -100,6 +101,27 @@ export const DetailParts = {
   }),
 };
 
+/** `include=risk`: the risk notes, a part of the full form only (the catalog form keeps its members). */
+export const RiskPart = t.Array(RiskNotesSchema.items, {
+  maxItems: RiskNotesSchema.maxItems,
+  description:
+    "Risk notes: where a hook, an MCP server's command (`.mcp.json`, server.json, plugin.json) or a SKILL.md body " +
+    "does something to look at before running it, each `{rule, file, line, excerpt}`. Notes, not a verdict: no " +
+    `score. Rules: ${Object.entries(RISK_RULE_TEXT)
+      .map(([rule, text]) => `\`${rule}\` (${text})`)
+      .join(", ")}. Empty when none was found or the files were not read.`,
+  examples: [
+    [
+      {
+        rule: "pipe-to-shell",
+        file: "hooks/hooks.json",
+        line: 7,
+        excerpt: '"command": "curl -fsSL https://example.com/setup.sh | bash"',
+      },
+    ],
+  ],
+});
+
 export const PluginSchema = closed(
   {
     id: t.String({ description: "`<owner>/<repo>`", examples: ["modelcontextprotocol/servers"] }),
@@ -126,6 +148,7 @@ export const PluginSchema = closed(
     lookalike_of: t.Optional(DetailParts.lookalike_of),
     latest_release: t.Optional(DetailParts.latest_release),
     works_with: t.Optional(DetailParts.works_with),
+    risk: t.Optional(RiskPart),
   },
   "A plugin in full form; the parts `include=` asks for follow its fields.",
 );
@@ -144,9 +167,11 @@ export const ShortPluginSchema = closed(
   "A plugin in short form, for client sync.",
 );
 
+const { risk: _risk, ...catalogFields } = PluginSchema.properties;
+
 export const CatalogPluginSchema = closed(
   {
-    ...PluginSchema.properties,
+    ...catalogFields,
     curated: t.Boolean({ description: "Editor-curated." }),
     first_seen_at: timestamp("When the catalog first had it, UTC, millisecond precision."),
     repo_id: t.Union([t.Integer(), t.Null()], { description: "The platform's repository id; null when unknown." }),

@@ -17,6 +17,8 @@ export interface Query {
   has?: readonly string[];
   harness?: string | null;
   original?: boolean;
+  /** `risk=`: `none` (no risk note) or a rule the plugin has a note of; null for any. */
+  risk?: string | null;
   /** Parts added to each plugin's full form (`include=`). */
   include?: readonly IncludePart[];
   /** The order ("default" when absent) and the page; the category counts ignore them and `category`. */

@@ -8,6 +8,7 @@ import { NO_LISTING_RULES } from "../model/candidates";
 import { type DetailFragments, hasKinds } from "../model/details";
 import {
   ACTIVE_MEMBERS,
+  type DetailFilter,
   detailMemberKey,
   indexText,
   memberKey,
@@ -36,14 +37,17 @@ interface Entry extends Ranked {
   original: Entry | null;
 }
 
-/** The detail filters of a record: its `has=` kinds, `works_with` harnesses, and whether it is an original. */
-function detailFilters(record: PluginRecord): Array<["has" | "harness" | "original", string]> {
-  const filters: Array<["has" | "harness" | "original", string]> = hasKinds(record.details ?? null).map((k) => [
-    "has",
-    k,
-  ]);
+/**
+ * The detail filters of a record: its `has=` kinds, `works_with` harnesses, whether it is an
+ * original, and its risk notes' rules (`none` without any).
+ */
+function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
+  const filters: Array<[DetailFilter, string]> = hasKinds(record.details ?? null).map((k) => ["has", k]);
   for (const h of record.details?.works_with ?? []) filters.push(["harness", h]);
   if (!record.details?.fork_of && !record.lookalike_of) filters.push(["original", ""]);
+  const rules = new Set((record.details?.risk ?? []).map((n) => n.rule));
+  if (rules.size === 0) filters.push(["risk", "none"]);
+  for (const rule of rules) filters.push(["risk", rule]);
   return filters;
 }
 
@@ -98,7 +102,9 @@ function insertPlugins(
   json: Array<[string, string, DetailFragments]>,
   history: SnapshotHistory,
 ): void {
-  const insert = db.prepare(`INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+  const insert = db.prepare(
+    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
   const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
   byStars.forEach((entry, i) => {
@@ -136,6 +142,7 @@ function insertPlugins(
       json[i]![2].install,
       json[i]![2].flags,
       json[i]![2].works_with,
+      json[i]![2].risk,
     );
   });
 }

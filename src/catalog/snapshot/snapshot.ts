@@ -3,9 +3,11 @@
  * rows a list query finds, by its Searcher (searcher.ts). Routes never see the database.
  */
 import { Database, type Statement } from "bun:sqlite";
+import type { Log } from "../../base/log";
 import type { CandidateDecision, ListingRules } from "../model/candidates";
 import { type DetailFragments, type IncludePart, withParts } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
+import { fragmentsProblem } from "../model/stored";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
 import { catalogJson } from "../model/views";
 import { FtsIndex } from "../search/fts";
@@ -15,8 +17,11 @@ import { Searcher } from "../search/searcher";
 import { synonymsOf } from "../search/searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "../search/typeahead";
 import type { Vocabulary } from "../search/vocabulary";
+import { DetailChecks, type DetailRow, rowFragments } from "./details-check";
 
 interface CatalogRow {
+  rowid: number;
+  id: string;
   full_json: string;
   curated: number;
   first_seen_at: string;
@@ -26,37 +31,17 @@ interface CatalogRow {
   x_install: string;
   x_flags: string;
   x_works_with: string;
+  x_risk: string;
 }
 
-interface FullRow {
+interface FullRow extends DetailRow {
   full_json: string;
-  x_contents: string;
-  x_install: string;
-  x_flags: string;
-  x_works_with: string;
 }
 
-function rowFragments(row: FullRow): DetailFragments {
-  return { contents: row.x_contents, install: row.x_install, flags: row.x_flags, works_with: row.x_works_with };
-}
-
-function catalogRowJson(row: CatalogRow): string {
-  return catalogJson(
-    row.full_json,
-    row.curated === 1,
-    row.first_seen_at,
-    row.repo_id,
-    row.previous_ids,
-    rowFragments(row),
-  );
-}
-
-const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
+const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk";
 const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
 interface CatalogSliceRow extends CatalogRow {
-  rowid: number;
-  id: string;
   changed_at: string;
 }
 
@@ -106,8 +91,13 @@ export class Snapshot {
   private readonly suggestRange: Statement<{ plugin: number }, [string, string]>;
   private readonly suggestFrom: Statement<{ plugin: number }, [string]>;
   private readonly suggestBest: Statement<{ ids: Uint8Array }, [string]>;
+  /** Each row's stored details, checked once on first use (details-check.ts). */
+  private readonly checks: DetailChecks;
 
-  private constructor(private readonly db: Database) {
+  private constructor(
+    private readonly db: Database,
+    log: Log | null,
+  ) {
     const version = this.metaValue("schema_version");
     if (version !== String(SCHEMA_VERSION)) throw new SnapshotError(`unsupported schema version ${version}`);
     this.stats = JSON.parse(this.metaValue("stats")) as SnapshotStats;
@@ -135,19 +125,40 @@ export class Snapshot {
     this.suggestBest = db.prepare(`SELECT ids FROM suggest_best WHERE prefix = ?`);
     this.listingRules = JSON.parse(this.metaValue("listing_rules")) as ListingRules;
     this.candidateById = db.prepare(`SELECT json FROM candidates WHERE id = ?`);
+    this.checks = new DetailChecks(this.stats.total, log);
   }
 
-  /** Opens a published snapshot file read-only; throws SnapshotError when it is not one. */
-  static open(path: string): Snapshot {
+  /**
+   * Opens a published snapshot file read-only; throws SnapshotError when it is not one. `log`
+   * hears of every row whose stored details fail their schema and are served without them.
+   */
+  static open(path: string, log: Log | null = null): Snapshot {
     let db: Database | undefined;
     try {
       db = new Database(path, { readonly: true, strict: true });
-      return new Snapshot(db);
+      return new Snapshot(db, log);
     } catch (error) {
       db?.close();
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(`cannot open snapshot ${path}: ${(error as Error).message}`);
     }
+  }
+
+  private fragments(row: FullRow): DetailFragments {
+    return this.checks.of(row);
+  }
+
+  /** Checks every row's stored details now; the ids (at most `keep`) and number of rows that fail. */
+  checkAllDetails(keep = 5): { dropped: number; first: Array<{ id: string; problem: string }> } {
+    const first: Array<{ id: string; problem: string }> = [];
+    let dropped = 0;
+    for (const row of this.db.query<FullRow, []>(`SELECT full_json, ${DETAIL_COLUMNS} FROM plugins`).iterate()) {
+      const problem = fragmentsProblem(rowFragments(row));
+      if (problem === null) continue;
+      dropped++;
+      if (first.length < keep) first.push({ id: row.id.slice(0, 140), problem: problem.slice(0, 200) });
+    }
+    return { dropped, first };
   }
 
   get snapshotAt(): string {
@@ -170,7 +181,7 @@ export class Snapshot {
   plugin(id: string, include: readonly IncludePart[] = []): string | null {
     if (include.length === 0) return this.byId.get(id)?.full_json ?? null;
     const row = this.byIdWith.get(id);
-    return row ? withParts(row.full_json, rowFragments(row), include) : null;
+    return row ? withParts(row.full_json, this.fragments(row), include) : null;
   }
 
   /** A page of full-form plugin JSON for a list query (see Searcher.find). */
@@ -193,7 +204,7 @@ export class Snapshot {
     if (include.length === 0) return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
     return Array.from(rowids, (rowid) => {
       const row = this.byRowidWith.get(rowid)!;
-      return withParts(row.full_json, rowFragments(row), include);
+      return withParts(row.full_json, this.fragments(row), include);
     });
   }
 
@@ -237,14 +248,21 @@ export class Snapshot {
    */
   catalogRowsAfter(rowid: number, limit: number): CatalogSlice[] {
     this.catalogSlice ??= this.db.query<CatalogSliceRow, [number, number]>(
-      `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+      `SELECT changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
     );
     return this.catalogSlice.all(rowid, limit).map((row) => ({
       rowid: row.rowid,
       id: row.id,
       changedAt: row.changed_at,
       firstSeenAt: row.first_seen_at,
-      json: catalogRowJson(row),
+      json: catalogJson(
+        row.full_json,
+        row.curated === 1,
+        row.first_seen_at,
+        row.repo_id,
+        row.previous_ids,
+        this.fragments(row),
+      ),
     }));
   }
 

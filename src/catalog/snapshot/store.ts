@@ -154,7 +154,7 @@ export class CatalogStore {
       // A truncated file can still open; its first query past the end would fail instead.
       const damage = headerProblem(this.path);
       if (damage !== null) throw new Error(damage);
-      next = Snapshot.open(this.path);
+      next = Snapshot.open(this.path, this.options.log ?? null);
     } catch (error) {
       this.options.log?.("snapshot.open_failed", { path: this.path, error: (error as Error).message });
       this.loadedFile = id;

@@ -18,6 +18,8 @@ import {
   type PluginDetails,
   validDetails,
 } from "../../catalog/model/details";
+import { SAFE_COMMAND } from "../../catalog/model/install-rules";
+import { manifestRisk, withSkillRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
 import { cleanText, type GateCounts, isRepoId } from "../upstream";
 
@@ -99,13 +101,6 @@ const OCI_REPO = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d{1,5})?(?:\/[a-z0-9]+(?:(?:
 const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const OCI_DIGEST = /^sha256:[a-f0-9]{64}$/;
 const REMOTE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]*)*$/;
-/**
- * A whole command: words of letters, digits and `@/:._=+,-`, a `<NAME>` placeholder as a value,
- * one space between words. No quote, `$`, backtick, `;`, `&`, `|`, `<` or `>` otherwise, `~`,
- * `*`, `?`, `!`, `#`, brackets, braces, parentheses, backslash or line break.
- */
-const SAFE_COMMAND =
-  /^(?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+(?: (?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+)*$/;
 const MCP_SCHEMA = "modelcontextprotocol.io/schemas";
 
 type Json = Record<string, unknown>;
@@ -342,6 +337,7 @@ export class ManifestReader {
       fork_of: node.isFork === true && isRepoId(parent) ? parent : null,
       deprecated,
       latest_release: tag && date ? { tag, date } : null,
+      ...manifestRisk(node),
     };
     return {
       details,
@@ -367,6 +363,7 @@ export class ManifestReader {
         continue;
       }
       if (typeof blob.text !== "string") continue;
+      Object.assign(details, withSkillRisk(details.risk, file, blob));
       const skill = this.frontMatter(blob.text, file, id);
       if (skill) found.push({ ...skill, dir });
     }

@@ -1,0 +1,67 @@
+/**
+ * Where an install instruction may point: an https address at a public host, an image from a
+ * registry the MCP registry accepts. Part of the stored install rules (install-rules.ts).
+ */
+import ipaddr from "ipaddr.js";
+
+/** The OCI registries the MCP registry accepts images from; an image naming no registry is docker.io's. */
+const OCI_HOSTS = new Set(["docker.io", "registry-1.docker.io", "index.docker.io", "ghcr.io", "mcr.microsoft.com"]);
+const OCI_HOST_SUFFIXES = [".pkg.dev", ".azurecr.io"];
+
+/** Whether an image reference comes from a registry the MCP registry allows. */
+export function allowedImage(image: string): boolean {
+  const slash = image.indexOf("/");
+  const first = slash < 0 ? "" : image.slice(0, slash);
+  // The first path part names a registry when it has a dot or a port, or is `localhost`.
+  if (first === "" || !(first.includes(".") || first.includes(":") || first === "localhost")) return slash !== 0;
+  const host = first.toLowerCase();
+  return OCI_HOSTS.has(host) || OCI_HOST_SUFFIXES.some((s) => host.endsWith(s) && host.length > s.length);
+}
+
+/** Name suffixes that only resolve inside a network (RFC 6761, 6762, 8375 and the clouds' own). */
+const INTERNAL_SUFFIXES = [
+  ".localhost",
+  ".local",
+  ".internal",
+  ".intranet",
+  ".lan",
+  ".home",
+  ".corp",
+  ".localdomain",
+  ".home.arpa",
+  ".arpa",
+  ".test",
+  ".invalid",
+  ".example",
+  ".onion",
+];
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Whether `url` is an https address at a public host: a name of two labels or more outside the
+ * internal suffixes, or an IP address in public unicast space. The WHATWG parser first turns the
+ * integer, hex and octal spellings of an address (`2130706433`, `0x7f.1`) into dotted ones.
+ */
+export function publicHttpsUrl(url: string): boolean {
+  if (url.length > 500) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "") return false;
+  const host = parsed.hostname.toLowerCase();
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (ipaddr.isValid(bare)) {
+    let address = ipaddr.parse(bare);
+    if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
+      address = (address as ipaddr.IPv6).toIPv4Address();
+    return address.range() === "unicast";
+  }
+  const name = host.endsWith(".") ? host.slice(0, -1) : host;
+  const labels = name.split(".");
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return false;
+  if (/^\d+$/.test(labels[labels.length - 1]!)) return false;
+  return !INTERNAL_SUFFIXES.some((s) => `.${name}`.endsWith(s));
+}

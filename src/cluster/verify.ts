@@ -14,7 +14,8 @@ import { checkCounts, headerProblem } from "../catalog/snapshot/validity";
 /** Longer than a sound snapshot of 100,000 plugins takes to check (bench/README.md), far shorter than a stall. */
 export const VERIFY_TIMEOUT_MS = 30_000;
 
-export type Verdict = { ok: true; snapshotAt: string; total: number } | { ok: false; problem: string };
+/** `retry`: the check could not be made (Redis went away); the snapshot itself is not to blame. */
+export type Verdict = { ok: true; snapshotAt: string; total: number } | { ok: false; problem: string; retry?: boolean };
 
 interface MasterRow {
   type: string;
@@ -80,9 +81,21 @@ export function verifyHere(path: string): Verdict {
   }
 }
 
-/** Checks the file at `path` in a child process, killed after `timeoutMs` or when this process exits. */
-export async function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOUT_MS): Promise<Verdict> {
-  const child = Bun.spawn([process.execPath, import.meta.path, path], { stdout: "pipe", stderr: "ignore" });
+/**
+ * Runs `script` (an entry that prints one Verdict as JSON) in a child process given `input` on its
+ * standard input, killed after `timeoutMs` or when this process exits.
+ */
+export async function verdictOfChild(
+  script: string,
+  args: string[],
+  input: string,
+  timeoutMs: number,
+): Promise<Verdict> {
+  const child = Bun.spawn([process.execPath, script, ...args], {
+    stdin: new Blob([input]),
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const orphaned = () => child.kill("SIGKILL");
   process.once("exit", orphaned);
   let timedOut = false;
@@ -101,6 +114,11 @@ export async function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOU
     clearTimeout(timer);
     process.off("exit", orphaned);
   }
+}
+
+/** Checks the file at `path` in a child process, killed after `timeoutMs` or when this process exits. */
+export function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOUT_MS): Promise<Verdict> {
+  return verdictOfChild(import.meta.path, [path], "", timeoutMs);
 }
 
 if (import.meta.main) {

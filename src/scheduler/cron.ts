@@ -13,8 +13,8 @@ import type { CatalogStore } from "../catalog/snapshot/store";
 import type { Config } from "../config";
 import type { RefreshOptions } from "../refresh/run";
 import { refreshOptionsFrom } from "./options";
-import { REDIS_UNREACHABLE, sharedSettings } from "./refresh-task";
 import { type ChildRequest, type FailedRun, portable, type RunOutcome, startRefreshProcess } from "./refresh-process";
+import { REDIS_UNREACHABLE, sharedSettings } from "./refresh-task";
 
 /**
  * A scheduled run may sit out the platform's hourly reset (and a minute's grace), so a run without

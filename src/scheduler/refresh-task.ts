@@ -23,8 +23,7 @@ export function sharedSettings(config: Config): SharedSettings | null {
   return { url: config.redisUrl, lockTtlMs: config.redisLockTtlMs, key: config.redisSnapshotKey };
 }
 
-export const REDIS_UNREACHABLE =
-  "Redis is unreachable, and without it the lock the instances share cannot be taken";
+export const REDIS_UNREACHABLE = "Redis is unreachable, and without it the lock the instances share cannot be taken";
 
 /**
  * Refreshes, then shares a published snapshot through Redis. `published` is told before sharing,

@@ -51,12 +51,13 @@ async function measure(count: number): Promise<void> {
     REFRESH_CRON: onceIn(fireIn),
     TZ: "UTC",
   });
-  const spawned = await service.waitFor("refresh.process", (fireIn + 10) * 1000);
+  // refresh.started comes from wherever the run's work runs (a tree without the child process too).
+  await service.waitFor("refresh.started", (fireIn + 10) * 1000);
   const prober = Bun.spawn([process.execPath, join(ROOT, "bench", "prober.ts"), service.url, "100", "100000"], {
     stdout: "pipe",
   });
   const started = performance.now();
-  const child = Number(spawned.pid);
+  const child = Number(service.events.find((e) => e.event === "refresh.process")?.pid ?? service.proc.pid);
   let childPeak = 0;
   let serverPeak = 0;
   const sampler = setInterval(() => {

@@ -8,6 +8,11 @@ const [url, everyMs, seconds] = [process.argv[2]!, Number(process.argv[3]), Numb
 const deadline = performance.now() + seconds * 1000;
 const latencies: number[] = [];
 let failures = 0;
+// Ended early (SIGTERM): what was measured so far.
+process.on("SIGTERM", () => {
+  console.log(JSON.stringify({ latencies, failures }));
+  process.exit(0);
+});
 while (performance.now() < deadline) {
   const started = performance.now();
   try {

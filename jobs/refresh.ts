@@ -12,14 +12,11 @@
  */
 import { parseArgs } from "node:util";
 import { Secrets } from "../src/base/log";
-import { shareSnapshot } from "../src/cluster/distribution";
-import { RedisLease } from "../src/cluster/lease";
-import { RedisLink } from "../src/cluster/redis";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { exitCode, formatResult } from "../src/refresh/report";
-import { runRefresh } from "../src/refresh/run";
 import { printable } from "../src/refresh/upstream";
 import { refreshOptionsFrom } from "../src/scheduler/options";
+import { refreshAndShare, sharedSettings } from "../src/scheduler/refresh-task";
 
 /** The token, replaced wherever an upstream error put it. */
 const secrets = new Secrets();
@@ -65,28 +62,11 @@ async function main(): Promise<number> {
   secrets.add(config.redisUrl);
   secrets.add(config.redisSnapshotKey);
   // With REDIS_URL the run takes the instances' shared lock and shares what it publishes.
-  const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
-  if (redis && !(await redis.connect())) {
-    print("refresh skipped: Redis is unreachable, and without it the lock the instances share cannot be taken");
-    redis.close();
-    return 4;
-  }
-  try {
-    const data = args.data === undefined ? {} : { dataDir: args.data };
-    const result = await runRefresh(
-      refreshOptionsFrom(config, redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined, {
-        ...data,
-        log,
-        write: print,
-      }),
-    );
-    if (redis && result.status === "published")
-      await shareSnapshot(redis, config.databasePath, log, { key: config.redisSnapshotKey });
-    for (const line of formatResult(result)) print(line);
-    return exitCode(result);
-  } finally {
-    redis?.close();
-  }
+  const data = args.data === undefined ? {} : { dataDir: args.data };
+  const settings = refreshOptionsFrom(config, undefined, { ...data, write: print });
+  const result = await refreshAndShare(settings, sharedSettings(config), log);
+  for (const line of formatResult(result)) print(line);
+  return exitCode(result);
 }
 
 try {

@@ -46,6 +46,8 @@ export interface Config {
   readonly redisLockTtlMs: number;
   /** HMAC key: shared snapshots are signed with it, and only signed ones are taken. */
   readonly redisSnapshotKey: string | undefined;
+  /** A shared snapshot declaring more bytes than this is refused before any of it is fetched. */
+  readonly redisSnapshotMaxBytes: number;
   /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
   readonly refreshDataDir: string | undefined;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
@@ -206,6 +208,8 @@ export function loadConfig(env: Env = Bun.env): Config {
     redisUrl: redisUrl(env, "REDIS_URL"),
     redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
     redisSnapshotKey: secretKey(env, "REDIS_SNAPSHOT_KEY"),
+    // Twice the largest snapshot measured at 100,000 plugins (bench/README.md).
+    redisSnapshotMaxBytes: integer(env, "REDIS_SNAPSHOT_MAX_BYTES", 1024 ** 3, 1024 * 1024, 64 * 1024 ** 3),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
   });

@@ -8,7 +8,7 @@ import { Metrics } from "./base/metrics";
 import { saveLastGoodInBackground } from "./catalog/snapshot/lastgood";
 import { prepareDatabase } from "./catalog/snapshot/startup";
 import { CatalogStore } from "./catalog/snapshot/store";
-import { SnapshotFollower, shareSnapshot } from "./cluster/distribution";
+import { SnapshotFollower } from "./cluster/distribution";
 import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
@@ -43,7 +43,13 @@ store.current();
 const redis = config.redisUrl ? new RedisLink(config.redisUrl, log) : null;
 redact(config.redisUrl);
 redact(config.redisSnapshotKey);
-const sharing = { key: config.redisSnapshotKey };
+const sharing = { key: config.redisSnapshotKey, maxBytes: config.redisSnapshotMaxBytes };
+if (redis && !config.redisSnapshotKey) {
+  log("snapshot.unsigned", {
+    warning:
+      "REDIS_URL without REDIS_SNAPSHOT_KEY: this instance takes any snapshot written to Redis, signed or not; set the same REDIS_SNAPSHOT_KEY on every instance",
+  });
+}
 if (redis) {
   // The shared snapshot is in place before the server listens, so /readyz never shows the default.
   await redis.connect();
@@ -67,8 +73,7 @@ const app = createApp({
     config,
     store,
     log,
-    redis,
-    published: redis ? () => shareSnapshot(redis, databasePath, log, sharing) : undefined,
+    redisUp: redis ? () => redis.up : undefined,
     ended: (result, seconds) => metrics.refresh(refreshRun(result, seconds)),
   }),
 );
@@ -88,7 +93,10 @@ new Shutdown({ log })
     // Busy keep-alive connections get a response saying Connection: close before the stop cuts idle ones.
     return Bun.sleep(config.stopGraceMs);
   })
-  .add("scheduled refresh", () => stopScheduledJobs(app.store))
+  .add("scheduled refresh", async () => {
+    const ended = await stopScheduledJobs(app.store);
+    if (ended) log("refresh.ended", { reason: "the server is stopping", processes: ended });
+  })
   .add("http", () => app.stop(false))
   .add("redis", () => redis?.close())
   .add("snapshot", () => store.close())

@@ -6,7 +6,8 @@
  */
 import { removeLeftovers } from "./base/atomic-write";
 import type { Log } from "./base/log";
-import { removeOwnLock } from "./refresh/lock";
+import { removeDeadLock } from "./refresh/lock";
+import { endRefreshProcesses } from "./scheduler/refresh-process";
 
 /** One thing to stop, in order; `run` may be asynchronous. */
 interface StopStep {
@@ -70,19 +71,23 @@ export class Shutdown {
   }
 }
 
-/** Stops every job scheduled by the cron plugin (`app.store.cron`), so no refresh starts while draining. */
-export function stopScheduledJobs(store: unknown): void {
+/**
+ * Stops every job scheduled by the cron plugin (`app.store.cron`), so no refresh starts while
+ * draining, and ends a refresh running in its child process; returns how many were ended.
+ */
+export function stopScheduledJobs(store: unknown): Promise<number> {
   const jobs = (store as { cron?: Record<string, { stop(): void }> }).cron ?? {};
   for (const job of Object.values(jobs)) job.stop();
+  return endRefreshProcesses();
 }
 
 /**
  * Removes what a refresh cut short by the stop leaves beside the database: temporary files of
  * writers no longer running (this process counts as gone) and the refresh lock if this process
- * holds it. The snapshot itself is never touched: it is replaced whole or not at all.
+ * or a refresh child it ended held it (its owner is no longer running). The snapshot itself is never touched: it is replaced whole or not at all.
  */
 export function removeRefreshLeftovers(databasePath: string): string[] {
   const removed = removeLeftovers(databasePath);
-  const lock = removeOwnLock(databasePath);
+  const lock = removeDeadLock(databasePath);
   return lock === null ? removed : [...removed, lock];
 }

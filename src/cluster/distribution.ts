@@ -1,38 +1,43 @@
 /**
- * One snapshot for every instance: the instance that published stores the file in Redis and
- * announces it on a channel; the others fetch it, verify it (verify.ts: the exact schema, then the
- * checks of a local publish, in a child process with a time limit), rename it over their database
- * and swap. An instance also looks when it starts and after every reconnection, so an announcement
- * missed while away is caught up. A snapshot dated in the future is refused (it would never look
- * old and would block every later one), and with REDIS_SNAPSHOT_KEY only a snapshot signed with
- * the key is taken.
+ * One snapshot for every instance: the instance that published stores the file in Redis (a head
+ * and parts, snapshot-head.ts) and announces it on a channel; the others read its head, fetch and
+ * check it in a child process (snapshot-fetch.ts, verify.ts: the hash, the exact schema, then the
+ * checks of a local publish, with a time limit), rename it over their database and swap. An
+ * instance also looks when it starts and after every reconnection, so an announcement missed while
+ * away is caught up. A snapshot dated in the future is refused (it would never look old and would
+ * block every later one), one declaring more than REDIS_SNAPSHOT_MAX_BYTES is refused unread, and
+ * with REDIS_SNAPSHOT_KEY only a snapshot whose head is signed with the key is fetched at all.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { renameSync, rmSync } from "node:fs";
+import { closeSync, openSync, readSync, renameSync, rmSync } from "node:fs";
 import { resolveLink, temporaryPath } from "../base/atomic-write";
 import type { Log } from "../base/log";
 import { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
 import type { RedisLink } from "./redis";
-import { VERIFY_TIMEOUT_MS, verifySnapshotFile } from "./verify";
+import { FETCH_TIMEOUT_MS, fetchSnapshotFile } from "./snapshot-fetch";
+import {
+  CURRENT_KEY,
+  headKey,
+  PART_BYTES,
+  partCount,
+  partKey,
+  readCurrent,
+  readHead,
+  type SnapshotHead,
+  signatureMatches,
+  signHead,
+} from "./snapshot-head";
 
 export const SNAPSHOT_CHANNEL = "catalog:snapshot";
-const CURRENT_KEY = "catalog:snapshot:current";
 /** A replaced file stays this long for an instance still fetching it. */
 const REPLACED_TTL_MS = "300000";
 
 /** How far ahead of this instance's clock a snapshot time may be: clocks of a cluster drift by less. */
 export const CLOCK_SKEW_MS = 60_000;
-/** A shared snapshot file of 100,000 plugins is tens of MB: reading it may take longer than a command. */
-const FILE_DEADLINE_MS = 60_000;
-
-function fileKey(snapshotAt: string): string {
-  return `catalog:snapshot:file:${snapshotAt}`;
-}
-
-function signatureKey(snapshotAt: string): string {
-  return `catalog:snapshot:sig:${snapshotAt}`;
-}
+/** A part is a few MB: storing one may take longer than a command. */
+const PART_DEADLINE_MS = 30_000;
+/** Without REDIS_SNAPSHOT_MAX_BYTES: twice the largest snapshot measured at 100,000 plugins. */
+export const DEFAULT_MAX_BYTES = 1024 ** 3;
 
 function newer(a: string, b: string | null | undefined): boolean {
   return b === null || b === undefined || Date.parse(a) > Date.parse(b);
@@ -46,23 +51,14 @@ export function timeProblem(snapshotAt: string, now: number): string | null {
   return at > now + CLOCK_SKEW_MS ? `dated ${snapshotAt}, later than this instance's clock allows` : null;
 }
 
-/** The HMAC-SHA256 of a snapshot's time and bytes under `key`, hex. */
-export function signSnapshot(key: string, snapshotAt: string, bytes: Uint8Array): string {
-  return createHmac("sha256", key).update(snapshotAt).update("\n").update(bytes).digest("hex");
-}
-
-function signatureMatches(key: string, snapshotAt: string, bytes: Uint8Array, signature: string | null): boolean {
-  if (signature === null) return false;
-  const expected = Buffer.from(signSnapshot(key, snapshotAt, bytes), "hex");
-  const given = Buffer.from(signature, "hex");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 export interface SharingOptions {
   /** REDIS_SNAPSHOT_KEY: sign what is shared, and take only what is signed with it. */
   key?: string;
+  /** REDIS_SNAPSHOT_MAX_BYTES: a snapshot declaring more is refused before any part is fetched. */
+  maxBytes?: number;
   now?: () => number;
-  verifyTimeoutMs?: number;
+  /** How long fetching and checking one snapshot may take. */
+  fetchTimeoutMs?: number;
 }
 
 function snapshotAtOf(path: string): { snapshotAt: string; total: number } {
@@ -74,9 +70,46 @@ function snapshotAtOf(path: string): { snapshotAt: string; total: number } {
   }
 }
 
+/** Stores the file at `path` in parts, reading and hashing one part at a time; returns its head. */
+async function storeParts(link: RedisLink, path: string, snapshotAt: string): Promise<SnapshotHead> {
+  const hash = new Bun.CryptoHasher("sha256");
+  const fd = openSync(path, "r");
+  let bytes = 0;
+  try {
+    for (let part = 0; ; part++) {
+      const buffer = Buffer.allocUnsafe(PART_BYTES);
+      let filled = 0;
+      for (;;) {
+        const n = readSync(fd, buffer, filled, PART_BYTES - filled, null);
+        filled += n;
+        if (n === 0 || filled === PART_BYTES) break;
+      }
+      if (filled === 0) break;
+      const piece = buffer.subarray(0, filled);
+      hash.update(piece);
+      bytes += filled;
+      await link.run((c) => c.set(partKey(snapshotAt, part), piece), PART_DEADLINE_MS);
+      if (filled < PART_BYTES) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { snapshotAt, bytes, sha256: hash.digest("hex") };
+}
+
+/** Lets a replaced snapshot's head and parts expire, giving instances still fetching it time. */
+async function expireReplaced(link: RedisLink, snapshotAt: string): Promise<void> {
+  const head = await readHead(link, snapshotAt);
+  const keys =
+    typeof head === "string" ? [] : Array.from({ length: partCount(head.bytes) }, (_, i) => partKey(snapshotAt, i));
+  for (const key of [headKey(snapshotAt), ...keys]) await link.run((c) => c.send("PEXPIRE", [key, REPLACED_TTL_MS]));
+}
+
 /**
  * Stores the published file at `path` as every instance's snapshot unless a newer one is there, and
- * announces it. A current value that is no snapshot time, or one dated in the future, is replaced.
+ * announces it: its parts first, then its head (signed with REDIS_SNAPSHOT_KEY), then the current
+ * time, so no instance sees a head before its parts. A current value that is no snapshot time, or
+ * one dated in the future, is replaced. Runs where the refresh runs, never on a serving thread.
  */
 export async function shareSnapshot(
   link: RedisLink,
@@ -84,10 +117,9 @@ export async function shareSnapshot(
   log: Log,
   options: SharingOptions = {},
 ): Promise<void> {
-  const bytes = await Bun.file(path).bytes();
   const { snapshotAt } = snapshotAtOf(path);
   const now = (options.now ?? Date.now)();
-  let current = await link.run((c) => c.get(CURRENT_KEY));
+  let current = await readCurrent(link);
   const problem = current === null ? null : timeProblem(current, now);
   if (problem !== null) {
     log("snapshot.share_replacing", { current: String(current).slice(0, 100), reason: problem });
@@ -97,16 +129,13 @@ export async function shareSnapshot(
     log("snapshot.share_skipped", { snapshotAt, current, reason: "Redis holds a snapshot as new or newer" });
     return;
   }
-  await link.run((c) => c.set(fileKey(snapshotAt), bytes), FILE_DEADLINE_MS);
-  if (options.key)
-    await link.run((c) => c.set(signatureKey(snapshotAt), signSnapshot(options.key!, snapshotAt, bytes)));
+  const head = await storeParts(link, path, snapshotAt);
+  if (options.key) head.signature = signHead(options.key, head);
+  await link.run((c) => c.set(headKey(snapshotAt), JSON.stringify(head)));
   await link.run((c) => c.set(CURRENT_KEY, snapshotAt));
-  if (current) {
-    await link.run((c) => c.send("PEXPIRE", [fileKey(current!), REPLACED_TTL_MS]));
-    if (options.key) await link.run((c) => c.send("PEXPIRE", [signatureKey(current!), REPLACED_TTL_MS]));
-  }
+  if (current) await expireReplaced(link, current);
   await link.run((c) => c.publish(SNAPSHOT_CHANNEL, snapshotAt));
-  log("snapshot.shared", { snapshotAt, bytes: bytes.byteLength });
+  log("snapshot.shared", { snapshotAt, bytes: head.bytes });
 }
 
 /** Keeps the local snapshot at the newest one shared. */
@@ -152,27 +181,22 @@ export class SnapshotFollower {
 
   private async fetchNewer(): Promise<void> {
     if (!this.link.up) return;
-    const snapshotAt = await this.link.run((c) => c.get(CURRENT_KEY));
+    const snapshotAt = await readCurrent(this.link);
     if (snapshotAt === null || snapshotAt === this.refused) return;
     // Not remembered as refused: with this instance's clock behind, the same time becomes acceptable.
     const late = timeProblem(snapshotAt, (this.options.now ?? Date.now)());
     if (late !== null) return this.refuse(snapshotAt, late, false);
     // A snapshot fetched and still being prepared is not fetched again.
     if (!newer(snapshotAt, this.store.newest()?.snapshotAt)) return;
-    const bytes = await this.link.run((c) => c.getBuffer(fileKey(snapshotAt)), FILE_DEADLINE_MS);
-    if (bytes === null) return;
-    const { key } = this.options;
-    if (key) {
-      const signature = await this.link.run((c) => c.get(signatureKey(snapshotAt)));
-      if (!signatureMatches(key, snapshotAt, bytes, signature)) {
-        return this.refuse(snapshotAt, "not signed with REDIS_SNAPSHOT_KEY");
-      }
-    }
+    const head = await readHead(this.link, snapshotAt);
+    const problem = this.headProblem(head);
+    if (problem !== null || typeof head === "string") return this.refuse(snapshotAt, problem ?? String(head));
     const target = resolveLink(this.store.path);
     const tmp = temporaryPath(target);
     try {
-      await Bun.write(tmp, bytes);
-      const verdict = await verifySnapshotFile(tmp, this.options.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS);
+      const timeout = this.options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
+      const verdict = await fetchSnapshotFile(this.link.url, head, tmp, timeout);
+      if (!verdict.ok && verdict.retry) throw new Error(verdict.problem);
       if (!verdict.ok) return this.refuse(snapshotAt, verdict.problem);
       if (verdict.snapshotAt !== snapshotAt) {
         return this.refuse(snapshotAt, `the file says ${verdict.snapshotAt}, announced as ${snapshotAt}`);
@@ -185,7 +209,16 @@ export class SnapshotFollower {
     }
     this.store.reloadIfChanged();
     await this.store.prepared();
-    this.log("snapshot.fetched", { snapshotAt, bytes: bytes.byteLength });
+    this.log("snapshot.fetched", { snapshotAt, bytes: head.bytes });
+  }
+
+  /** Why a head is not to be fetched: unreadable, unsigned or badly signed (with a key), too large. */
+  private headProblem(head: SnapshotHead | string): string | null {
+    if (typeof head === "string") return head;
+    const { key, maxBytes = DEFAULT_MAX_BYTES } = this.options;
+    if (key && !signatureMatches(key, head)) return "not signed with REDIS_SNAPSHOT_KEY";
+    if (head.bytes > maxBytes) return `declares ${head.bytes} bytes, more than REDIS_SNAPSHOT_MAX_BYTES (${maxBytes})`;
+    return null;
   }
 
   /** Logs a shared snapshot that is not taken; the local one keeps serving and stays the last good one. */

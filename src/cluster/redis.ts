@@ -56,7 +56,8 @@ export class RedisLink {
   private probing = false;
 
   constructor(
-    private readonly url: string,
+    /** Where Redis is; a child process that fetches a shared snapshot connects there itself. */
+    readonly url: string,
     private readonly log: Log,
   ) {}
 

@@ -17,7 +17,8 @@ export const VERIFY_TIMEOUT_MS = 30_000;
 /**
  * `detailsDropped`: plugins whose stored details fail their schema and install rules
  * (model/stored.ts). Those are served without their details, so the file is still taken; the
- * count and the first few are logged.
+ * count and the first few are logged. `retry`: the check could not be made (Redis went away); the
+ * snapshot itself is not to blame.
  */
 export type Verdict =
   | {
@@ -27,7 +28,7 @@ export type Verdict =
       detailsDropped: number;
       dropped: Array<{ id: string; problem: string }>;
     }
-  | { ok: false; problem: string };
+  | { ok: false; problem: string; retry?: boolean };
 
 interface MasterRow {
   type: string;
@@ -94,9 +95,21 @@ export function verifyHere(path: string): Verdict {
   }
 }
 
-/** Checks the file at `path` in a child process, killed after `timeoutMs` or when this process exits. */
-export async function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOUT_MS): Promise<Verdict> {
-  const child = Bun.spawn([process.execPath, import.meta.path, path], { stdout: "pipe", stderr: "ignore" });
+/**
+ * Runs `script` (an entry that prints one Verdict as JSON) in a child process given `input` on its
+ * standard input, killed after `timeoutMs` or when this process exits.
+ */
+export async function verdictOfChild(
+  script: string,
+  args: string[],
+  input: string,
+  timeoutMs: number,
+): Promise<Verdict> {
+  const child = Bun.spawn([process.execPath, script, ...args], {
+    stdin: new Blob([input]),
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const orphaned = () => child.kill("SIGKILL");
   process.once("exit", orphaned);
   let timedOut = false;
@@ -115,6 +128,11 @@ export async function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOU
     clearTimeout(timer);
     process.off("exit", orphaned);
   }
+}
+
+/** Checks the file at `path` in a child process, killed after `timeoutMs` or when this process exits. */
+export function verifySnapshotFile(path: string, timeoutMs = VERIFY_TIMEOUT_MS): Promise<Verdict> {
+  return verdictOfChild(import.meta.path, [path], "", timeoutMs);
 }
 
 if (import.meta.main) {

@@ -108,12 +108,14 @@ export function acquireLock(path: string): Lock {
 }
 
 /**
- * Removes the refresh lock of `databasePath` when this process holds it (a run cut short by a
- * stop); returns the lock's file name, or null when there was none of ours.
+ * Removes the refresh lock of `databasePath` when this process holds it or its owner is no longer
+ * running (a run cut short by a stop, here or in a child this process ended); returns the lock's
+ * file name, or null when there was none such. A live owner's lock is never touched.
  */
-export function removeOwnLock(databasePath: string): string | null {
+export function removeDeadLock(databasePath: string): string | null {
   const path = lockPath(databasePath);
-  if (readPid(path) !== process.pid) return null;
+  const pid = readPid(path);
+  if (pid === null || (pid !== process.pid && isOtherProcessRunning(pid))) return null;
   rmSync(path, { force: true });
   return basename(path);
 }

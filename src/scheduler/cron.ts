@@ -1,20 +1,20 @@
 /**
- * The in-process refresh: `@elysiajs/cron` runs the refresher on REFRESH_CRON (`off` disables it).
- * A tick while a refresh runs is skipped (here) or refused by the lock (another process or
- * instance); a published snapshot is opened at once and serves once prepared (store.ts), every
- * cached response dropped with the old one.
+ * The scheduled refresh: `@elysiajs/cron` ticks on REFRESH_CRON (`off` disables it) in the server,
+ * and each tick's work runs in a child process (refresh-process.ts), so the serving thread never
+ * parses, weighs or builds. A tick while a refresh runs is skipped (here) or refused by the lock
+ * (another process or instance); a published snapshot is opened at once and serves once prepared
+ * (store.ts), every cached response dropped with the old one.
  */
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { Log } from "../base/log";
 import type { RefreshRun } from "../base/metrics";
 import type { CatalogStore } from "../catalog/snapshot/store";
-import { RedisLease } from "../cluster/lease";
-import type { RedisLink } from "../cluster/redis";
 import type { Config } from "../config";
-import { formatResult } from "../refresh/report";
-import { type RefreshOptions, type RefreshResult, runRefresh } from "../refresh/run";
+import type { RefreshOptions } from "../refresh/run";
 import { refreshOptionsFrom } from "./options";
+import { type ChildRequest, type FailedRun, portable, type RunOutcome, startRefreshProcess } from "./refresh-process";
+import { REDIS_UNREACHABLE, sharedSettings } from "./refresh-task";
 
 /**
  * A scheduled run may sit out the platform's hourly reset (and a minute's grace), so a run without
@@ -22,7 +22,7 @@ import { refreshOptionsFrom } from "./options";
  */
 const SCHEDULED_MAX_WAIT_SECONDS = 3660;
 
-export type TickResult = RefreshResult | { status: "skipped" } | { status: "failed"; error: string };
+export type TickResult = RunOutcome | FailedRun | { status: "skipped" };
 
 export interface RefreshCronDeps {
   config: Config;
@@ -30,20 +30,18 @@ export interface RefreshCronDeps {
   log: Log;
   /** Scheduled but paused: ticks only when triggered (tests). */
   paused?: boolean;
-  /** With REDIS_URL: the refresh takes the lock the instances share. */
-  redis?: RedisLink | null;
   /** Overrides of the options the configuration sets (tests: the platform, the data dir, pacing). */
   options?: Partial<RefreshOptions>;
-  /** Called once this process opened a published snapshot (REDIS_URL: it is shared with the other instances). */
-  published?: () => Promise<void>;
+  /** With REDIS_URL: whether the server's own link to Redis is up; while it is not, no run starts. */
+  redisUp?: () => boolean;
   /** Told of every tick's result and how long it took (the metrics). */
   ended?: (result: TickResult, seconds: number) => void;
 }
 
 /** A tick's result as the metrics count it: its outcome, duration and what it spent on the platform. */
 export function refreshRun(result: TickResult, seconds: number): RefreshRun {
-  const usage = "report" in result ? result.report.usage : undefined;
-  return { outcome: result.status, seconds, calls: usage?.calls, budgets: usage?.budgets };
+  const usage = "calls" in result ? result : undefined;
+  return { outcome: result.status, seconds, calls: usage?.calls, budgets: new Map(usage?.budgets ?? []) };
 }
 
 /** One refresh per tick, never two at once; never throws into the scheduler. */
@@ -60,29 +58,42 @@ export class RefreshJob {
   }
 
   private async run(): Promise<TickResult> {
-    const { log } = this.deps;
+    const { log, config, store, options } = this.deps;
     if (this.running) {
       log("refresh.skipped", { reason: "the previous scheduled refresh is still running" });
       return { status: "skipped" };
     }
+    if (this.deps.redisUp?.() === false) {
+      const summary = [`refresh skipped: ${REDIS_UNREACHABLE}`];
+      log("refresh.locked", { summary });
+      return { status: "locked", reason: REDIS_UNREACHABLE, summary, pid: process.pid };
+    }
     this.running = true;
     try {
-      const { config, redis, options } = this.deps;
-      const overrides = { maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS, log, ...options };
-      const result = await runRefresh(
-        refreshOptionsFrom(config, redis ? new RedisLease(redis, config.redisLockTtlMs) : undefined, overrides),
-      );
-      log(`refresh.${result.status}`, { summary: formatResult(result) });
-      if (result.status === "published") {
-        this.deps.store.reloadIfChanged();
-        await this.deps.published?.().catch((error: Error) => log("snapshot.share_failed", { error: error.message }));
-      }
+      const overrides = { maxWaitSeconds: SCHEDULED_MAX_WAIT_SECONDS, ...options };
+      const request = {
+        options: portable(refreshOptionsFrom(config, undefined, overrides)),
+        shared: sharedSettings(config),
+      };
+      const result = await this.inChild(request);
+      if (result.status === "failed") log("refresh.failed", { error: result.error, pid: result.pid });
+      else log(`refresh.${result.status}`, { summary: result.summary, pid: result.pid });
+      // Also when the child's word was lost: the store looks at the file either way.
+      if (result.status === "published") store.reloadIfChanged();
       return result;
-    } catch (error) {
-      log("refresh.failed", { error: (error as Error).stack ?? String(error) });
-      return { status: "failed", error: String(error) };
     } finally {
       this.running = false;
+    }
+  }
+
+  private async inChild(request: ChildRequest): Promise<RunOutcome | FailedRun> {
+    const { log, store } = this.deps;
+    try {
+      const child = startRefreshProcess(request, log, () => store.reloadIfChanged());
+      log("refresh.process", { pid: child.pid });
+      return await child.result;
+    } catch (error) {
+      return { status: "failed", error: (error as Error).stack ?? String(error) };
     }
   }
 }

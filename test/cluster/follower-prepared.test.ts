@@ -4,10 +4,9 @@
  * that starts on Redis listens with the shared snapshot in place.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { RedisClient } from "bun";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { CatalogStore, PREPARED_AT_ONCE } from "../../src/catalog/snapshot/store";
-import { SNAPSHOT_CHANNEL, SnapshotFollower } from "../../src/cluster/distribution";
+import { SnapshotFollower, shareSnapshot } from "../../src/cluster/distribution";
 import { RedisLink } from "../../src/cluster/redis";
 import { plugin, snapshotInput, tempDir } from "../helpers";
 import { RedisServer } from "./redis-server";
@@ -29,12 +28,10 @@ test("a shared snapshot larger than is prepared at once serves when the follower
   const shared = new Date(Date.now() - 60_000).toISOString();
   const records = Array.from({ length: PREPARED_AT_ONCE * 2 }, (_, i) => plugin(`acme/p${i}`, { stars: i }));
   publishSnapshot(`${dir.dir}/shared.sqlite`, snapshotInput(records, shared));
-  const client = new RedisClient(redis.url);
-  await client.connect();
-  await client.set(`catalog:snapshot:file:${shared}`, await Bun.file(`${dir.dir}/shared.sqlite`).bytes());
-  await client.set("catalog:snapshot:current", shared);
-  await client.publish(SNAPSHOT_CHANNEL, shared);
-  client.close();
+  const sharer = new RedisLink(redis.url, () => {});
+  await sharer.connect();
+  await shareSnapshot(sharer, `${dir.dir}/shared.sqlite`, () => {});
+  sharer.close();
 
   const events: string[] = [];
   const log = (event: string) => void events.push(event);

@@ -40,7 +40,9 @@ test("a run while another holds the lock exits 4; a free lock is taken, released
   const shared = await client.get("catalog:snapshot:current");
   expect(shared).not.toBeNull();
   expect(shared).not.toBe(OLD_SNAPSHOT_AT);
-  expect((await client.getBuffer(`catalog:snapshot:file:${shared}`))!.byteLength).toBe(env.bytes().byteLength);
+  const head = JSON.parse((await client.get(`catalog:snapshot:head:${shared}`))!) as { bytes: number };
+  expect(head.bytes).toBe(env.bytes().byteLength);
+  expect((await client.getBuffer(`catalog:snapshot:file:${shared}:0`))!.byteLength).toBe(env.bytes().byteLength);
   expect(await client.exists(LOCK_KEY)).toBe(false);
 }, 30_000);
 

@@ -11,8 +11,9 @@ import { RedisClient } from "bun";
 import { readPrevious } from "../../src/catalog/model/previous";
 import { lastGoodPath } from "../../src/catalog/snapshot/lastgood";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
-import { SNAPSHOT_CHANNEL, shareSnapshot, signSnapshot } from "../../src/cluster/distribution";
+import { SNAPSHOT_CHANNEL, shareSnapshot } from "../../src/cluster/distribution";
 import { RedisLink } from "../../src/cluster/redis";
+import { headKey, PART_BYTES, partKey, type SnapshotHead, signHead } from "../../src/cluster/snapshot-head";
 import { verifySnapshotFile } from "../../src/cluster/verify";
 import { CATEGORY_IDS, Env, OLD_SNAPSHOT_AT, record } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
@@ -72,15 +73,45 @@ async function start(extra: Record<string, string> = {}): Promise<Service> {
   return service;
 }
 
+interface Planting {
+  /** Signs the head with this key. */
+  key?: string;
+  /** Declares this size instead of the bytes' own. */
+  bytes?: number;
+  /** Replaces the first part, once the head is computed, with this many bytes. */
+  swell?: number;
+  /** Changes the first part's first byte once the head is computed, keeping its length. */
+  tamper?: boolean;
+}
+
 /** Writes `bytes` into Redis as the current shared snapshot, as a hostile writer would, and announces it. */
-async function plant(url: string, snapshotAt: string, bytes: Uint8Array, signature?: string): Promise<void> {
+async function plant(url: string, snapshotAt: string, bytes: Uint8Array, how: Planting = {}): Promise<void> {
   const client = new RedisClient(url);
   await client.connect();
-  await client.set(`catalog:snapshot:file:${snapshotAt}`, bytes);
-  if (signature) await client.set(`catalog:snapshot:sig:${snapshotAt}`, signature);
+  for (let part = 0; part * PART_BYTES < bytes.byteLength; part++)
+    await client.set(partKey(snapshotAt, part), bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES));
+  const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+  const head: SnapshotHead = { snapshotAt, bytes: how.bytes ?? bytes.byteLength, sha256 };
+  if (how.key) head.signature = signHead(how.key, head);
+  if (how.swell) await client.set(partKey(snapshotAt, 0), new Uint8Array(how.swell));
+  if (how.tamper) await client.setrange(partKey(snapshotAt, 0), 0, bytes[0] === 1 ? "\u0002" : "\u0001");
+  await client.set(headKey(snapshotAt), JSON.stringify(head));
   await client.set("catalog:snapshot:current", snapshotAt);
   await client.publish(SNAPSHOT_CHANNEL, snapshotAt);
   client.close();
+}
+
+/** What Redis reports of the commands it ran and the bytes it sent to its clients. */
+async function redisStats(url: string): Promise<{ gets: number; sentBytes: number }> {
+  const client = new RedisClient(url);
+  await client.connect();
+  const commands = String(await client.send("INFO", ["commandstats"]));
+  const stats = String(await client.send("INFO", ["stats"]));
+  client.close();
+  return {
+    gets: Number(/cmdstat_get:calls=(\d+)/.exec(commands)?.[1] ?? 0),
+    sentBytes: Number(/total_net_output_bytes:(\d+)/.exec(stats)?.[1]),
+  };
 }
 
 const recent = () => new Date(Date.now() - 60_000).toISOString();
@@ -112,6 +143,8 @@ describe("a snapshot from Redis", () => {
     await plant(redis!.url, future, await Bun.file(snapshotFile(env!, "future.sqlite", future)).bytes());
     const refused = await s.waitFor("snapshot.refused", 15_000);
     expect(refused).toMatchObject({ snapshotAt: future, reason: expect.stringContaining("later than") });
+    // REDIS_URL without REDIS_SNAPSHOT_KEY is a warning at start.
+    expect(String((await s.waitFor("snapshot.unsigned", 1000)).warning)).toContain("REDIS_SNAPSHOT_KEY");
     expect((await ready(s)).snapshotAt).toBe(OLD_SNAPSHOT_AT);
 
     const events: Array<Record<string, unknown>> = [];
@@ -138,8 +171,9 @@ describe("a snapshot from Redis", () => {
     const s = await start({ REDIS_SNAPSHOT_KEY: KEY });
     const unsigned = recent();
     const bytes = await Bun.file(snapshotFile(env!, "unsigned.sqlite", unsigned)).bytes();
-    await plant(redis!.url, unsigned, bytes, signSnapshot("another-key-entirely", unsigned, bytes));
+    await plant(redis!.url, unsigned, bytes, { key: "another-key-entirely" });
     expect(await s.waitFor("snapshot.refused", 15_000)).toMatchObject({ reason: "not signed with REDIS_SNAPSHOT_KEY" });
+    expect(s.events.some((e) => e.event === "snapshot.unsigned")).toBe(false);
 
     const link = new RedisLink(redis!.url, () => {});
     await link.connect();
@@ -147,6 +181,53 @@ describe("a snapshot from Redis", () => {
     await shareSnapshot(link, snapshotFile(env!, "signed.sqlite", signed), () => {}, { key: KEY });
     link.close();
     await eventually(async () => (await ready(s)).snapshotAt === signed, 15_000, "the signed snapshot is taken");
+  }, 30_000);
+
+  test("with REDIS_SNAPSHOT_KEY, an unsigned snapshot is refused from its head: not one of its parts is fetched", async () => {
+    const s = await start({ REDIS_SNAPSHOT_KEY: KEY });
+    await plant(redis!.url, recent(), new Uint8Array(24 * 1024 * 1024));
+    expect(await s.waitFor("snapshot.refused", 15_000)).toMatchObject({ reason: "not signed with REDIS_SNAPSHOT_KEY" });
+    const stats = await redisStats(redis!.url);
+    expect(stats.gets).toBe(0);
+    expect(stats.sentBytes).toBeLessThan(1024 * 1024);
+  }, 30_000);
+
+  test("declaring more than REDIS_SNAPSHOT_MAX_BYTES, or with a part longer than its head says, is refused unread; a sound one is taken", async () => {
+    const s = await start({ REDIS_SNAPSHOT_KEY: KEY, REDIS_SNAPSHOT_MAX_BYTES: String(1024 * 1024) });
+    const big = recent();
+    await plant(redis!.url, big, new Uint8Array(24 * 1024 * 1024), { key: KEY });
+    const tooBig = await s.waitFor("snapshot.refused", 15_000);
+    expect(String(tooBig.reason)).toContain("more than REDIS_SNAPSHOT_MAX_BYTES");
+
+    const swollen = new Date(Date.parse(big) + 1000).toISOString();
+    const bytes = await Bun.file(snapshotFile(env!, "swollen.sqlite", swollen)).bytes();
+    await plant(redis!.url, swollen, bytes, { key: KEY, swell: 24 * 1024 * 1024 });
+    await eventually(
+      () => s.events.some((e) => e.event === "snapshot.refused" && e.snapshotAt === swollen),
+      15_000,
+      "the swollen snapshot refused",
+    );
+    const refused = s.events.find((e) => e.event === "snapshot.refused" && e.snapshotAt === swollen)!;
+    expect(String(refused.reason)).toContain("part 0 holds");
+    const stats = await redisStats(redis!.url);
+    expect(stats.gets).toBe(0);
+    expect(stats.sentBytes).toBeLessThan(1024 * 1024);
+
+    const tampered = new Date(Date.parse(big) + 2000).toISOString();
+    const original = await Bun.file(snapshotFile(env!, "tampered.sqlite", tampered)).bytes();
+    await plant(redis!.url, tampered, original, { key: KEY, tamper: true });
+    await eventually(
+      () => s.events.some((e) => e.event === "snapshot.refused" && e.snapshotAt === tampered),
+      15_000,
+      "the tampered snapshot refused",
+    );
+    const changed = s.events.find((e) => e.event === "snapshot.refused" && e.snapshotAt === tampered)!;
+    expect(String(changed.reason)).toContain("do not hash to the SHA-256");
+
+    const sound = new Date(Date.parse(big) + 3000).toISOString();
+    await plant(redis!.url, sound, await Bun.file(snapshotFile(env!, "sound.sqlite", sound)).bytes(), { key: KEY });
+    await eventually(async () => (await ready(s)).snapshotAt === sound, 15_000, "the sound snapshot is taken");
+    expect((await redisStats(redis!.url)).gets).toBe(2);
   }, 30_000);
 
   test("is checked off the event loop within a time limit: past it the check is refused", async () => {

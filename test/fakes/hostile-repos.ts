@@ -35,3 +35,20 @@ export function hostileSeeds(topic: string): RepoSeed[] {
     return { ...seed, topics: topics.includes(topic) ? topics : [...topics, topic] };
   });
 }
+
+/**
+ * A SKILL.md whose front matter nests flow collections `depth` deep: 8 KB at 4,000, under the
+ * manifest cap, and costly for a general YAML parser.
+ */
+export function deepSkill(depth = 4000): string {
+  return `---\nname: deep\ndescription: ${"[".repeat(depth)}${"]".repeat(depth)}\n---\n`;
+}
+
+/** `count` repositories carrying `topic`, each with a deeply nested SKILL.md. */
+export function deepSkillSeeds(count: number, topic: string): RepoSeed[] {
+  return Array.from({ length: count }, (_, i) => ({
+    full_name: `stranger/deep-skill-${i}`,
+    topics: [topic],
+    files: { "SKILL.md": deepSkill() },
+  }));
+}

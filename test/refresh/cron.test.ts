@@ -43,7 +43,7 @@ describe("the scheduled refresh", () => {
     env = new Env();
     env.github.add({ full_name: "acme/one", stars: 3 });
     env.publishFake();
-    const { job, generatedAt } = serveWithCron(PATTERN);
+    const { job, generatedAt, events } = serveWithCron(PATTERN);
     expect(job).toBeDefined();
     expect(job!.getPattern()).toBe(PATTERN);
     expect(job!.isRunning()).toBe(false);
@@ -53,6 +53,11 @@ describe("the scheduled refresh", () => {
     await within(job!.trigger(), 10_000, "the triggered refresh");
 
     expect(await generatedAt()).not.toBe(OLD_SNAPSHOT_AT);
+    // The work ran in a child process, not in the server's.
+    const child = events.find(([e]) => e === "refresh.process")?.[1].pid;
+    expect(typeof child).toBe("number");
+    expect(child).not.toBe(process.pid);
+    expect(events.filter(([e, f]) => e === "refresh.published" && f.summary)[0]?.[1].pid).toBe(child);
   });
 
   test("skips a tick while a refresh runs, scheduled or by hand", async () => {

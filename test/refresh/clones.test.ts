@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { dirname, join } from "node:path";
 import { type DepthFile, readDepthFile } from "../../src/catalog/model/depth";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
-import { askedObjects } from "../../src/refresh/clones";
+import type { RepoFiles } from "../../src/refresh/clone-files";
+import { answerSelection, askedObjects } from "../../src/refresh/clones";
 import { MANIFEST_FILES, MANIFEST_TREES, manifestSelection } from "../../src/refresh/manifests/reader";
 import { marketplaceManifest } from "../fakes/github-repos";
 import { FIXTURES } from "../fakes/manifest-repos";
@@ -135,6 +136,42 @@ describe("npm run default:depth", () => {
     const paths = askedObjects(manifestSelection()).map((a) => `${a.kind} ${a.path}`);
     for (const path of Object.values(MANIFEST_FILES)) expect(paths).toContain(`Blob ${path}`);
     for (const path of Object.values(MANIFEST_TREES)) expect(paths).toContain(`Tree ${path}`);
+  });
+
+  test("files answer as the platform's blobs: size, truncation, binary, a folder asked as a file", () => {
+    const text = new TextEncoder().encode('{"name":"x"}');
+    const files: RepoFiles = {
+      file: (path) =>
+        path === "server.json"
+          ? { bytes: text, size: text.length }
+          : path === "package.json"
+            ? { bytes: text, size: 10_000_000 }
+            : path === "SKILL.md"
+              ? { bytes: new Uint8Array([0x47, 0, 0x49]), size: 3 }
+              : null,
+      folder: (path) => (path === ".mcp.json" || path === "skills" ? [{ name: "a", type: "tree" }] : null),
+    };
+    const selection = [
+      'a: object(expression: "HEAD:server.json") { ... on Blob { byteSize isTruncated text } }',
+      'b: object(expression: "HEAD:package.json") { ... on Blob { byteSize isTruncated text } }',
+      'c: object(expression: "HEAD:SKILL.md") { ... on Blob { byteSize isTruncated text } }',
+      'd: object(expression: "HEAD:.mcp.json") { ... on Blob { byteSize isTruncated text } }',
+      'e: object(expression: "HEAD:skills") { ... on Tree { entries { name type } } }',
+      'f: object(expression: "HEAD:server.json") { ... on Tree { entries { name type } } }',
+      'g: object(expression: "HEAD:absent.json") { ... on Blob { byteSize isTruncated text } }',
+    ].join("\n");
+    expect(answerSelection(files, selection)).toEqual({
+      isFork: false,
+      parent: null,
+      latestRelease: null,
+      a: { byteSize: text.length, isTruncated: false, text: '{"name":"x"}' },
+      b: { byteSize: 10_000_000, isTruncated: true, text: '{"name":"x"}' },
+      c: { byteSize: 3, isTruncated: false, text: null },
+      d: {},
+      e: { entries: [{ name: "a", type: "tree" }] },
+      f: {},
+      g: null,
+    });
   });
 
   test("a copy gives the details the refresh derives from the same files on the platform", () => {

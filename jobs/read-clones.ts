@@ -36,8 +36,14 @@ const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
 /** The copies in `folder` by lowercased `owner/repo`. */
 function indexFolder(folder: string): Map<string, string> {
   const found = new Map<string, string>();
+  // The folder is the maintainer's own: a linked copy (a mirror kept elsewhere) counts as a folder.
   const dirs = (dir: string) =>
-    readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith("."));
+    readdirSync(dir, { withFileTypes: true }).filter(
+      (e) =>
+        !e.name.startsWith(".") &&
+        (e.isDirectory() ||
+          (e.isSymbolicLink() && statSync(join(dir, e.name), { throwIfNoEntry: false })?.isDirectory())),
+    );
   for (const owner of dirs(folder)) {
     for (const repo of dirs(join(folder, owner.name))) {
       const name = repo.name.endsWith(".git") ? repo.name.slice(0, -4) : repo.name;

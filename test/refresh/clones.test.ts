@@ -62,7 +62,7 @@ function git(cwd: string, ...args: string[]): string {
   return run.stdout.toString().trim();
 }
 
-/** A bare git directory at `<clones>/gitco/Bare-Pack.git` whose HEAD holds a root SKILL.md and a command. */
+/** A bare git directory linked at `<clones>/gitco/Bare-Pack.git`, whose HEAD holds a root SKILL.md and a command. */
 function bareRepository(): string {
   const work = join(tmp.dir, "work");
   write(join(work, "SKILL.md"), skillMd("bare-skill"));
@@ -70,7 +70,10 @@ function bareRepository(): string {
   git(work, "init", "-q", "-b", "main");
   git(work, "add", ".");
   git(work, "commit", "-q", "-m", "files");
-  git(tmp.dir, "clone", "-q", "--bare", work, join(clones, "gitco", "Bare-Pack.git"));
+  // Kept elsewhere (as a fetched mirror is) and linked into the folder.
+  git(tmp.dir, "clone", "-q", "--bare", work, join(tmp.dir, "mirror.git"));
+  mkdirSync(join(clones, "gitco"), { recursive: true });
+  symlinkSync(join(tmp.dir, "mirror.git"), join(clones, "gitco", "Bare-Pack.git"));
   return git(work, "rev-parse", "HEAD");
 }
 

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeAtomically } from "../../base/atomic-write";
 import { toRecords } from "../model/classify";
+import { loadDefaultDepth } from "../model/depth";
 import {
   categoryInfo,
   DB_DIR,
@@ -27,10 +28,14 @@ export function publishSnapshot(path: string, input: SnapshotInput, check?: (tmp
   });
 }
 
-/** The embedded default snapshot: db/plugins.json classified with the editors' data. */
+/**
+ * The embedded default snapshot: db/plugins.json classified with the editors' data, each record
+ * with what its repository's manifests said when they were last read (db/depth.json).
+ */
 export function defaultSnapshotInput(dir = DB_DIR): SnapshotInput {
   const editorial = loadEditorial(dir);
   const { snapshotAt, facts } = loadDefaultData(dir);
+  const depth = loadDefaultDepth(dir);
   // The default's records name their former ids (the platform redirects them) in previous_names.
   const former = new Map(
     facts.map((f) => [f.full_name.toLowerCase(), (f as { previous_names?: string[] }).previous_names ?? []]),
@@ -38,6 +43,7 @@ export function defaultSnapshotInput(dir = DB_DIR): SnapshotInput {
   const plugins = toRecords(facts, editorial, (id) => ({
     firstSeenAt: snapshotAt,
     previousIds: former.get(id.toLowerCase()) ?? [],
+    details: depth.get(id.toLowerCase()) ?? null,
   }));
   const categories = categoryInfo(editorial);
   const categoryIds = categories.map((c) => c.id);

@@ -1,0 +1,79 @@
+/**
+ * The embedded default as a newcomer meets it: db/depth.json's details are on its records, so
+ * `has=skills` and `has=install` find what the data file says (hundreds), `include=` answers the
+ * file's details, and a plugin page shows its real install commands. Every expectation is read
+ * from the data files, none written by hand.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readDepthFile } from "../../src/catalog/model/depth";
+import { type HasKind, hasKinds } from "../../src/catalog/model/details";
+import { DB_DIR, loadDefaultData, loadEditorial } from "../../src/catalog/model/editorial";
+import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
+import { startServer, type TestServer } from "../helpers";
+
+const depth = readDepthFile(DB_DIR).plugins;
+const excluded = new Set(
+  Object.entries(loadEditorial().overrides)
+    .filter(([, o]) => o.exclude)
+    .map(([id]) => id.toLowerCase()),
+);
+const served = new Set(
+  loadDefaultData()
+    .facts.map((f) => f.full_name.toLowerCase())
+    .filter((id) => !excluded.has(id)),
+);
+/** The file's entries whose repository the default serves. */
+const entries = Object.entries(depth).filter(([id]) => served.has(id.toLowerCase()));
+const having = (kind: HasKind) => entries.filter(([, e]) => hasKinds(e.details).includes(kind)).length;
+
+let server: TestServer;
+beforeAll(() => {
+  server = startServer(defaultSnapshotInput());
+});
+afterAll(() => server.stop());
+
+describe("the embedded default carries db/depth.json", () => {
+  test("every entry names a repository of the default, read at a commit on a date", () => {
+    const ids = new Set(loadDefaultData().facts.map((f) => f.full_name));
+    for (const [id, entry] of Object.entries(depth)) {
+      expect({ id, known: ids.has(id) }).toEqual({ id, known: true });
+      expect(Date.parse(entry.read_at)).toBeGreaterThan(Date.parse("2025-01-01T00:00:00Z"));
+    }
+  });
+
+  test("has= finds the plugins the file gives skills, MCP servers or install lines: hundreds of them", async () => {
+    for (const kind of ["skills", "mcp", "install"] as const) {
+      const { data } = await server.json(`/api/v1/plugins?has=${kind}&pageSize=1`);
+      expect({ kind, total: data.total }).toEqual({ kind, total: having(kind) });
+      expect({ kind, some: data.total > 0 }).toEqual({ kind, some: true });
+    }
+    // The reader finds skills in a root SKILL.md and in skills/<name>/ only, so fewer plugins have them.
+    for (const kind of ["mcp", "install"] as const)
+      expect({ kind, hundreds: having(kind) > 100 }).toEqual({ kind, hundreds: true });
+  });
+
+  test("include= answers each entry's details", async () => {
+    for (const [id, entry] of entries.slice(0, 40)) {
+      const { data } = await server.json(`/api/v1/plugins/${id}?include=contents,install,works_with`);
+      const { contents, install, works_with } = data.plugin;
+      expect({ id, contents, install, works_with }).toEqual({
+        id,
+        contents: entry.details.contents,
+        install: entry.details.install,
+        works_with: entry.details.works_with,
+      });
+    }
+  });
+
+  test("/plugin/obra/superpowers shows its marketplace, its skills and their install commands", async () => {
+    const entry = depth["obra/superpowers"];
+    expect(entry).toBeDefined();
+    const { contents, install } = entry!.details;
+    expect(install.map((i) => i.kind)).toEqual(expect.arrayContaining(["marketplace", "plugin", "skill"]));
+    expect(contents!.counts.skills).toBeGreaterThan(0);
+    const page = await (await server.get("/plugin/obra/superpowers")).text();
+    for (const step of install) if (step.command) expect(page).toContain(Bun.escapeHTML(step.command));
+    for (const skill of contents!.skills) expect(page).toContain(Bun.escapeHTML(skill.name));
+    for (const plugin of contents!.plugins) expect(page).toContain(Bun.escapeHTML(plugin.name));
+  });
+});

@@ -41,8 +41,9 @@ const listingRules = {
   files: [{ path: mark("Frule_file"), note: mark("Frule_note") }],
   folders: [mark("Frule_folder")],
   dependencies: [mark("Frule_dependency")],
-  floors: [],
-  listings: [],
+  floors: [{ query: mark("Frule_floor"), stars: 1 }],
+  listings: [mark("Frule_listing")],
+  findable: { topics: [mark("Frule_findable")], files: [mark("Frule_findable_file")] },
 };
 
 const parts = {

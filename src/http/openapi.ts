@@ -9,7 +9,7 @@ import type { AnyElysia } from "elysia";
 import { JSON_TYPE } from "./cache";
 import { errorBody, snapshotChanged, unavailable } from "./errors";
 import { ALLOWED_METHODS, MAX_REQUEST_LINE_BYTES } from "./guard";
-import { parsePaging } from "./params";
+import { LIST_PAGING, parsePaging } from "./params";
 import { type BurstRule, tooManyBurst, tooManyRequests } from "./ratelimit";
 import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
 
@@ -111,10 +111,15 @@ const COMMON_ERRORS: Record<number, [string, string]> = {
   500: ["An internal error.", "Internal error."],
 };
 
+/** Past the runtime's own limit on the request line and headers, it answers itself, before the app: no body. */
+const TOO_LARGE = {
+  description: "The request line and headers pass the runtime's 16 KiB limit: the runtime's bare answer, no body.",
+};
+
 /** The 400 of a paged route asked for page 0, as the parser words it. */
 const PAGE_ZERO = (() => {
   try {
-    parsePaging(new URLSearchParams("page=0"), 1, 1);
+    parsePaging(new URLSearchParams("page=0"), LIST_PAGING);
   } catch (error) {
     return (error as Error).message;
   }
@@ -178,6 +183,7 @@ function responses(
     // A request line too long is refused before the limiter counts it.
     out[status] = errorResponse(path, Number(status), description, shown, status === "414" ? {} : limit);
   }
+  out[431] = TOO_LARGE;
   if (limited) {
     const description = burst
       ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to this endpoint.`
@@ -321,6 +327,7 @@ function optionsOf(path: string, id: string, tag: string) {
       },
       400: errorResponse(path, 400, COMMON_ERRORS[400]![0], COMMON_ERRORS[400]![1]),
       414: errorResponse(path, 414, COMMON_ERRORS[414]![0], COMMON_ERRORS[414]![1]),
+      431: TOO_LARGE,
     },
   };
 }

@@ -7,15 +7,15 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { h } from "preact";
-import { SORTS } from "../catalog/search/orders";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { Answer } from "../http/answer";
 import type { HttpError } from "../http/errors";
 import { secured } from "../http/headers";
 import type { MoreStatus, RouteDoc } from "../http/openapi";
-import { filtersSchema, LIST_PAGE_SIZE } from "../http/params";
+import { described, schemaOf } from "../http/param";
+import { categoryParam, FILTERS, LIST_PAGE_SIZE, LIST_PAGING, SORT } from "../http/params";
 import type { RequestNote } from "../http/requestlog";
-import { stringEnum, TextSchema } from "../http/wireschemas";
+import { TextSchema } from "../http/wireschemas";
 import { listing } from "./browse";
 import { parseBrowse } from "./browse-query";
 import { HTML_TYPE, renderPage } from "./layout";
@@ -39,22 +39,19 @@ const PAGE_MORE = {
   400: HTML_STATUS("A malformed parameter or an unknown category: a page that names it."),
 };
 
-const browseQuerySchema = (snapshot: Snapshot, withCategory: boolean) =>
-  t.Object({
-    q: filtersSchema.q,
-    ...(withCategory
-      ? { category: t.Optional(stringEnum([...snapshot.categoryIds], { description: "Only this category." })) }
-      : {}),
-    curated: filtersSchema.curated,
-    archived: filtersSchema.archived,
-    has: filtersSchema.has,
-    harness: filtersSchema.harness,
-    original: filtersSchema.original,
-    sort: t.Optional(stringEnum(SORTS, { default: "default", description: "As the list API's `sort`." })),
-    page: t.Optional(
-      t.Integer({ minimum: 1, default: 1, description: `Page number (${LIST_PAGE_SIZE.fallback} plugins a page).` }),
-    ),
-  });
+/** The list API's parameters a listing page reads (parseBrowse), as documented. */
+const browseQuerySchema = (snapshot: Snapshot, withCategory: boolean) => {
+  const { q, ...filters } = FILTERS;
+  return t.Object(
+    schemaOf({
+      q,
+      ...(withCategory ? { category: categoryParam(snapshot.categoryIds, "Only this category.") } : {}),
+      ...filters,
+      sort: described(SORT, "As the list API's `sort`."),
+      page: described(LIST_PAGING.page, `Page number (${LIST_PAGE_SIZE.fallback} plugins a page).`),
+    }),
+  );
+};
 
 export const pageDocs = {
   browse: {

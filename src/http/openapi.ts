@@ -126,8 +126,8 @@ const PAGE_ZERO = (() => {
   return "";
 })();
 
-/** An error response of `path`, its example the very body the service sends with `message`. */
-function errorResponse(
+/** The document of an error response of `path`, its example the very body the service sends with `message`. */
+function errorDoc(
   path: string,
   status: number,
   description: string,
@@ -181,7 +181,7 @@ function responses(
   for (const [status, [description, message]] of Object.entries(COMMON_ERRORS)) {
     const shown = status === "400" && queryNames.includes("page") ? PAGE_ZERO : message;
     // A request line too long is refused before the limiter counts it.
-    out[status] = errorResponse(path, Number(status), description, shown, status === "414" ? {} : limit);
+    out[status] = errorDoc(path, Number(status), description, shown, status === "414" ? {} : limit);
   }
   out[431] = TOO_LARGE;
   if (limited) {
@@ -189,14 +189,14 @@ function responses(
       ? `More than a burst of ${burst.burst} requests, then one per ${burst.intervalMs} ms, from this client to this endpoint.`
       : "More than one request per window from this client to this endpoint.";
     const message = burst ? tooManyBurst(burst, 1) : tooManyRequests(windowMs, Math.ceil(windowMs / 1000));
-    out[429] = errorResponse(path, 429, description, message, {
+    out[429] = errorDoc(path, 429, description, message, {
       "Retry-After": { ...RETRY_AFTER, required: true },
       ...RATE_LIMIT_HEADERS,
     });
   }
   if (doc.cached === "snapshot") {
     const description = `${unavailable().message} Also while a damaged database is restored, with Retry-After.`;
-    out[503] = errorResponse(path, 503, description, unavailable().message, { "Retry-After": RETRY_AFTER, ...limit });
+    out[503] = errorDoc(path, 503, description, unavailable().message, { "Retry-After": RETRY_AFTER, ...limit });
   }
   for (const [status, more] of Object.entries(doc.more ?? {})) {
     if (!more) continue;
@@ -217,7 +217,7 @@ function responses(
               headers: { ...okHeaders, ...moreHeaders },
               content: Object.fromEntries(types.map((type) => [type, {}])),
             }
-          : errorResponse(path, Number(status), more.description, more.message ?? more.description, {
+          : errorDoc(path, Number(status), more.description, more.message ?? more.description, {
               ...limit,
               ...Object.fromEntries(Object.entries(more.headers ?? {}).map(([name, about]) => [name, header(about)])),
             });
@@ -325,8 +325,8 @@ function optionsOf(path: string, id: string, tag: string) {
           "Access-Control-Allow-Headers": header("The headers of `Access-Control-Request-Headers`, when a token list."),
         },
       },
-      400: errorResponse(path, 400, COMMON_ERRORS[400]![0], COMMON_ERRORS[400]![1]),
-      414: errorResponse(path, 414, COMMON_ERRORS[414]![0], COMMON_ERRORS[414]![1]),
+      400: errorDoc(path, 400, COMMON_ERRORS[400]![0], COMMON_ERRORS[400]![1]),
+      414: errorDoc(path, 414, COMMON_ERRORS[414]![0], COMMON_ERRORS[414]![1]),
       431: TOO_LARGE,
     },
   };

@@ -2,7 +2,9 @@
  * The listing pages' parameters: the list API's, parsed by its parser, and their canonical query
  * string, which names the cached page and every link between pages.
  */
+import type { Snapshot } from "../catalog/snapshot/snapshot";
 import { type ListParams, parseListParams } from "../http/params";
+import { categoryPath } from "../http/paths";
 
 /**
  * A listing's parameters: the list API's, bar `pageSize`, `include` and `snapshot`; 400 when
@@ -34,3 +36,13 @@ export function browseQuery(p: ListParams, withCategory: boolean, pageNumber = p
 /** Whether any filter beyond the words narrows the listing. */
 export const filtered = (p: ListParams) =>
   p.category !== null || p.curated || p.archived !== null || p.has.length > 0 || p.harness !== null || p.original;
+
+export interface ListingProps {
+  snapshot: Snapshot;
+  p: ListParams;
+  inCategory: boolean;
+}
+
+/** Where a listing's links lead: its category's page or the search page. */
+export const baseOf = ({ p, inCategory }: Pick<ListingProps, "p" | "inCategory">) =>
+  inCategory ? categoryPath(p.category!) : "/browse";

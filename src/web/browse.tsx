@@ -10,7 +10,8 @@ import type { Rendered } from "../http/cache";
 import { badRequest } from "../http/errors";
 import type { ListParams } from "../http/params";
 import { categoryPath, feedUrl, pluginPath } from "../http/paths";
-import { browseQuery, filtered } from "./browse-query";
+import { baseOf, browseQuery, type ListingProps } from "./browse-query";
+import { EmptyState } from "./empty-state";
 import { DateText, number, Page, renderPage, Stars } from "./layout";
 import { BadRequestPage, NotFoundPage } from "./notices";
 
@@ -117,12 +118,6 @@ function FilterForm({ snapshot, p, action, inCategory }: ListingProps & { action
   );
 }
 
-interface ListingProps {
-  snapshot: Snapshot;
-  p: ListParams;
-  inCategory: boolean;
-}
-
 function Pagination({
   base,
   p,
@@ -153,78 +148,6 @@ function Pagination({
         </a>
       ) : null}
     </nav>
-  );
-}
-
-/** Where a listing's links lead: its category's page or the search page. */
-const baseOf = ({ p, inCategory }: Pick<ListingProps, "p" | "inCategory">) =>
-  inCategory ? categoryPath(p.category!) : "/browse";
-
-/** What an empty result offers: the search without its filters, shorter words, the categories. */
-function EmptyState({ snapshot, p, inCategory, hasMore }: ListingProps & { hasMore: boolean }) {
-  const base = baseOf({ p, inCategory });
-  if (hasMore) {
-    return (
-      <div class="empty">
-        <p>This page is past the last one.</p>
-        <p>
-          <a href={`${base}${browseQuery({ ...p, page: 1 }, !inCategory)}`}>Back to the first page</a>
-        </p>
-      </div>
-    );
-  }
-  const narrowed = filtered(p);
-  // "Did you mean": the search with a word that matches nothing replaced by a near word of the index.
-  const alternatives = p.q === null ? [] : snapshot.suggestions(p.q, 3);
-  const unfiltered = { ...p, category: null, curated: false, archived: null, has: [], harness: null, original: false };
-  return (
-    <div class="empty" role="status">
-      <p>
-        <strong>
-          {p.q !== null
-            ? `No plugin matches “${p.q}”${narrowed ? " with these filters" : ""}.`
-            : "No plugin matches these filters."}
-        </strong>
-      </p>
-      {p.q !== null ? (
-        <ul>
-          {narrowed ? (
-            <li>
-              <a href={`/browse${browseQuery({ ...unfiltered, page: 1 }, true)}`}>
-                Search “{p.q}” in every category, without filters
-              </a>
-            </li>
-          ) : null}
-          {alternatives.length > 0 ? (
-            <li>
-              Did you mean{" "}
-              {alternatives.map((text, i) => (
-                <>
-                  {i > 0 ? ", " : null}
-                  <a href={`${base}${browseQuery({ ...p, q: text, page: 1 }, !inCategory)}`}>{text}</a>
-                </>
-              ))}
-              ?
-            </li>
-          ) : null}
-          <li>
-            Use fewer or shorter words: every word must match, and the last one may be the start of a word (
-            <code>postg</code> finds <code>postgres</code>).
-          </li>
-          <li>
-            Search an owner or a full name as it is written: <code>anthropics</code>, <code>obra/superpowers</code>.
-          </li>
-        </ul>
-      ) : null}
-      <p>Or browse a category:</p>
-      <ul class="tags">
-        {snapshot.categories.map((c) => (
-          <li>
-            <a href={categoryPath(c.id)}>{c.name}</a>
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 

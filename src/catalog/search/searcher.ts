@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import { detailMemberKey, ORIGINALS, POPULARITY } from "../model/schema";
 import type { Page } from "../model/types";
 import type { FtsIndex } from "./fts";
-import { type MatchQuery, prefixPhrase, type QueryWord, readWords, searchMatch, toMatchQuery } from "./match";
+import { type MatchQuery, type QueryWord, readWords, searchMatch, toMatchQuery } from "./match";
 import { type BlobReader, decodeFloat64, decodeInt32, type ListOrders, type Sort } from "./orders";
 import type { Query } from "./query";
 import { PAGE_SIZE } from "./query";
@@ -22,7 +22,8 @@ import {
   rankingOf,
 } from "./ranking";
 import type { Synonyms } from "./searchtext";
-import { CORRECTABLE, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
+import { type ReadQuery, Speller, textOf } from "./speller";
+import type { Vocabulary } from "./vocabulary";
 
 /** The member keys of a query's detail filters (see schema.ts detailMemberKey). */
 function detailMembers(query: Query): string[] {
@@ -51,11 +52,6 @@ function keep<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-/** `q` read into words, and the same with its unknown words corrected (null: nothing to correct). */
-type ReadQuery = { words: QueryWord[]; corrected?: QueryWord[] | null };
-
-const textOf = (words: readonly QueryWord[]) => words.map((w) => w.text).join(" ");
-
 const MATCH = `FROM plugins_fts WHERE plugins_fts MATCH ?`;
 const NONE: ReadonlySet<number> = new Set();
 
@@ -68,20 +64,20 @@ export class Searcher {
   private readonly read = new Map<string, ReadQuery>();
   /** Scratch space of `pageInOrder`: one byte per rowid. */
   private marks: Uint8Array | null = null;
-  /** The correction vocabulary, read on the first correction. */
-  private vocabularyCache: Vocabulary | null = null;
+  private readonly speller: Speller;
 
   constructor(
     private readonly db: Database,
     private readonly fts: FtsIndex,
     private readonly orders: ListOrders,
-    private readonly blob: BlobReader,
+    readonly blob: BlobReader,
     private readonly synonyms: Synonyms,
     /** The number of plugins: rowids run from 1 to it. */
     private readonly total: number,
   ) {
     this.popularity = decodeFloat64(blob(POPULARITY));
     this.originals = decodeInt32(blob(ORIGINALS));
+    this.speller = new Speller(fts, blob, synonyms);
   }
 
   /** Rows of a statement: `db.query` prepares each SQL text once and keeps it. */
@@ -108,7 +104,7 @@ export class Searcher {
     const read = this.readQuery(query.q);
     const found = this.search(query, read.words, offset, limit);
     if (found.total > 0) return found;
-    const corrected = this.corrected(read);
+    const corrected = this.speller.corrected(read);
     if (corrected === null) return found;
     const retry = this.search(query, corrected, offset, limit);
     return retry.total > 0 ? { ...retry, corrected: textOf(corrected) } : found;
@@ -220,65 +216,14 @@ export class Searcher {
     return pageInOrder(order, this.fts.all(matches), this.marks, offset, limit);
   }
 
-  /**
-   * The query's words with each word that matches nothing replaced by the nearest word of the
-   * index (see Vocabulary.nearest: by edit distance, failing that by trigrams); null when nothing
-   * changed. Worked out once per read query.
-   */
-  private corrected(read: ReadQuery): QueryWord[] | null {
-    if (read.corrected !== undefined) return read.corrected;
-    let changed = false;
-    const words = read.words.map((word) => {
-      const unknown = this.unknownToken(word);
-      const nearest = unknown === null ? undefined : this.vocabulary().nearest(unknown, 1)[0];
-      if (nearest === undefined) return word;
-      changed = true;
-      return readWords(nearest.word, this.synonyms)[0]!;
-    });
-    read.corrected = changed ? words : null;
-    return read.corrected;
-  }
-
-  /** The word's token when it can be corrected and matches nothing, else null. */
-  private unknownToken(word: QueryWord): string | null {
-    const [token] = word.tokens;
-    if (word.tokens.length !== 1 || !CORRECTABLE.test(token!)) return null;
-    return this.fts.count(prefixPhrase(token!)) > 0 ? null : token!;
-  }
-
-  /**
-   * "Did you mean": for a search that found nothing, up to `limit` searches with one word that
-   * matches nothing replaced by one of its nearest words of the index, nearest first. Empty when
-   * every word of `q` is found on its own (the words together, or the filters, found nothing).
-   */
+  /** "Did you mean": see Speller.suggestions. */
   suggestions(q: string, limit = 3): string[] {
-    const { words } = this.readQuery(q);
-    const found = new Set<string>();
-    const options = words.flatMap((word, i) => {
-      const unknown = this.unknownToken(word);
-      if (unknown === null) return [];
-      return this.vocabulary()
-        .nearest(unknown, limit)
-        .map((nearest, rank) => ({
-          rank,
-          text: textOf(words.map((w, j) => (j === i ? { ...w, text: nearest.word } : w))),
-        }));
-    });
-    options.sort((a, b) => a.rank - b.rank);
-    for (const { text } of options) if (found.size < limit) found.add(text);
-    return [...found];
+    return this.speller.suggestions(this.readQuery(q).words, limit);
   }
 
   /** Takes `words` (read elsewhere) as the correction vocabulary, or reads it now. */
   prepareVocabulary(words?: Vocabulary): void {
-    if (words !== undefined) this.vocabularyCache ??= words;
-    this.vocabulary();
-  }
-
-  /** The snapshot's correction vocabulary, read on first use. */
-  private vocabulary(): Vocabulary {
-    this.vocabularyCache ??= Vocabulary.decode(this.blob(VOCABULARY)!, this.blob(TRIGRAMS)!);
-    return this.vocabularyCache;
+    this.speller.prepare(words);
   }
 
   /**
@@ -294,7 +239,7 @@ export class Searcher {
     for (const id of categories) {
       if (counts.get(id) !== 0) continue;
       if (corrected === undefined) {
-        const words = this.corrected(read);
+        const words = this.speller.corrected(read);
         corrected = words === null ? null : this.orders.countIn(this.matchesOf(query, words), categories);
       }
       if (corrected === null) break;

@@ -24,7 +24,6 @@ import { type Synonyms, searchText, synonymsOf } from "../search/searchtext";
 import { SuggestIndex } from "../search/typeahead";
 import { statsOf, writeCandidates, writeHistory, writeMeta } from "./build-meta";
 
-
 /** A plugin while it is being built: its sort keys, rowid (stars position) and distinct categories. */
 interface Entry extends Ranked {
   rowid: number;

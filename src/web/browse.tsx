@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The listing pages: GET /browse (search, filters and pages with the list API's parameters) and
  * GET /categories/{id} (one category's plugins), with what an empty result offers instead.

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /** What a listing that finds nothing offers instead: the search without its filters, near words, the categories. */
 import { categoryPath } from "../http/paths";
 import { baseOf, browseQuery, filtered, type ListingProps } from "./browse-query";

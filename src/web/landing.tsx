@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * GET /: the catalog for a person with a browser: what it is, its numbers, the newest plugins and
  * the editors' picks, the categories, the search box, where the API, its reference, the feeds and

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * What every HTML page shares: the head (stylesheet, feeds to follow, whose addresses live here),
  * the header with the search box and the footer. Pages are JSX rendered by preact, whose every

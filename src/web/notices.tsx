@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /** The pages that say what went wrong or where a thing went: not found, bad request, moved. */
 import type { ComponentChildren } from "preact";
 import type { Rendered } from "../http/cache";

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * GET /plugin/{owner}/{repo}: one plugin's page; a former id or another spelling of the id
  * redirects, an unknown one is 404.

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The optional parts of a plugin record on its page: install instructions, contents, flags, and
  * any other value whatever its shape. Their shapes come from upstream manifests, so each is read

@@ -1,6 +1,6 @@
 /** /api/v1/categories?q= counts every category from one match set, and its counts are the list's totals. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Searcher } from "../../src/catalog/search/searcher";
+import { Speller } from "../../src/catalog/search/speller";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { startServer, type TestServer } from "../helpers";
 
@@ -31,10 +31,10 @@ describe("facets", () => {
   });
 
   test("a search that finds nothing is corrected once for all categories", async () => {
-    const prototype = Searcher.prototype as unknown as { corrected: (read: unknown) => unknown };
+    const prototype = Speller.prototype as unknown as { corrected: (read: unknown) => unknown };
     const original = prototype.corrected;
     let calls = 0;
-    prototype.corrected = function (this: Searcher, read: unknown) {
+    prototype.corrected = function (this: Speller, read: unknown) {
       calls++;
       return original.call(this, read);
     };

@@ -8,6 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { writeAtomically } from "../src/base/atomic-write";
 import { median } from "./measure";
 import { freePort, type RunningServer, startService } from "./server";
 import { buildHistory, random, syntheticInput } from "./synthetic";
@@ -38,10 +39,8 @@ function historyFile(): { path: string; times: string[] } {
     if (known.version === version) return { path, times: known.times };
   }
   const input = syntheticInput(count, 42, { vocabulary: "realistic" });
-  const building = join(OUT, "building.sqlite");
   const started = performance.now();
-  const { times } = buildHistory(building, input, PUBLISHES);
-  renameSync(building, path);
+  const { times } = writeAtomically(path, (building) => buildHistory(building, input, PUBLISHES));
   writeFileSync(about, JSON.stringify({ version, times }));
   console.log(
     `built ${count} plugins, ${PUBLISHES + 1} publishes in ${((performance.now() - started) / 1000).toFixed(0)} s`,

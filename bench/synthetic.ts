@@ -5,14 +5,16 @@
  * and languages independently from others). Owners are `synthetic-…`, so a synthetic snapshot
  * can never be mistaken for the catalog. A seeded generator makes every run draw the same data.
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeAtomically } from "../src/base/atomic-write";
 import { Classifier } from "../src/catalog/model/classify";
 import { carryHistory } from "../src/catalog/model/history";
 import { readPrevious } from "../src/catalog/model/previous";
 import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/model/time";
 import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/model/types";
 import { buildSnapshot } from "../src/catalog/snapshot/build";
+import { plugin, random } from "../test/records";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -37,17 +39,7 @@ function loadCategories(): Category[] {
   return (JSON.parse(readFileSync(path, "utf8")) as { categories: Category[] }).categories;
 }
 
-/** mulberry32: small, fast, seeded; the bench must draw the same catalog every run. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { random };
 
 interface Template {
   name: string;
@@ -132,30 +124,23 @@ export function syntheticInput(count: number, seed = 42, options: SyntheticOptio
     seen.add(id.toLowerCase());
     const shift = Math.floor(next() * 30) * DAY_MS;
     const pushed = Math.min(snapshotMs, Date.parse(dates.pushed_at) + shift);
-    plugins.push({
-      id,
-      name,
-      full_name: id,
-      url: `https://github.com/${id}`,
-      homepage: null,
-      description,
-      description_zh: null,
-      category: shape.categories[0] ?? "other",
-      categories: shape.categories,
-      stars: jitter(numbers.stars, next),
-      forks: jitter(numbers.forks, next),
-      language: pick(facts).language ?? "",
-      license: pick(facts).license ?? "",
-      archived: next() < 0.03,
-      created_at: isoSeconds(Math.min(pushed, Date.parse(dates.created_at))),
-      pushed_at: isoSeconds(pushed),
-      topics: shape.topics,
-      curated: next() < 0.02,
-      first_seen_at: isoMillis(snapshotMs - Math.floor(next() * 365) * DAY_MS - Math.floor(next() * DAY_MS)),
-      etag: null,
-      repo_id: null,
-      previous_ids: [],
-    });
+    plugins.push(
+      plugin(id, {
+        description,
+        category: shape.categories[0] ?? "other",
+        categories: shape.categories,
+        stars: jitter(numbers.stars, next),
+        forks: jitter(numbers.forks, next),
+        language: pick(facts).language ?? "",
+        license: pick(facts).license ?? "",
+        archived: next() < 0.03,
+        created_at: isoSeconds(Math.min(pushed, Date.parse(dates.created_at))),
+        pushed_at: isoSeconds(pushed),
+        topics: shape.topics,
+        curated: next() < 0.02,
+        first_seen_at: isoMillis(snapshotMs - Math.floor(next() * 365) * DAY_MS - Math.floor(next() * DAY_MS)),
+      }),
+    );
   }
   return { snapshotAt, plugins, categoryIds };
 }
@@ -200,8 +185,7 @@ export function buildHistory(path: string, input: SnapshotInput, publishes: numb
     const change = nextRecords(records, step, snapshotAt, next);
     records = change.records;
     const history = carryHistory(readPrevious(path), records, change.renamed, snapshotAt);
-    buildSnapshot(`${path}.next`, { ...input, snapshotAt, plugins: records, history });
-    renameSync(`${path}.next`, path);
+    writeAtomically(path, (tmp) => buildSnapshot(tmp, { ...input, snapshotAt, plugins: records, history }));
     times.push(snapshotAt);
   }
   return { times, publishMs: (performance.now() - started) / publishes };

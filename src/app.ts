@@ -6,10 +6,8 @@ import { Metrics } from "./base/metrics";
 import type { CatalogStore } from "./catalog/snapshot/store";
 import type { Config } from "./config";
 import { answerFrom, type CatalogContext, type Charge } from "./http/answer";
-import { JSON_TYPE } from "./http/cache";
-import { errorBody, HttpError } from "./http/errors";
+import { errorResponse, HttpError } from "./http/errors";
 import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
-import { secured } from "./http/headers";
 import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
@@ -43,13 +41,6 @@ interface AppDeps {
   readyDetails?: () => Record<string, unknown>;
   /** What GET /metrics exposes; by default the requests and the snapshot of this app alone. */
   metrics?: Metrics;
-}
-
-function errorResponse(request: Request, status: number, message: string, headers: Record<string, string> = {}) {
-  return new Response(errorBody(new URL(request.url).pathname, status, message), {
-    status,
-    headers: secured({ "Content-Type": JSON_TYPE, "Cache-Control": "no-store", ...headers }),
-  });
 }
 
 /** The one place errors become responses; an admitted request that then failed still reports its limit. */

@@ -10,6 +10,9 @@ import { CatalogStore } from "../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../src/config";
 import type { SharedLimits } from "../src/http/ratelimit";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
+import { SNAPSHOT_AT } from "./records";
+
+export { plugin, SNAPSHOT_AT } from "./records";
 
 export const CATEGORY_IDS = [
   "mcp",
@@ -24,7 +27,6 @@ export const CATEGORY_IDS = [
   "guides",
   "other",
 ];
-export const SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 
 /** The full form's fields in the order the API writes them, written independently of the code. */
 export const FULL_FIELDS = [
@@ -46,36 +48,6 @@ export const FULL_FIELDS = [
   "pushed_at",
   "topics",
 ];
-
-/** A plugin record with sensible defaults; `id` decides name, full_name and url. */
-export function plugin(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
-  const [owner, name] = id.split("/") as [string, string];
-  return {
-    id,
-    name,
-    full_name: id,
-    url: `https://github.com/${owner}/${name}`,
-    homepage: null,
-    description: "",
-    description_zh: null,
-    category: fields.categories?.[0] ?? "other",
-    categories: ["other"],
-    stars: 0,
-    forks: 0,
-    language: "",
-    license: "",
-    archived: false,
-    created_at: "2025-01-01T00:00:00Z",
-    pushed_at: "2026-08-01T00:00:00Z",
-    topics: [],
-    curated: false,
-    first_seen_at: SNAPSHOT_AT,
-    etag: null,
-    repo_id: null,
-    previous_ids: [],
-    ...fields,
-  };
-}
 
 /** A temp dir removed by the returned cleanup. */
 export function tempDir(): { dir: string; cleanup: () => void } {

@@ -1,5 +1,6 @@
 /** Files beside the database: written whole or not at all, and the temporary files a killed writer left. */
 import { existsSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
@@ -36,6 +37,19 @@ export function writeAtomically<T>(path: string, write: (tmp: string) => T): T {
     return result;
   } finally {
     rmSync(tmp, { force: true });
+  }
+}
+
+/** The same off the serving thread's way: `write` fills the temporary file asynchronously. */
+export async function writeAtomicallyAsync<T>(path: string, write: (tmp: string) => Promise<T>): Promise<T> {
+  const target = resolveLink(path);
+  const tmp = temporaryPath(target);
+  try {
+    const result = await write(tmp);
+    await rename(tmp, target);
+    return result;
+  } finally {
+    await rm(tmp, { force: true });
   }
 }
 

@@ -2,6 +2,8 @@
  * One error shape, one place. Handlers throw these; the app's onError renders them:
  * `{code, message, data: null}` under /api/v1, `{code, message}` elsewhere (docs/api.md, *Errors*).
  */
+import { JSON_TYPE } from "./cache";
+import { secured } from "./headers";
 
 export class HttpError extends Error {
   constructor(
@@ -37,4 +39,17 @@ export function unavailable(): HttpError {
 /** The body of an error response for a request path. */
 export function errorBody(path: string, status: number, message: string): string {
   return JSON.stringify(path.startsWith("/api/") ? { code: status, message, data: null } : { code: status, message });
+}
+
+/** The error response to `request`: its body in the error shape, never cached. */
+export function errorResponse(
+  request: Request,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(errorBody(new URL(request.url).pathname, status, message), {
+    status,
+    headers: secured({ "Content-Type": JSON_TYPE, "Cache-Control": "no-store", ...headers }),
+  });
 }

@@ -25,7 +25,7 @@ import {
   type Paging,
   parsePaging,
   parseSnapshotAt,
-  SYNC_PAGE_SIZE,
+  SYNC_PAGING,
   sinceQuerySchema,
   syncQuerySchema,
 } from "../http/params";
@@ -76,7 +76,7 @@ function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
 
 /** The paging of a sync page (400 for bad paging, 409 when pinned to another snapshot). */
 function syncParams(params: URLSearchParams, snapshot: Snapshot): Paging {
-  const paging = parsePaging(params, SYNC_PAGE_SIZE.fallback, SYNC_PAGE_SIZE.cap);
+  const paging = parsePaging(params, SYNC_PAGING);
   checkPinned(params, snapshot.snapshotAt);
   return paging;
 }

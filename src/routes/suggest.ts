@@ -8,21 +8,19 @@ import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { Answer } from "../http/answer";
 import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../http/cache";
 import { okEnvelope } from "../http/envelope";
-import { badRequest } from "../http/errors";
 import type { RouteDoc } from "../http/openapi";
+import { text } from "../http/param";
 import { MAX_QUERY_CHARS } from "../http/params";
 import { envelopeSchema, PluginSchema } from "../http/wireschemas";
 
 /** The suggest group's limit: a burst of this many requests, then one more per interval. */
 export const SUGGEST_RULE = { burst: 5, intervalMs: 250 } as const;
 
+const PREFIX = text("q", { maxLength: MAX_QUERY_CHARS, description: "The prefix typed so far; trimmed, case aside." });
+
 /** The canonical prefix of a query: `q` trimmed and lower-cased; 400 when malformed. */
 function suggestPrefix(query: URLSearchParams): string {
-  const values = query.getAll("q");
-  if (values.length > 1) throw badRequest("q", "give it at most once");
-  const q = (values[0] ?? "").trim().toLowerCase();
-  if ([...q].length > MAX_QUERY_CHARS) throw badRequest("q", `at most ${MAX_QUERY_CHARS} characters`);
-  return q;
+  return (PREFIX.read(query) ?? "").toLowerCase();
 }
 
 function suggestPage(snapshot: Snapshot, prefix: string): Rendered {
@@ -50,9 +48,7 @@ export const suggestDoc: RouteDoc<Snapshot> = {
     `gives no items. Its own rate-limit group, sized for typing: a burst of ${SUGGEST_RULE.burst} requests, ` +
     `then one per ${SUGGEST_RULE.intervalMs} ms, per client.`,
   query: t.Object({
-    q: t.Optional(
-      t.String({ maxLength: MAX_QUERY_CHARS, description: "The prefix typed so far; trimmed, case aside." }),
-    ),
+    q: t.Optional(PREFIX.schema),
   }),
   body: envelopeSchema({
     items: t.Array(SuggestionSchema, { maxItems: SUGGEST_LIMIT }),

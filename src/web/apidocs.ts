@@ -17,34 +17,8 @@ import { OpenApiSchema, TextSchema } from "../http/wireschemas";
 const ASSET_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
 const ASSET_CACHE_CONTROL = "public, max-age=86400";
 
-/** Swagger UI's setup, a file of its own: the page's policy admits no inline script. */
-const SETUP_SCRIPT = `window.ui = SwaggerUIBundle({
-  url: "/openapi.json",
-  dom_id: "#api",
-  deepLinking: true,
-  validatorUrl: null,
-  tryItOutEnabled: true,
-});
-`;
-
-const DOCS_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plugin Catalog API reference</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-<link rel="icon" href="data:,">
-</head>
-<body>
-<main id="api">
-<p>The API reference needs JavaScript; the document itself is <a href="/openapi.json">/openapi.json</a>.</p>
-</main>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/assets/docs-setup.js"></script>
-</body>
-</html>
-`;
+/** A file of the site's own, beside this one: Swagger UI's page and its setup, a file since the policy admits no inline script. */
+const siteFile = (name: string) => readFileSync(join(import.meta.dir, "assets", name), "utf8");
 
 const PROSE_FILE = join(import.meta.dir, "..", "..", "docs", "api.md");
 
@@ -54,7 +28,7 @@ const packageFile = (name: string) => () => readFileSync(join(ASSET_DIR, name), 
 const ASSETS: Record<string, { type: string; text: () => string }> = {
   "swagger-ui.css": { type: "text/css; charset=utf-8", text: packageFile("swagger-ui.css") },
   "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", text: packageFile("swagger-ui-bundle.js") },
-  "docs-setup.js": { type: "text/javascript; charset=utf-8", text: () => SETUP_SCRIPT },
+  "docs-setup.js": { type: "text/javascript; charset=utf-8", text: () => siteFile("docs-setup.js") },
 };
 
 export const apiDocsDocs = {
@@ -140,7 +114,7 @@ export function apiDocsHandlers(answer: Answer, described: Described, info: Docu
   const arg = { described, info };
   // Room for every Swagger UI asset in both forms.
   const pages = new ResponseCache(8 * 1024 * 1024);
-  const docsPage = staticPage(DOCS_PAGE, "text/html; charset=utf-8", CACHE_CONTROL, HTML_CSP);
+  const docsPage = staticPage(siteFile("docs.html"), "text/html; charset=utf-8", CACHE_CONTROL, HTML_CSP);
   const prosePage = staticPage(readFileSync(PROSE_FILE, "utf8"), "text/markdown; charset=utf-8", CACHE_CONTROL);
   return {
     openapi: answer.route(

@@ -92,7 +92,7 @@ describe("GET / (the home page)", () => {
       ["application/atom+xml", "/plugins/feed.atom"],
       ["application/feed+json", "/plugins/feed.json"],
     ] as const) {
-      expect(text).toMatch(new RegExp(`<link rel="alternate" type="${type.replace("+", "\\+")}"[^>]*href="${href}">`));
+      expect(text).toMatch(new RegExp(`<link rel="alternate" type="${type.replace("+", "\\+")}"[^>]*href="${href}"/>`));
     }
   });
 });
@@ -138,8 +138,8 @@ describe("GET /browse", () => {
     expect(response.status).toBe(200);
     const listed = [...text.matchAll(/<h3><a href="\/plugin\/([^"]+)">/g)].map((m) => m[1]);
     expect(listed).toEqual(["bulk/skill-07"]);
-    expect(text).toContain('<input type="hidden" name="has" value="skills">');
-    expect(text).toContain('<link rel="canonical" href="/browse?has=skills&amp;sort=name">');
+    expect(text).toContain('<input type="hidden" name="has" value="skills"/>');
+    expect(text).toContain('<link rel="canonical" href="/browse?has=skills&amp;sort=name"/>');
     const none = (await html("/browse?q=toolkit&has=skills")).text;
     expect(none).toContain("No plugin matches “toolkit” with these filters.");
     expect(none).toContain('href="/browse?q=toolkit"');
@@ -196,7 +196,7 @@ describe("GET /categories/{id}", () => {
     expect(text).not.toContain("bulk/skill-");
     expect(text).toContain('href="/plugins/feed.json?category=mcp"');
     expect(text).toMatch(
-      /<link rel="alternate" type="application\/atom\+xml" title="[^"]*" href="\/plugins\/feed.atom\?category=mcp">/,
+      /<link rel="alternate" type="application\/atom\+xml" title="[^"]*" href="\/plugins\/feed.atom\?category=mcp"\/>/,
     );
   });
 
@@ -290,8 +290,8 @@ describe("GET /plugin/{owner}/{repo}", () => {
     const { text } = await html("/plugin/acme/hostile");
     expect(text).not.toContain("<script>alert");
     expect(text).not.toContain("<img");
-    expect(text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(text).toContain('<p lang="zh">中文&lt;script&gt;');
+    expect(text).toContain("&lt;script>alert(1)&lt;/script>");
+    expect(text).toContain('<p lang="zh">中文&lt;script>');
   });
 });
 
@@ -302,7 +302,7 @@ describe("every page", () => {
     for (const path of paths) {
       const { response, text } = await html(path);
       expect(response.headers.get("content-security-policy")).toBe(PAGE_CSP);
-      expect(text).toContain('<link rel="stylesheet" href="/assets/site.css">');
+      expect(text).toContain('<link rel="stylesheet" href="/assets/site.css"/>');
       expect(text).not.toMatch(/<script(?! src="\/assets\/site\.js" defer><\/script>)/);
       // No inline style or handler on any element: escaped text holds no tag.
       expect(text).not.toMatch(/<[a-z][^>]*\s(style|on[a-z]+)=/i);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { PluginRecord, SnapshotInput } from "../../src/catalog/model/types";
 import { buildSnapshot } from "../../src/catalog/snapshot/build";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
+import { plugin, random } from "../records";
 
 export const WORDS = [
   "mcp",
@@ -40,16 +41,6 @@ export const WORDS = [
 export const CATEGORIES = ["mcp", "cli", "agents-workflows", "agentsworkflows", "skills", "other"];
 const OWNERS = ["acme", "Acme-Labs", "beta", "zeta", "_x", "a"];
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function words(next: () => number, count: number): string[] {
   return Array.from({ length: count }, () => WORDS[Math.floor(next() * WORDS.length)]!);
 }
@@ -67,32 +58,25 @@ export function randomPlugins(count: number, seed = 7): PluginRecord[] {
     seen.add(id.toLowerCase());
     const categories = [...new Set([pick(CATEGORIES), ...(next() < 0.3 ? [pick(CATEGORIES)] : [])])];
     const day = String(1 + Math.floor(next() * 9)).padStart(2, "0");
-    plugins.push({
-      id,
-      name,
-      full_name: id,
-      url: `https://github.com/${id}`,
-      homepage: null,
-      // `_` separates words as a space does: the index's own use of it must not show.
-      description: next() < 0.1 ? "" : words(next, Math.floor(next() * 8)).join(next() < 0.2 ? "_" : " "),
-      description_zh: null,
-      category: categories[0]!,
-      categories,
-      stars: Math.floor(next() * 20),
-      forks: Math.floor(next() * 5),
-      language: "",
-      license: "",
-      archived: false,
-      created_at: `2025-0${1 + Math.floor(next() * 3)}-01T00:00:00Z`,
-      pushed_at: `2026-08-${day}T00:00:00Z`,
-      topics:
-        next() < 0.5 ? [] : words(next, 1 + Math.floor(next() * 3)).map((w) => (next() < 0.3 ? `${w}-server` : w)),
-      curated: next() < 0.1,
-      first_seen_at: `2026-0${1 + Math.floor(next() * 8)}-01T00:00:00.000Z`,
-      etag: null,
-      repo_id: null,
-      previous_ids: [],
-    });
+    plugins.push(
+      plugin(id, {
+        // `_` separates words as a space does: the index's own use of it must not show.
+        description: next() < 0.1 ? "" : words(next, Math.floor(next() * 8)).join(next() < 0.2 ? "_" : " "),
+        category: categories[0]!,
+        categories,
+        stars: Math.floor(next() * 20),
+        forks: Math.floor(next() * 5),
+        language: "",
+        license: "",
+        archived: false,
+        created_at: `2025-0${1 + Math.floor(next() * 3)}-01T00:00:00Z`,
+        pushed_at: `2026-08-${day}T00:00:00Z`,
+        topics:
+          next() < 0.5 ? [] : words(next, 1 + Math.floor(next() * 3)).map((w) => (next() < 0.3 ? `${w}-server` : w)),
+        curated: next() < 0.1,
+        first_seen_at: `2026-0${1 + Math.floor(next() * 8)}-01T00:00:00.000Z`,
+      }),
+    );
   }
   return plugins;
 }

@@ -3,7 +3,7 @@
  * itself back through another. A new circle or an import that runs back up fails here.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 
 const SRC = join(import.meta.dir, "..", "..", "src");
@@ -29,7 +29,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith(".ts") ? [path] : [];
+    return /\.tsx?$/.test(name) ? [path] : [];
   });
 }
 
@@ -51,7 +51,8 @@ function importsOf(file: string, pattern = IMPORT): string[] {
   const text = readFileSync(file, "utf8");
   return [...text.matchAll(pattern)].map((m) => {
     const target = normalize(join(dirname(file), m[1]!));
-    return target.endsWith(".ts") ? target : `${target}.ts`;
+    if (/\.tsx?$/.test(target)) return target;
+    return existsSync(`${target}.tsx`) ? `${target}.tsx` : `${target}.ts`;
   });
 }
 

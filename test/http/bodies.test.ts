@@ -46,7 +46,7 @@ describe("rendering into pooled memory", () => {
   test("a Response keeps its bytes after the cache drops its body and the memory holds another", async () => {
     const cache = new ResponseCache(64 * KB);
     const first = cache.get("first", () => render("a".repeat(20 * KB), "text/plain", "public")).rendered;
-    const response = new Response(first.body);
+    const response = new Response(first.body as Uint8Array<ArrayBuffer>);
     // Three more bodies of the same size class push the first out; one of them reuses its buffer.
     const later = ["b", "c", "d"].map(
       (letter) => cache.get(letter, () => render(letter.repeat(20 * KB), "text/plain", "public")).rendered,

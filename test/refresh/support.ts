@@ -15,6 +15,7 @@ import { UpstreamGate } from "../../src/refresh/upstream";
 import { FakeGitHub, type FakeOptions } from "../fakes/github";
 import { restBody } from "../fakes/github-repos";
 import { testConfig } from "../helpers";
+import { plugin } from "../records";
 
 export const OLD_SNAPSHOT_AT = "2026-08-22T00:00:00.000Z";
 export const CATEGORY_IDS = ["mcp", "skills", "other"];
@@ -79,32 +80,19 @@ export interface DataFiles {
 
 /** A published plugin record, as an earlier snapshot holds it. */
 export function record(id: string, fields: Partial<PluginRecord> = {}): PluginRecord {
-  const [owner, name] = id.split("/") as [string, string];
-  return {
-    id,
-    name,
-    full_name: id,
-    url: `https://github.com/${owner}/${name}`,
-    homepage: null,
+  const [, name] = id.split("/") as [string, string];
+  return plugin(id, {
     description: `${name} for coding agents`,
-    description_zh: null,
     category: "other",
-    categories: ["other"],
     stars: 10,
     forks: 1,
     language: "TypeScript",
     license: "MIT",
-    archived: false,
     created_at: "2025-03-01T10:00:00Z",
     pushed_at: "2026-08-01T10:00:00Z",
-    topics: [],
-    curated: false,
     first_seen_at: OLD_SNAPSHOT_AT,
-    etag: null,
-    repo_id: null,
-    previous_ids: [],
     ...fields,
-  };
+  });
 }
 
 export class Env {

@@ -14,13 +14,18 @@ export type Sort = (typeof SORTS)[number];
 /** Half-life of the recency part of heat, in days. */
 export const HEAT_HALF_LIFE_DAYS = 30;
 
+/** How widely a repository is taken up, log10(1 + stars + 2·forks): what heat and the search's popularity share. */
+export function reach(stars: number, forks: number): number {
+  return Math.log10(1 + stars + 2 * forks);
+}
+
 /**
- * Heat = log10(1 + stars + 2·forks) · 0.5^(days since pushed_at / 30), against the snapshot time
- * (never the wall clock), so one snapshot always yields one order.
+ * Heat = reach · 0.5^(days since pushed_at / 30), against the snapshot time (never the wall
+ * clock), so one snapshot always yields one order.
  */
 export function heat(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
   const days = daysSince(pushedAt, snapshotAt);
-  return Math.log10(1 + stars + 2 * forks) * 0.5 ** (days / HEAT_HALF_LIFE_DAYS);
+  return reach(stars, forks) * 0.5 ** (days / HEAT_HALF_LIFE_DAYS);
 }
 
 export interface Ranked {

@@ -6,6 +6,7 @@
 
 import { daysSince } from "../model/time";
 import { type FtsIndex, PROBE_CHUNK } from "./fts";
+import { reach } from "./orders";
 
 /**
  * bm25 weights of the index's columns (name, full name, topics, description, category names,
@@ -17,12 +18,12 @@ const COLUMN_WEIGHTS = [10, 6, 4, 1.5, 3, 0] as const;
 const RECENCY_HALF_LIFE_DAYS = 365;
 
 /**
- * Popularity = log10(1 + stars + 2·forks) · (0.5 + 0.5 · 0.5^(days since pushed_at / 365)):
+ * Popularity = reach (orders.ts) · (0.5 + 0.5 · 0.5^(days since pushed_at / 365)):
  * a repository left alone for years keeps half its weight. Computed against the snapshot time.
  */
 export function popularity(stars: number, forks: number, pushedAt: string, snapshotAt: string): number {
   const days = daysSince(pushedAt, snapshotAt);
-  return Math.log10(1 + stars + 2 * forks) * (0.5 + 0.5 * 0.5 ** (days / RECENCY_HALF_LIFE_DAYS));
+  return reach(stars, forks) * (0.5 + 0.5 * 0.5 ** (days / RECENCY_HALF_LIFE_DAYS));
 }
 
 /** How much the text relevance weighs against popularity: the best text match of a search scores this. */

@@ -4,7 +4,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { NO_LISTING_RULES } from "../model/candidates";
 import { type DetailFragments, hasKinds } from "../model/details";
 import {
   ACTIVE_MEMBERS,
@@ -14,7 +13,6 @@ import {
   memberKey,
   ORIGINALS,
   POPULARITY,
-  SCHEMA_VERSION,
   tagToken,
 } from "../model/schema";
 import { isoMillis } from "../model/time";
@@ -25,6 +23,7 @@ import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "..
 import { popularity } from "../search/ranking";
 import { type Synonyms, searchText, synonymsOf } from "../search/searchtext";
 import { SuggestIndex } from "../search/typeahead";
+import { statsOf, writeCandidates, writeHistory, writeMeta } from "./build-meta";
 
 /** A plugin while it is being built: its sort keys, rowid (stars position) and distinct categories. */
 interface Entry extends Ranked {
@@ -206,50 +205,6 @@ function insertSuggest(db: Database, popularity: Float64Array): void {
     // A prefix ending inside a surrogate pair is no text a client can send.
     if (!/[\uD800-\uDBFF]$/.test(prefix)) insert.run(prefix, packRowids(rowids));
   }
-}
-
-/** Statistics of a set of records, as the manifest reports them. */
-export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotStats {
-  const used = new Set<string>();
-  let curated = 0;
-  let totalStars = 0;
-  for (const p of plugins) {
-    for (const c of p.categories) used.add(c);
-    if (p.curated) curated++;
-    totalStars += p.stars;
-  }
-  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
-}
-
-function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): void {
-  const insert = db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`);
-  insert.run("schema_version", String(SCHEMA_VERSION));
-  insert.run("category_ids", JSON.stringify(input.categoryIds));
-  const named = new Map((input.categories ?? []).map((c) => [c.id, c]));
-  const categories = input.categoryIds.map((id) => named.get(id) ?? { id, name: id, name_zh: id, description: "" });
-  insert.run("categories", JSON.stringify(categories));
-  insert.run("synonyms", JSON.stringify(input.synonyms ?? []));
-  insert.run("editorial_ids", JSON.stringify(input.editorialIds ?? {}));
-  insert.run("snapshot_at", stats.snapshotAt);
-  insert.run("stats", JSON.stringify(stats));
-}
-
-/** The removals, renames and earlier snapshot times a client may ask changes since. */
-function writeHistory(db: Database, history: SnapshotHistory): void {
-  const event = db.prepare(`INSERT INTO history_events (at, kind, id, to_id) VALUES (?, ?, ?, ?)`);
-  for (const e of history.events) event.run(e.at, e.kind, e.id, e.to);
-  const snapshot = db.prepare(`INSERT OR IGNORE INTO history_snapshots (at) VALUES (?)`);
-  for (const at of history.snapshots) snapshot.run(at);
-}
-
-/** The refresher's decisions, one row per repository, and the rules it applied. */
-function writeCandidates(db: Database, input: SnapshotInput): void {
-  const insert = db.prepare(`INSERT OR REPLACE INTO candidates (id, checked_at, json) VALUES (?, ?, ?)`);
-  for (const decision of input.candidates ?? []) insert.run(decision.id, decision.checked_at, JSON.stringify(decision));
-  db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`).run(
-    "listing_rules",
-    JSON.stringify(input.listingRules ?? NO_LISTING_RULES),
-  );
 }
 
 function fsyncFile(path: string): void {

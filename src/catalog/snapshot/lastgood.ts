@@ -3,8 +3,8 @@
  * full disk, overwritten in place) falls back to the newest catalog it had, not the older default.
  */
 import { copyFileSync, existsSync, statSync } from "node:fs";
-import { copyFile, rename, rm } from "node:fs/promises";
-import { temporaryPath, writeAtomically } from "../../base/atomic-write";
+import { copyFile } from "node:fs/promises";
+import { writeAtomically, writeAtomicallyAsync } from "../../base/atomic-write";
 import { Snapshot } from "./snapshot";
 import { headerProblem, snapshotProblem } from "./validity";
 
@@ -16,10 +16,7 @@ export function lastGoodPath(path: string): string {
 /** The snapshot time a good file records, or null when it cannot be read. */
 function snapshotAtOf(path: string): string | null {
   try {
-    const snapshot = Snapshot.open(path);
-    const at = snapshot.snapshotAt;
-    snapshot.close();
-    return at;
+    return Snapshot.recorded(path).snapshotAt;
   } catch {
     return null;
   }
@@ -45,16 +42,11 @@ export function saveLastGood(path: string): boolean {
  */
 export async function saveLastGoodInBackground(path: string): Promise<boolean> {
   if (copyIsCurrent(path)) return false;
-  const copy = lastGoodPath(path);
-  const tmp = temporaryPath(copy);
-  try {
+  await writeAtomicallyAsync(lastGoodPath(path), async (tmp) => {
     await copyFile(path, tmp);
     const damage = headerProblem(tmp) ?? (snapshotAtOf(tmp) === null ? "not a snapshot" : null);
     if (damage !== null) throw new Error(`not kept as the last good snapshot: ${damage}`);
-    await rename(tmp, copy);
-  } finally {
-    await rm(tmp, { force: true });
-  }
+  });
   return true;
 }
 

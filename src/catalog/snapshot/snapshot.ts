@@ -161,6 +161,16 @@ export class Snapshot {
     return { dropped, first };
   }
 
+  /** What a snapshot file records: its time and its number of plugins; throws SnapshotError when it is not one. */
+  static recorded(path: string): { snapshotAt: string; total: number } {
+    const snapshot = Snapshot.open(path);
+    try {
+      return { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total };
+    } finally {
+      snapshot.close();
+    }
+  }
+
   get snapshotAt(): string {
     return this.stats.snapshotAt;
   }

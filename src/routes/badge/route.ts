@@ -6,6 +6,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { LRUCache } from "lru-cache";
+import { BADGE_FILE_PATTERN, OWNER_PATTERN } from "../../catalog/model/names";
 import { known } from "../../catalog/snapshot/known";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { Answer } from "../../http/answer";
@@ -123,10 +124,10 @@ export const badgeDoc: RouteDoc<Snapshot> = {
     "schema). Listed plugins get a green badge, every other repository a grey `not listed`; a former id of a " +
     "renamed plugin gets its badge, without a redirect. Not rate limited.",
   params: t.Object({
-    owner: t.String({ description: "Repository owner.", examples: ["modelcontextprotocol"] }),
+    owner: t.String({ description: "Repository owner.", pattern: OWNER_PATTERN, examples: ["modelcontextprotocol"] }),
     file: t.String({
       description: "`<repo>.svg` or `<repo>.json`.",
-      pattern: "^[A-Za-z0-9._-]+\\.(svg|json)$",
+      pattern: BADGE_FILE_PATTERN,
       examples: ["servers.svg"],
     }),
   }),

@@ -5,6 +5,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { type CandidateDecision, REJECTIONS } from "../../catalog/model/candidates";
+import { OWNER_PATTERN, REPO_PATTERN } from "../../catalog/model/names";
 import { known } from "../../catalog/snapshot/known";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { Answer } from "../../http/answer";
@@ -92,8 +93,8 @@ export const listingDoc: RouteDoc<Snapshot> = {
     "refresh in the last 90 days met it). A former id of a renamed plugin answers with `current_id`. `advice` " +
     "is a sentence saying what to change; `next_check_at` is the next scheduled refresh (null when none is).",
   params: t.Object({
-    owner: t.String({ description: "Repository owner.", examples: ["modelcontextprotocol"] }),
-    repo: t.String({ description: "Repository name.", examples: ["servers"] }),
+    owner: t.String({ description: "Repository owner.", pattern: OWNER_PATTERN, examples: ["modelcontextprotocol"] }),
+    repo: t.String({ description: "Repository name.", pattern: REPO_PATTERN, examples: ["servers"] }),
   }),
   body: envelopeSchema({
     id: t.String({ description: "`<owner>/<repo>`: the current id when known, else as asked." }),

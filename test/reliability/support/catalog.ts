@@ -11,6 +11,7 @@ import type { PluginRecord, SnapshotInput } from "../../../src/catalog/model/typ
 import { publishSnapshot } from "../../../src/catalog/snapshot/publish";
 import { CatalogStore } from "../../../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../../../src/config";
+import { plugin } from "../../records";
 
 export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "other"];
 
@@ -21,32 +22,20 @@ export function markerOf(snapshotAt: string): string {
 
 /** One plugin record; `n` picks its name, stars and categories. */
 export function record(n: number, snapshotAt: string): PluginRecord {
-  const id = `owner${n}/repo-${n}`;
   const category = CATEGORY_IDS[n % CATEGORY_IDS.length]!;
-  return {
-    id,
-    name: `repo-${n}`,
-    full_name: id,
-    url: `https://github.com/${id}`,
-    homepage: null,
+  return plugin(`owner${n}/repo-${n}`, {
     description: `${markerOf(snapshotAt)}: tool number ${n}`,
-    description_zh: null,
     category,
     categories: [category],
     stars: 100_000 - n,
     forks: n % 7,
     language: "TypeScript",
     license: "MIT",
-    archived: false,
-    created_at: "2025-01-01T00:00:00Z",
     pushed_at: "2026-01-01T00:00:00Z",
     topics: ["mcp", `t${n % 3}`],
     curated: n % 10 === 0,
     first_seen_at: snapshotAt,
-    etag: null,
-    repo_id: null,
-    previous_ids: [],
-  };
+  });
 }
 
 /** A snapshot of `count` plugins, all marked with `snapshotAt`. */

@@ -1,0 +1,49 @@
+/** What a snapshot file says about itself: its statistics, categories, history and the refresher's decisions. */
+import type { Database } from "bun:sqlite";
+import { NO_LISTING_RULES } from "../model/candidates";
+import { SCHEMA_VERSION } from "../model/schema";
+import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";
+
+/** Statistics of a set of records, as the manifest reports them. */
+export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotStats {
+  const used = new Set<string>();
+  let curated = 0;
+  let totalStars = 0;
+  for (const p of plugins) {
+    for (const c of p.categories) used.add(c);
+    if (p.curated) curated++;
+    totalStars += p.stars;
+  }
+  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
+}
+
+export function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): void {
+  const insert = db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`);
+  insert.run("schema_version", String(SCHEMA_VERSION));
+  insert.run("category_ids", JSON.stringify(input.categoryIds));
+  const named = new Map((input.categories ?? []).map((c) => [c.id, c]));
+  const categories = input.categoryIds.map((id) => named.get(id) ?? { id, name: id, name_zh: id, description: "" });
+  insert.run("categories", JSON.stringify(categories));
+  insert.run("synonyms", JSON.stringify(input.synonyms ?? []));
+  insert.run("editorial_ids", JSON.stringify(input.editorialIds ?? {}));
+  insert.run("snapshot_at", stats.snapshotAt);
+  insert.run("stats", JSON.stringify(stats));
+}
+
+/** The removals, renames and earlier snapshot times a client may ask changes since. */
+export function writeHistory(db: Database, history: SnapshotHistory): void {
+  const event = db.prepare(`INSERT INTO history_events (at, kind, id, to_id) VALUES (?, ?, ?, ?)`);
+  for (const e of history.events) event.run(e.at, e.kind, e.id, e.to);
+  const snapshot = db.prepare(`INSERT OR IGNORE INTO history_snapshots (at) VALUES (?)`);
+  for (const at of history.snapshots) snapshot.run(at);
+}
+
+/** The refresher's decisions, one row per repository, and the rules it applied. */
+export function writeCandidates(db: Database, input: SnapshotInput): void {
+  const insert = db.prepare(`INSERT OR REPLACE INTO candidates (id, checked_at, json) VALUES (?, ?, ?)`);
+  for (const decision of input.candidates ?? []) insert.run(decision.id, decision.checked_at, JSON.stringify(decision));
+  db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`).run(
+    "listing_rules",
+    JSON.stringify(input.listingRules ?? NO_LISTING_RULES),
+  );
+}

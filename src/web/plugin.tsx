@@ -65,7 +65,8 @@ function Links({ p }: { p: PluginRecordView }) {
   );
 }
 
-function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
+/** The page of one record (exported for the markup test, which renders parts the gate would not serve). */
+export function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
   const primary = snapshot.categories.find((c) => c.id === p.category) ?? null;
   return renderPage(
     <Page

@@ -4,6 +4,8 @@
  * out of every page kind as text: no element, attribute or link scheme it names reaches the page.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Snapshot } from "../../src/catalog/snapshot/snapshot";
+import { pluginView } from "../../src/web/plugin";
 import { CATEGORY_IDS, plugin, SNAPSHOT_AT, startServer, type TestServer } from "../helpers";
 import { addRecordFields } from "../rich-records";
 
@@ -96,13 +98,15 @@ const PAGES: Array<[path: string, status: number, shows: string[]]> = [
 ];
 
 function allPluginFields(): string[] {
-  return [
-    ...["Fdescription", "Fdescription_zh", "Ftopic", "Flicense", "Flanguage", "Fcategory_name_cli"],
-    ...["Finstall_harness", "Finstall_kind", "Finstall_command", "Finstall_env", "Finstall_config_key"],
-    ...["Finstall_config", "Finstall_from", "Fcontent_name", "Fcontent_description", "FcontentKind"],
-    ...["Fcontent_item", "Fworks_with", "FworksKey", "Ffork_of", "Fdeprecated", "Flookalike_of", "Frelease_tag"],
-  ];
+  return ["Fdescription", "Fdescription_zh", "Ftopic", "Flicense", "Flanguage", "Fcategory_name_cli"];
 }
+
+/** The stored parts' fields: the page renders them escaped, though the stored-record gate never lets them through. */
+const PART_FIELDS = [
+  ...["Finstall_harness", "Finstall_kind", "Finstall_command", "Finstall_env", "Finstall_config_key"],
+  ...["Finstall_config", "Finstall_from", "Fcontent_name", "Fcontent_description", "FcontentKind"],
+  ...["Fcontent_item", "Fworks_with", "FworksKey", "Ffork_of", "Fdeprecated", "Flookalike_of", "Frelease_tag"],
+];
 
 /** The tags a page may hold: those the layout and the pages write, nothing a field could add. */
 const TAGS = new Set(
@@ -112,27 +116,48 @@ const TAGS = new Set(
   ).split(" "),
 );
 
+/** Only markup the layout writes; every planted field in `shows` there as text. */
+function expectOnlyText(text: string, shows: readonly string[]): void {
+  // Only the page's own script, no element a field names, no handler or style attribute.
+  expect(text.match(/<script\b[^>]*>/g) ?? []).toEqual(
+    text.includes("/assets/site.js") ? ['<script src="/assets/site.js" defer>'] : [],
+  );
+  const tags = [...text.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1]!.toLowerCase());
+  expect(tags.filter((tag) => !TAGS.has(tag))).toEqual([]);
+  expect(text).not.toMatch(/<[a-z][^>]*\s(style|on[a-z]+)\s*=/i);
+  // Every address a page links to is its own path or an http(s) one.
+  const urls = [...text.matchAll(/\s(href|src|action)="([^"]*)"/g)].map((m) => m[2]!);
+  expect(urls.filter((url) => !/^(\/|#|https?:\/\/|data:,$)/.test(url))).toEqual([]);
+  // Each field the page shows is there, as text (in a configuration, as its JSON text).
+  for (const field of shows) {
+    const shown = [`alert(&quot;${field}&quot;)&lt;/script>`, `alert(\\&quot;${field}\\&quot;)&lt;/script>`];
+    expect([field, shown.some((form) => text.includes(form))]).toEqual([field, true]);
+  }
+}
+
 describe("markup planted in every stored text field", () => {
   for (const [path, status, shows] of PAGES) {
     test(`is text on ${decodeURIComponent(path).slice(0, 60)}`, async () => {
       const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
       const text = await response.text();
       expect(response.status).toBe(status);
-      // Only the page's own script, no element a field names, no handler or style attribute.
-      expect(text.match(/<script\b[^>]*>/g) ?? []).toEqual(
-        text.includes("/assets/site.js") ? ['<script src="/assets/site.js" defer>'] : [],
-      );
-      const tags = [...text.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1]!.toLowerCase());
-      expect(tags.filter((tag) => !TAGS.has(tag))).toEqual([]);
-      expect(text).not.toMatch(/<[a-z][^>]*\s(style|on[a-z]+)\s*=/i);
-      // Every address a page links to is its own path or an http(s) one.
-      const urls = [...text.matchAll(/\s(href|src|action)="([^"]*)"/g)].map((m) => m[2]!);
-      expect(urls.filter((url) => !/^(\/|#|https?:\/\/|data:,$)/.test(url))).toEqual([]);
-      // Each field the page shows is there, as text (in a configuration, as its JSON text).
-      for (const field of shows) {
-        const shown = [`alert(&quot;${field}&quot;)&lt;/script>`, `alert(\\&quot;${field}\\&quot;)&lt;/script>`];
-        expect([field, shown.some((form) => text.includes(form))]).toEqual([field, true]);
-      }
+      expectOnlyText(text, shows);
     });
   }
+
+  test("stored parts that fail the record's schema are not served at all", async () => {
+    const text = await (await fetch(`${server.url}/plugin/acme/hostile`)).text();
+    for (const field of PART_FIELDS) expect([field, text.includes(field)]).toEqual([field, false]);
+  });
+
+  test("the plugin page renders every part's field as text, had it been served", () => {
+    const snapshot = Snapshot.open(server.path);
+    try {
+      const record = { ...JSON.parse(snapshot.plugin("acme/hostile", [])!), ...parts };
+      const rendered = pluginView(snapshot, record);
+      expectOnlyText(new TextDecoder().decode(rendered.body), [...allPluginFields(), ...PART_FIELDS]);
+    } finally {
+      snapshot.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 /** Which names imitate a catalog plugin: the rule of `lookalike_of`, on the cases that tell it apart. */
 import { describe, expect, test } from "bun:test";
-import { lookalikes } from "../../src/catalog/model/details";
+import { lookalikes } from "../../src/catalog/model/lookalikes";
 
 const plugin = (id: string, stars: number) => ({ id, name: id.split("/")[1]!, stars });
 /** The catalog's vocabulary: words many plugin names share. */

@@ -2,7 +2,8 @@
  * Classification and editorial merge: repository facts + the editors' data (db/) → plugin records.
  * Rules live in db/categories.json; this module only interprets them.
  */
-import { lookalikes, type PluginDetails } from "./details";
+import type { PluginDetails } from "./details";
+import { lookalikes } from "./lookalikes";
 import { escapeRegExp } from "./text";
 import { isoMillis, isoSeconds } from "./time";
 import type { Category, Editorial, PluginRecord, RepoFacts } from "./types";

@@ -1,0 +1,56 @@
+/**
+ * Agent Skills: a `SKILL.md`'s front matter (`name`, `description`), read with bounded work. The
+ * format is flat, so a front matter nested deeper than a few levels is refused before the YAML
+ * parser sees it: a stranger's file cannot make the parser walk thousands of levels.
+ */
+import { parseDocument } from "yaml";
+import { cleanText } from "../upstream";
+import { type Gate, isObject, MAX_TEXT, str } from "./gate";
+
+/** The open agent-skills installer, pinned: it installs one named skill out of a repository's `skills/` folders. */
+export const SKILLS_CLI = "skills@1.7.4";
+export const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Front matter read at most. */
+const MAX_FRONT_MATTER = 16 * 1024;
+/** Flow collections (`[…]`, `{…}`) nested deeper than this are refused: real front matter nests one or two. */
+export const MAX_FRONT_MATTER_DEPTH = 8;
+/** A line indented deeper than 64 columns: block nesting as deep is no skill's metadata. */
+const TOO_INDENTED = /^[ \t]{65,}\S/m;
+
+export interface Skill {
+  name: string;
+  description: string | null;
+}
+
+/** Whether `yaml` nests deeper than the limits: brackets counted as written, quotes or not, which only errs towards refusing. */
+export function nestedTooDeep(yaml: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > MAX_FRONT_MATTER_DEPTH) return true;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return TOO_INDENTED.test(yaml);
+}
+
+/** `name` and `description` from a SKILL.md's YAML front matter; the name must be a skill name (refusals counted). */
+export function frontMatter(gate: Gate, text: string, file: string, id: string): Skill | null {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text.slice(0, MAX_FRONT_MATTER + 8));
+  if (!match) return gate.refuse(file, "no front matter", id);
+  const yaml = match[1]!;
+  if (nestedTooDeep(yaml)) return gate.refuse(file, "front matter nested too deep", id);
+  let data: unknown;
+  try {
+    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
+    if (doc.errors.length > 0) return gate.refuse(file, "invalid front matter", id);
+    data = doc.toJS({ maxAliasCount: 0 });
+  } catch {
+    return gate.refuse(file, "invalid front matter", id);
+  }
+  if (!isObject(data)) return gate.refuse(file, "invalid front matter", id);
+  const name = str(data.name);
+  if (!name || !SKILL_NAME.test(name)) return gate.refuse(file, "skill name not accepted", id);
+  const description = typeof data.description === "string" ? cleanText(data.description, MAX_TEXT) : null;
+  return { name, description };
+}

@@ -40,7 +40,8 @@ type Value = { text: string } | { omit: true } | { refused: string };
 
 /** An input's value: secret → placeholder; given value (its `{variables}` filled); default; required → placeholder. */
 function inputValue(input: Json, hint: string, depth = 0): Value {
-  if (input.isSecret === true) return { text: placeholder(hint) };
+  // A secret is never filled in, even from its default: the user types it, or leaves an optional one out.
+  if (input.isSecret === true) return input.isRequired === true ? { text: placeholder(hint) } : { omit: true };
   const given = scalar(input.value);
   if (given !== null) return depth === 0 ? fill(given, input.variables) : { text: given };
   const fallback = scalar(input.default);

@@ -34,11 +34,38 @@ export function nestedTooDeep(yaml: string): boolean {
   return TOO_INDENTED.test(yaml);
 }
 
+const TOP_KEY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)/;
+
+/**
+ * The front matter's `name` and `description` entries only, each with its continuation lines: the
+ * other fields (tags, metadata, hooks) are never parsed. The whole text when it has no top-level
+ * `key:` line (a flow mapping); null when a used field is given twice.
+ */
+export function usedFields(yaml: string): string | null {
+  const lines = yaml.split(/\r?\n/);
+  const kept: string[] = [];
+  const seen = new Set<string>();
+  let keeping = false;
+  let topLevel = false;
+  for (const line of lines) {
+    const key = TOP_KEY.exec(line)?.[1];
+    if (key !== undefined || /^[^\s]/.test(line)) {
+      topLevel ||= key !== undefined;
+      keeping = key === "name" || key === "description";
+      if (keeping && seen.has(key!)) return null;
+      if (keeping) seen.add(key!);
+    }
+    if (keeping) kept.push(line);
+  }
+  return topLevel ? kept.join("\n") : yaml;
+}
+
 /** `name` and `description` from a SKILL.md's YAML front matter; the name must be a skill name (refusals counted). */
 export function frontMatter(gate: Gate, text: string, file: string, id: string): Skill | null {
   const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text.slice(0, MAX_FRONT_MATTER + 8));
   if (!match) return gate.refuse(file, "no front matter", id);
-  const yaml = match[1]!;
+  const yaml = usedFields(match[1]!);
+  if (yaml === null) return gate.refuse(file, "invalid front matter", id);
   if (nestedTooDeep(yaml)) return gate.refuse(file, "front matter nested too deep", id);
   let data: unknown;
   try {

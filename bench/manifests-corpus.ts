@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { loadDiscoveryRules } from "../src/refresh/rules";
 import { MANIFEST_FILES, MANIFEST_TREES, ManifestReader } from "../src/refresh/manifests/reader";
+import { loadDiscoveryRules } from "../src/refresh/rules";
 import { GateCounts } from "../src/refresh/upstream";
 
 const root = process.argv[2];
@@ -22,7 +22,12 @@ const blob = (path: string) => {
 };
 const tree = (path: string) =>
   existsSync(path) && statSync(path).isDirectory()
-    ? { entries: readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, type: e.isDirectory() ? "tree" : "blob" })) }
+    ? {
+        entries: readdirSync(path, { withFileTypes: true }).map((e) => ({
+          name: e.name,
+          type: e.isDirectory() ? "tree" : "blob",
+        })),
+      }
     : null;
 
 let total = 0;
@@ -45,8 +50,15 @@ for (const owner of readdirSync(root)) {
     total += took;
     if (took > 50) console.log(`slow: ${id} ${took.toFixed(0)} ms`);
     const c = details?.contents;
-    const line = c ? Object.entries(c.counts).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") : "no contents";
-    console.log(`${id}: ${line}; install ${details?.install.length ?? 0}${c?.marketplace?.refused ? `; marketplace refused: ${c.marketplace.refused}` : ""}`);
+    const line = c
+      ? Object.entries(c.counts)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ")
+      : "no contents";
+    console.log(
+      `${id}: ${line}; install ${details?.install.length ?? 0}${c?.marketplace?.refused ? `; marketplace refused: ${c.marketplace.refused}` : ""}`,
+    );
     if (only) console.log(JSON.stringify(details, null, 1));
   }
 }

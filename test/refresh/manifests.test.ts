@@ -139,7 +139,7 @@ describe("hostile manifests", () => {
       "manifest .claude-plugin/marketplace.json: more than 1000 plugins": 1,
       "manifest .claude-plugin/marketplace.json: marketplace name has spaces, which Claude Code refuses": 1,
       "manifest .claude-plugin/marketplace.json: plugin name has spaces, which Claude Code refuses": 1,
-      'manifest .claude-plugin/marketplace.json: plugin source path does not start with "./", which Claude Code requires': 1,
+      'manifest .claude-plugin/marketplace.json: plugin source path contains "..", which Claude Code refuses': 1,
       "manifest server.json: name not accepted": 1,
       "manifest SKILL.md: skill name not accepted": 1,
       "manifest skills/evil/SKILL.md: skill name not accepted": 1,

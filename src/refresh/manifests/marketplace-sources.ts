@@ -21,10 +21,10 @@ const plain = (value: string, max: number) => value.length <= max && cleanText(v
 /** A `./…` path inside the marketplace, as the CLI accepts it (`.` is its root). */
 function relative(source: string): SourceRead {
   if (source === ".") return { text: "./" };
-  if (!source.startsWith("./"))
-    return { refused: 'plugin source path does not start with "./", which Claude Code requires' };
   if (source.split("/").includes(".."))
     return { refused: 'plugin source path contains "..", which Claude Code refuses' };
+  if (!source.startsWith("./"))
+    return { refused: 'plugin source path does not start with "./", which Claude Code requires' };
   if (!plain(source, 300) || !PATH.test(source)) return { refused: "plugin source path not accepted" };
   return { text: source };
 }

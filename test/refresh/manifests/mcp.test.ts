@@ -14,6 +14,7 @@ describe(".mcp.json", () => {
 
   test("the plugin form, servers at the top level, names them too", () => {
     const file = json({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's own template text
       db: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.js"] },
       web: { type: "sse", url: "https://x.example/sse" },
     });

@@ -138,6 +138,7 @@ describe("what server.json cannot install, and why", () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ registryType: "npm", identifier: "weather-mcp", version: "^1.0.0" }, "version not pinned"],
       [
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's own template text
         { registryType: "oci", identifier: "ghcr.io/acme/weather:${VERSION}" },
         "image reference is a template the author left unfilled",
       ],

@@ -1,6 +1,6 @@
 /**
  * What a plugin's manifests say about it: its contents, ready install instructions, the harnesses
- * it works with, and trust flags. The refresh reads them (src/refresh/manifests.ts); the builder
+ * it works with, and trust flags. The refresh reads them (src/refresh/manifests/); the builder
  * stores them beside the full form's fields (docs/api.md, Resources), and a client sees them only when it asks
  * (`include=contents,install,flags,works_with`) or in the catalog form (catalog.json, changes).
  */

@@ -4,29 +4,23 @@
  * follow Claude Code's marketplace reference and `claude plugin validate` (2.1.x).
  */
 import { describe, expect, test } from "bun:test";
+import {
+  ACCEPTED_SOURCES,
+  ALLOWED,
+  DUPLICATE,
+  IMPERSONATING,
+  named,
+  REFUSED_SOURCES,
+} from "../../fakes/marketplace-cases";
 import { commands, json, readRepo } from "./read";
 
 const FILE = ".claude-plugin/marketplace.json";
-const SHA = "0123456789abcdef0123456789abcdef01234567";
 const market = (name: string, plugins: unknown[]) => ({ [FILE]: json({ name, owner: { name: "Acme" }, plugins }) });
 const entry = (name: string, source: unknown) => ({ name, source, description: `The ${name} plugin` });
 
 describe("marketplace plugin sources", () => {
   test("every source kind the CLI accepts is listed with its own install line", () => {
-    const read = readRepo(
-      market("acme-tools", [
-        entry("root", "."),
-        entry("root-slash", "./"),
-        entry("nested", "./plugins/nested"),
-        entry("gh", { source: "github", repo: "octo/repo" }),
-        entry("gh-pinned", { source: "github", repo: "octo/repo", ref: "v1.0.0", sha: SHA }),
-        entry("by-url", { source: "url", url: "https://gitlab.com/team/plugin.git" }),
-        entry("by-ssh", { source: "url", url: "git@gitlab.com:team/plugin.git", ref: "main", sha: SHA }),
-        entry("sub", { source: "git-subdir", url: "https://github.com/octo/mono.git", path: "tools/claude-plugin" }),
-        entry("sub-bare", { source: "git-subdir", url: "octo/mono", path: "plugins/sub2", ref: "main", sha: SHA }),
-        entry("from-npm", { source: "npm", package: "@acme/claude-plugin" }),
-      ]),
-    );
+    const read = readRepo({ [FILE]: json(ACCEPTED_SOURCES.manifest) });
     expect(read.refused).toEqual({});
     const c = read.details!.contents!;
     expect(c.plugins.map((p) => [p.name, p.source, p.refused])).toEqual([
@@ -50,20 +44,7 @@ describe("marketplace plugin sources", () => {
   });
 
   test("an entry the CLI refuses is listed with the CLI's reason, counted, and has no install line", () => {
-    const read = readRepo(
-      market("acme-tools", [
-        entry("good", "./good"),
-        entry("no-prefix", "plugins/foo"),
-        entry("up", "../foo"),
-        entry("sub-no-path", { source: "git-subdir", url: "octo/mono" }),
-        entry("pip", { source: "pip", package: "acme-plugin" }),
-        entry("git", { source: "git", url: "https://example.com/x.git" }),
-        entry("bad-sha", { source: "github", repo: "octo/repo", sha: "ABC123" }),
-        entry("mystery", { source: "unsupported" }),
-        entry("my plugin", "./spaced"),
-        entry("good", "./again"),
-      ]),
-    );
+    const read = readRepo({ [FILE]: json(REFUSED_SOURCES.manifest) });
     const c = read.details!.contents!;
     expect(Object.fromEntries(c.plugins.map((p) => [`${p.name} ${p.source}`, p.refused ?? null]))).toEqual({
       "good ./good": null,
@@ -74,34 +55,32 @@ describe("marketplace plugin sources", () => {
       "git unsupported": 'source kind "git" is not a plugin source in Claude Code (it takes "url")',
       "bad-sha unsupported": "plugin source sha is not a full 40-character commit, which Claude Code requires",
       "mystery unsupported": "plugin source kind unknown to Claude Code",
-      "good ./again": "duplicate plugin name in this marketplace; Claude Code installs the first",
     });
-    // Counts are exact: ten entries, nine listed (a name with spaces cannot be named).
-    expect(c.counts.plugins).toBe(10);
+    // Counts are exact: nine entries, eight listed (a name with spaces cannot be named).
+    expect(c.counts.plugins).toBe(9);
     expect(read.refused[`manifest ${FILE}: plugin name has spaces, which Claude Code refuses`]).toBe(1);
     expect(read.refused[`manifest ${FILE}: plugin source kind unknown to Claude Code`]).toBe(1);
     expect(commands(read)).toEqual(["/plugin marketplace add acme/repo", "/plugin install good@acme-tools"]);
   });
 });
 
+test("a second entry under a name already taken is refused: the CLI installs the first", () => {
+  const read = readRepo({ [FILE]: json(DUPLICATE.manifest) });
+  expect(read.details!.contents!.plugins.map((p) => [p.source, p.refused ?? null])).toEqual([
+    ["./a", null],
+    ["./b", "duplicate plugin name in this marketplace; Claude Code installs the first"],
+  ]);
+  expect(commands(read)).toEqual(["/plugin marketplace add acme/repo", "/plugin install foo@acme-dup"]);
+});
+
 describe("marketplace names, as the CLI checks them", () => {
   const nameOf = (name: string, id = "acme/repo") => {
-    const read = readRepo(market(name, [entry("foo", "./p")]), id);
+    const read = readRepo({ [FILE]: json(named(name).manifest) }, id);
     return { refused: read.details!.contents!.marketplace?.refused ?? null, commands: commands(read), read };
   };
 
   test("names impersonating an official marketplace are refused; the CLI has no reserved plugin prefixes", () => {
-    const impersonating = [
-      "claude-plugins-x",
-      "claude-official-tools",
-      "anthropic-marketplace-extra",
-      "my-claude-official",
-      "official_anthropic_tools",
-      "claudeofficial",
-      "claude_plugins",
-      "acmé-tools",
-    ];
-    for (const name of impersonating) {
+    for (const name of IMPERSONATING) {
       const { refused, commands, read } = nameOf(name);
       expect({ name, refused }).toEqual({
         name,
@@ -110,14 +89,7 @@ describe("marketplace names, as the CLI checks them", () => {
       expect(commands).toEqual([]);
       expect(read.details!.works_with).toEqual([]);
     }
-    for (const name of [
-      "claude-foo",
-      "anthropic-foo",
-      "anthropic-tools",
-      "cc-plugin-foo",
-      "xclaude-plugins",
-      "Acme-Tools",
-    ])
+    for (const name of ALLOWED)
       expect({ name, ...nameOf(name) }.commands).toEqual([
         "/plugin marketplace add acme/repo",
         `/plugin install foo@${name}`,

@@ -339,15 +339,17 @@ const CONTENT_KINDS: Record<string, string> = {
 function contentsHtml(contents: unknown): string {
   if (contents === null || typeof contents !== "object" || Array.isArray(contents))
     return sectionOf("contents", "Contents", contents);
-  const { counts, ...lists } = contents as Record<string, unknown>;
+  // `truncated` is said by each cut list's "and N more"; `marketplace` only when Claude Code refuses it.
+  const { counts, truncated: _cut, marketplace: _market, ...lists } = contents as Record<string, unknown>;
   const parts = Object.entries(lists).map(([kind, list]) => {
     if (!Array.isArray(list) || list.length === 0) return "";
     const items = list.map((item) => {
       if (item === null || typeof item !== "object") return `<li>${valueHtml(item)}</li>`;
-      const { name, description, source } = item as Record<string, unknown>;
+      const { name, description, source, refused } = item as Record<string, unknown>;
       const about = typeof description === "string" && description ? `: ${esc(description)}` : "";
       const from = typeof source === "string" ? ` (${valueHtml(source)})` : "";
-      return `<li><strong>${esc(String(name ?? ""))}</strong>${from}${about}</li>`;
+      const no = typeof refused === "string" ? ` — not installable: ${esc(refused)}` : "";
+      return `<li><strong>${esc(String(name ?? ""))}</strong>${from}${about}${no}</li>`;
     });
     const total = (counts as Record<string, unknown> | undefined)?.[kind];
     const more =
@@ -355,6 +357,8 @@ function contentsHtml(contents: unknown): string {
     const title = CONTENT_KINDS[kind] ?? label(kind);
     return `<h3>${esc(title)}</h3><ul>${items.join("")}${more}</ul>`;
   });
+  const refused = (_market as { refused?: unknown } | undefined)?.refused;
+  if (typeof refused === "string") parts.unshift(`<p>Claude Code would not add this marketplace: ${esc(refused)}.</p>`);
   const html = parts.join("");
   return html ? `<section aria-labelledby="contents"><h2 id="contents">Contents</h2>${html}</section>` : "";
 }

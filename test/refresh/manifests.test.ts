@@ -142,7 +142,6 @@ describe("hostile manifests", () => {
       'manifest .claude-plugin/marketplace.json: plugin source path contains "..", which Claude Code refuses': 1,
       "manifest server.json: name not accepted": 1,
       "manifest SKILL.md: skill name not accepted": 1,
-      "manifest skills/evil/SKILL.md: skill name not accepted": 1,
       "manifest skills/Upper/SKILL.md: skill name not accepted": 1,
       "manifest gemini-extension.json: name not accepted": 1,
       "manifest server.json: environment variable name not accepted": 1,
@@ -176,7 +175,9 @@ describe("hostile manifests", () => {
     expect(many.install.length).toBe(520);
     expect(many.install[0].command).toBe("/plugin marketplace add bad/many");
     expect(byId.get("bad/meta").install).toEqual([]);
-    // A skill folder whose name is not a skill name yields no instruction; its sound neighbour does.
+    // A skill folder whose name is not a skill name yields no instruction; its sound neighbour does. A
+    // front-matter name that is no skill name is only a label: the folder names the skill, with no instruction.
+    expect(byId.get("bad/skill-names").contents.skills.map((s: { name: string }) => s.name)).toContain("evil");
     expect(byId.get("bad/skill-names").install.map((i: { command: string }) => i.command)).toEqual([
       "npx -y skills@1.7.4 add bad/skill-names --skill fine --agent claude-code",
     ]);

@@ -24,25 +24,16 @@ import { readMarketplace } from "./marketplace";
 import { mcpJson } from "./mcp";
 import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
+import type { ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, type TreeKey } from "./selection";
 import { readServer } from "./server";
 import { finishSkills } from "./skill-folders";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
+export type { ManifestReading } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
-
-/** The evidence a repository's manifests add, and what a follow-up query must still read. */
-export interface ManifestReading {
-  details: PluginDetails;
-  /** Evidence labels (`package.json: @modelcontextprotocol/sdk`, `skills/*\/SKILL.md`), matched against the rules. */
-  evidence: string[];
-  /** Skill folders whose SKILL.md the follow-up query reads (the fetch may read fewer: see fetch-graphql.ts). */
-  skillDirs: string[];
-  /** Every folder name under `skills/` that can be a skill's. */
-  skillFolders: string[];
-}
 
 /** What the readers found, before it becomes contents. */
 interface Found {

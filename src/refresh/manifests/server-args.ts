@@ -43,7 +43,12 @@ function inputValue(input: Json, hint: string, depth = 0): Value {
   // A secret is never filled in, even from its default: the user types it, or leaves an optional one out.
   if (input.isSecret === true) return input.isRequired === true ? { text: placeholder(hint) } : { omit: true };
   const given = scalar(input.value);
-  if (given !== null) return depth === 0 ? fill(given, input.variables) : { text: given };
+  if (given !== null && depth > 0) return { text: given };
+  if (given !== null) {
+    // An optional argument whose template the author left unfilled is left out; a required one is unusable.
+    const filled = fill(given, input.variables);
+    return "refused" in filled && input.isRequired !== true ? { omit: true } : filled;
+  }
   const fallback = scalar(input.default);
   if (fallback !== null) return { text: fallback };
   return input.isRequired === true ? { text: placeholder(hint) } : { omit: true };

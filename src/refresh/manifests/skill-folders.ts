@@ -6,7 +6,7 @@
  */
 import type { Install } from "../../catalog/model/details";
 import { type Gate, isObject, MAX_MANIFEST_BYTES } from "./gate";
-import type { ManifestReading } from "./reader";
+import type { ManifestReading } from "./reading";
 import { frontMatter, SKILL_NAME, SKILLS_CLI } from "./skills";
 
 /** Adds the skills the follow-up read to `reading.details`; whether any folder held one. */
@@ -17,7 +17,7 @@ export function finishSkills(
   id: string,
 ): boolean {
   const { details } = reading;
-  const found: Array<{ name: string; description: string | null; dir: string }> = [];
+  const found: Array<{ name: string; description: string | null; dir: string; labelled: boolean }> = [];
   const read = new Set<string>();
   for (const dir of reading.skillDirs) {
     const blob = objects.get(dir);
@@ -29,8 +29,8 @@ export function finishSkills(
       continue;
     }
     if (typeof blob.text !== "string") continue;
-    const skill = frontMatter(gate, blob.text, file, id);
-    if (skill) found.push({ ...skill, dir });
+    const skill = frontMatter(gate, blob.text, file, id, dir);
+    if (skill) found.push({ name: skill.name, description: skill.description, dir, labelled: skill.labelled === true });
   }
   if (found.length === 0) return false;
   const contents = details.contents!;
@@ -43,13 +43,16 @@ export function finishSkills(
     ...unread.map((name) => ({ name, description: null })),
   ];
   // One instruction per skill read (its front-matter name is what the installer's `--skill` matches).
-  const steps: Install[] = added.map((skill) => ({
-    harness: "claude-code",
-    kind: "skill",
-    command: `npx -y ${SKILLS_CLI} add ${id} --skill ${skill.name} --agent claude-code`,
-    env: [],
-    from: `skills/${skill.dir}/SKILL.md`.length <= 100 ? `skills/${skill.dir}/SKILL.md` : "skills/*/SKILL.md",
-  }));
+  // A skill named by its folder (its front-matter name is only a label) gets none: the installer matches that label.
+  const steps: Install[] = added
+    .filter((skill) => !skill.labelled)
+    .map((skill) => ({
+      harness: "claude-code",
+      kind: "skill",
+      command: `npx -y ${SKILLS_CLI} add ${id} --skill ${skill.name} --agent claude-code`,
+      env: [],
+      from: `skills/${skill.dir}/SKILL.md`.length <= 100 ? `skills/${skill.dir}/SKILL.md` : "skills/*/SKILL.md",
+    }));
   details.install.push(...gate.instructions(id, steps));
   if (!details.works_with.includes("agent-skills")) details.works_with.push("agent-skills");
   return true;

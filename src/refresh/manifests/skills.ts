@@ -60,8 +60,19 @@ export function usedFields(yaml: string): string | null {
   return topLevel ? kept.join("\n") : yaml;
 }
 
-/** `name` and `description` from a SKILL.md's YAML front matter; the name must be a skill name (refusals counted). */
-export function frontMatter(gate: Gate, text: string, file: string, id: string): Skill | null {
+/**
+ * `name` and `description` from a SKILL.md's YAML front matter; the name must be a skill name
+ * (refusals counted). In `skills/<folder>/`, Claude Code names a skill by its folder and shows the
+ * front-matter name only as a label, so a label that is no skill name (`Cloudflare Workers KV`)
+ * gives way to the folder's name (`folder`), marked `labelled` so no installer is told to match it.
+ */
+export function frontMatter(
+  gate: Gate,
+  text: string,
+  file: string,
+  id: string,
+  folder?: string,
+): (Skill & { labelled?: true }) | null {
   const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text.slice(0, MAX_FRONT_MATTER + 8));
   if (!match) return gate.refuse(file, "no front matter", id);
   const yaml = usedFields(match[1]!);
@@ -77,7 +88,9 @@ export function frontMatter(gate: Gate, text: string, file: string, id: string):
   }
   if (!isObject(data)) return gate.refuse(file, "invalid front matter", id);
   const name = str(data.name);
-  if (!name || !SKILL_NAME.test(name)) return gate.refuse(file, "skill name not accepted", id);
   const description = typeof data.description === "string" ? cleanText(data.description, MAX_TEXT) : null;
-  return { name, description };
+  if (name && SKILL_NAME.test(name)) return { name, description };
+  if (folder !== undefined && SKILL_NAME.test(folder) && (name === null || cleanText(name, 100) !== null))
+    return { name: folder, description, labelled: true };
+  return gate.refuse(file, "skill name not accepted", id);
 }

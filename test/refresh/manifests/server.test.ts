@@ -88,6 +88,8 @@ describe("server.json schema versions", () => {
                 variables: { host: { isRequired: true, default: "api.weather.example" } },
               },
               { type: "named", name: "--api", value: "KEY={key}", variables: { key: { isSecret: true } } },
+              // An optional argument with a template its author left unfilled is left out.
+              { type: "named", name: "--storage", value: "{STORAGE_PATH}" },
             ],
           },
         ],
@@ -149,7 +151,7 @@ describe("what server.json cannot install, and why", () => {
           registryType: "npm",
           identifier: "weather-mcp",
           version: "1.0.0",
-          packageArguments: [{ type: "named", name: "--host", value: "{host}" }],
+          packageArguments: [{ type: "named", name: "--host", value: "{host}", isRequired: true }],
         },
         "package argument names a variable it does not define",
       ],

@@ -35,7 +35,13 @@ describe("the skills follow-up query", () => {
     expect(report.usage.calls.graphql).toBe(2);
     const server = run.serve();
     const response = await fetch(`${server.url}/api/v1/plugins/pack7/skills?include=contents,install`);
-    const plugin = ((await response.json()) as { data: { plugin: any } }).data.plugin;
+    const plugin = (
+      (await response.json()) as {
+        data: {
+          plugin: { contents: { counts: { skills: number }; skills: Array<{ name: string }> }; install: unknown[] };
+        };
+      }
+    ).data.plugin;
     expect(plugin.contents.counts.skills).toBe(50);
     expect(plugin.contents.skills.map((s: { name: string }) => s.name).sort()).toEqual(
       Array.from({ length: 50 }, (_, i) => `skill-${i}`).sort(),

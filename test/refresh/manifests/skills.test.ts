@@ -72,6 +72,23 @@ describe("skill packs", () => {
     expect(commands(read)).toHaveLength(12);
   });
 
+  test("a front-matter name that is only a label gives way to the folder's name, without an install line", () => {
+    const read = readRepo({
+      "skills/cloud-kv/SKILL.md": "---\nname: Cloud KV Store\ndescription: Stores keys\n---\n",
+      "skills/tidy/SKILL.md": skill("tidy", "Keeps things tidy"),
+    });
+    expect(read.refused).toEqual({});
+    expect(read.details!.contents!.skills).toEqual([
+      { name: "cloud-kv", description: "Stores keys" },
+      { name: "tidy", description: "Keeps things tidy" },
+    ]);
+    expect(commands(read)).toEqual(["npx -y skills@1.7.4 add acme/repo --skill tidy --agent claude-code"]);
+    // At the root there is no folder to name it: refused for its name.
+    expect(readRepo({ "SKILL.md": "---\nname: Cloud KV Store\n---\n" }).refused).toEqual({
+      "manifest SKILL.md: skill name not accepted": 1,
+    });
+  });
+
   test("folders without a single readable SKILL.md name nothing", () => {
     const read = readRepo({ "skills/notes/README.md": "# Notes", "skills/scripts/run.sh": "echo" });
     expect(read.details!.contents).toBeNull();

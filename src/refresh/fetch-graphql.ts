@@ -106,8 +106,22 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   return { outcome: { kind: "fetched", facts, etag: null, files, lists }, reading, scripts: hookScripts(node) };
 }
 
-/** Repositories of one follow-up query, and SKILL.md files read per repository: one query per batch at most. */
+/** Repositories of one follow-up query: one query per batch at most. */
 const SKILL_REPOS = GRAPHQL_BATCH;
+/** SKILL.md files one follow-up query reads at most, shared evenly among its repositories. */
+export const SKILL_FILES_PER_QUERY = 1000;
+
+/** The most folders each repository may read so that all of them together stay within `total`. */
+export function fairShare(wanted: readonly number[], total: number): number {
+  let low = 0;
+  let high = Math.max(0, ...wanted);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (wanted.reduce((sum, n) => sum + Math.min(n, mid), 0) <= total) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
 
 /**
  * The one follow-up query of a batch: the SKILL.md of each repository's skill folders (their
@@ -118,6 +132,11 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     .filter((r) => r.read.reading && (r.read.reading.skillDirs.length > 0 || (r.read.scripts?.length ?? 0) > 0))
     .slice(0, SKILL_REPOS);
   if (todo.length === 0) return;
+  const share = fairShare(
+    todo.map((r) => r.read.reading!.skillDirs.length),
+    SKILL_FILES_PER_QUERY,
+  );
+  for (const { read } of todo) read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];

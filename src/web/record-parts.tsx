@@ -171,12 +171,13 @@ const CONTENT_KINDS: Record<string, string> = {
 
 function ContentItem({ item }: { item: unknown }) {
   if (item === null || typeof item !== "object") return <li>{valueNode(item)}</li>;
-  const { name, description, source } = item as Record<string, unknown>;
+  const { name, description, source, refused } = item as Record<string, unknown>;
   return (
     <li>
       <strong>{String(name ?? "")}</strong>
       {typeof source === "string" ? <> ({valueNode(source)})</> : null}
       {typeof description === "string" && description ? `: ${description}` : null}
+      {typeof refused === "string" ? ` — not installable: ${refused}` : null}
     </li>
   );
 }
@@ -185,11 +186,14 @@ function ContentItem({ item }: { item: unknown }) {
 export function Contents({ contents }: { contents: unknown }) {
   if (contents === null || typeof contents !== "object" || Array.isArray(contents))
     return <ValueSection id="contents" title="Contents" value={contents} />;
-  const { counts, ...lists } = contents as Record<string, unknown>;
+  // `truncated` is said by each cut list's "and N more"; `marketplace` only when Claude Code refuses it.
+  const { counts, truncated: _cut, marketplace, ...lists } = contents as Record<string, unknown>;
   const parts = Object.entries(lists).filter(([, list]) => Array.isArray(list) && list.length > 0);
-  if (parts.length === 0) return null;
+  const refused = (marketplace as { refused?: unknown } | undefined)?.refused;
+  if (parts.length === 0 && typeof refused !== "string") return null;
   return (
     <Section id="contents" title="Contents">
+      {typeof refused === "string" ? <p>Claude Code would not add this marketplace: {refused}.</p> : null}
       {parts.map(([kind, list]) => {
         const items = list as unknown[];
         const total = (counts as Record<string, unknown> | undefined)?.[kind];

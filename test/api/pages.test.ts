@@ -69,8 +69,21 @@ beforeAll(() => {
       agents: [],
       hooks: [],
       mcp_servers: [],
-      plugins: [],
-      counts: { skills: 102, commands: 1, agents: 0, hooks: 0, mcp_servers: 0, plugins: 0 },
+      plugins: [
+        { name: "fmt", source: "./plugins/fmt", description: null },
+        {
+          name: "old",
+          source: "unsupported",
+          description: null,
+          refused: "pip sources are documented but Claude Code does not install them",
+        },
+      ],
+      marketplace: {
+        name: "claude-plugins-x",
+        refused: "marketplace name impersonates an official Anthropic marketplace",
+      },
+      truncated: ["skills"],
+      counts: { skills: 102, commands: 1, agents: 0, hooks: 0, mcp_servers: 0, plugins: 2 },
     },
     works_with: ["claude-code", "mcp"],
     fork_of: null,
@@ -253,6 +266,14 @@ describe("GET /plugin/{owner}/{repo}", () => {
     expect(text).toContain("<h3>Skills</h3><ul><li><strong>review</strong>: Reviews a change.</li>");
     expect(text).toContain("<li>and 100 more</li>");
     expect(text).toContain("<h3>Commands</h3><ul><li>ship</li></ul>");
+    // What Claude Code would refuse says why, beside the entry or for the whole marketplace.
+    expect(text).toContain(
+      "<li><strong>old</strong> (unsupported) — not installable: pip sources are documented but Claude Code does not install them</li>",
+    );
+    expect(text).toContain(
+      "<p>Claude Code would not add this marketplace: marketplace name impersonates an official Anthropic marketplace.</p>",
+    );
+    expect(text).not.toContain("<h3>Truncated</h3>");
     expect(text).not.toContain("<h3>Agents</h3>");
     expect(text).toContain('<h2 id="works-with">Works with</h2>');
     expect(text).toContain('<h2 id="flags">Flags</h2>');

@@ -75,6 +75,7 @@ export const FIXTURES: Record<string, ManifestFixture> = {
           { name: "lint-helper", source: "./plugins/lint-helper", description: "Lints on save" },
           { name: "remote-one", source: "other/remote-one", description: "Lives elsewhere" },
         ],
+        marketplace: { name: "acme-tools", refused: null },
         counts: counts({ plugins: 2 }),
       },
       install: [
@@ -359,6 +360,7 @@ export const FIXTURES: Record<string, ManifestFixture> = {
           { name: "beta", description: "Second skill" },
         ],
         plugins: [{ name: "document-skills", source: "./", description: "Document skills" }],
+        marketplace: { name: "skill-pack", refused: null },
         counts: counts({ skills: 2, plugins: 1 }),
       },
       install: [

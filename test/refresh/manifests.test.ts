@@ -137,11 +137,11 @@ describe("hostile manifests", () => {
       "manifest .claude-plugin/plugin.json: invalid JSON": 1,
       "manifest hooks/hooks.json: invalid JSON": 1,
       "manifest .claude-plugin/marketplace.json: more than 1000 plugins": 1,
-      "manifest .claude-plugin/marketplace.json: marketplace name not accepted": 1,
-      "manifest .claude-plugin/marketplace.json: plugin entry not accepted": 1,
+      "manifest .claude-plugin/marketplace.json: marketplace name has spaces, which Claude Code refuses": 1,
+      "manifest .claude-plugin/marketplace.json: plugin name has spaces, which Claude Code refuses": 1,
+      'manifest .claude-plugin/marketplace.json: plugin source path contains "..", which Claude Code refuses': 1,
       "manifest server.json: name not accepted": 1,
       "manifest SKILL.md: skill name not accepted": 1,
-      "manifest skills/evil/SKILL.md: skill name not accepted": 1,
       "manifest skills/Upper/SKILL.md: skill name not accepted": 1,
       "manifest gemini-extension.json: name not accepted": 1,
       "manifest server.json: environment variable name not accepted": 1,
@@ -170,11 +170,14 @@ describe("hostile manifests", () => {
     expect(byId.get("bad/http").install).toEqual([]);
     const many = byId.get("bad/many");
     expect(many.contents.counts.plugins).toBe(10_000);
-    expect(many.contents.plugins).toHaveLength(100);
-    expect(many.install.length).toBeLessThanOrEqual(24);
+    expect(many.contents.plugins).toHaveLength(500);
+    expect(many.contents.truncated).toEqual(["plugins", "install"]);
+    expect(many.install.length).toBe(520);
     expect(many.install[0].command).toBe("/plugin marketplace add bad/many");
     expect(byId.get("bad/meta").install).toEqual([]);
-    // A skill folder whose name is not a skill name yields no instruction; its sound neighbour does.
+    // A skill folder whose name is not a skill name yields no instruction; its sound neighbour does. A
+    // front-matter name that is no skill name is only a label: the folder names the skill, with no instruction.
+    expect(byId.get("bad/skill-names").contents.skills.map((s: { name: string }) => s.name)).toContain("evil");
     expect(byId.get("bad/skill-names").install.map((i: { command: string }) => i.command)).toEqual([
       "npx -y skills@1.7.4 add bad/skill-names --skill fine --agent claude-code",
     ]);

@@ -1,6 +1,6 @@
 /**
  * What a plugin's manifests say about it: its contents, ready install instructions, the harnesses
- * it works with, and trust flags. The refresh reads them (src/refresh/manifests.ts); the builder
+ * it works with, and trust flags. The refresh reads them (src/refresh/manifests/); the builder
  * stores them beside the full form's fields (docs/api.md, Resources), and a client sees them only when it asks
  * (`include=contents,install,flags,works_with`) or in the catalog form (catalog.json, changes).
  */
@@ -29,10 +29,16 @@ export type HasKind = (typeof HAS_KINDS)[number];
 export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk"] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
-/** Items kept per contents list; the true number is in `counts`. */
-export const MAX_LIST_ITEMS = 100;
-/** Install instructions kept per plugin. */
-export const MAX_INSTRUCTIONS = 24;
+/**
+ * Items kept per contents list; the true number is in `counts`. Real catalogs stay under it (the
+ * largest marketplaces list about 300 plugins), so a cut list is rare and `truncated` names it.
+ */
+export const MAX_LIST_ITEMS = 500;
+/** Install instructions kept per plugin: one per plugin of a full marketplace list, its own, and a few more. */
+export const MAX_INSTRUCTIONS = 520;
+
+/** The lists `contents.truncated` may name. */
+export const CUT_LISTS = ["skills", "commands", "agents", "hooks", "mcp_servers", "plugins", "install"] as const;
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Text = Type.Union([Type.String({ maxLength: 300 }), Type.Null()]);
@@ -52,8 +58,31 @@ export const ContentsSchema = Type.Object(
         name: Name,
         source: Type.String({ minLength: 1, maxLength: 300 }),
         description: Text,
+        refused: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: "Why Claude Code would refuse to install this entry; it then has no install instruction.",
+          }),
+        ),
       }),
       { maxItems: MAX_LIST_ITEMS, description: "A marketplace's plugins." },
+    ),
+    marketplace: Type.Optional(
+      Type.Object(
+        {
+          name: Name,
+          refused: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()], {
+            description: "Why Claude Code would refuse to add this marketplace (no install instruction then), or null.",
+          }),
+        },
+        { additionalProperties: false, description: "The marketplace a repository's marketplace.json names." },
+      ),
+    ),
+    truncated: Type.Optional(
+      Type.Array(Type.Union(CUT_LISTS.map((k) => Type.Literal(k))), {
+        description: "Lists cut at their limit (500 items, 520 install instructions): `counts` holds the true number.",
+      }),
     ),
     counts: Type.Object(
       {
@@ -64,7 +93,7 @@ export const ContentsSchema = Type.Object(
         mcp_servers: Count,
         plugins: Count,
       },
-      { description: "How many of each the manifests name; the lists keep at most 100." },
+      { description: "How many of each the manifests name; the lists keep at most 500." },
     ),
   },
   { additionalProperties: false },

@@ -121,32 +121,51 @@ export function acceptableServerName(name: string): boolean {
 
 const SEMVER_WORD = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,40})?(?:\+[0-9A-Za-z.-]{1,40})?$/;
 
+/** Launcher options that would fetch the package from elsewhere, add another one, or change where it runs. */
+const NPX_REFUSED = /^(?:--registry|--userconfig|--globalconfig|--prefix|--cache|--call|-c|--package|-p)(?:=|$)/;
+const UVX_REFUSED =
+  /^(?:--index-url|--extra-index-url|--index|--default-index|-i|--find-links|-f|--from|--with|--with-requirements|--with-editable|--directory)(?:=|$)/;
+const PYPI_PINNED = /^[A-Za-z0-9][A-Za-z0-9._-]*==\d[0-9A-Za-z.]*$/;
+/** `-e NAME`, `-e NAME=<NAME>` or `-e NAME=value`: the one docker option an instruction may carry. */
+const DOCKER_ENV = /^([A-Za-z_][A-Za-z0-9_]{0,63})(?:=(<[A-Za-z_][A-Za-z0-9_]{0,63}>|[A-Za-z0-9@/:._+,-]+))?$/;
+
+/** The index of the first word that is the pinned package, or -1. */
+const packageAt = (words: readonly string[], pinned: (word: string) => boolean) => words.findIndex(pinned);
+
 /**
- * Why a server's launch (`npx -y pkg@1.2.3`, `uvx pkg==1.2`, `docker run -i --rm [-e NAME]… image`)
- * is not one the catalog writes, or null.
+ * Why a server's launch is not one the catalog writes, or null: `npx -y [options] pkg@1.2.3 [args]`,
+ * `uvx [options] pkg==1.2 [args]`, `docker run -i --rm [-e NAME[=value]]… image [args]`. Options
+ * before the package never name another registry or package; the server's own arguments follow it.
  */
 export function launchProblem(words: readonly string[]): string | null {
   const [program, ...args] = words;
   if (!words.every((w) => SAFE_WORD.test(w))) return "launch words not safe";
   if (program === "npx") {
-    if (args.length !== 2 || args[0] !== "-y") return "npx launch not accepted";
-    const at = args[1]!.lastIndexOf("@");
-    return at > 0 && SEMVER_WORD.test(args[1]!.slice(at + 1)) ? null : "npx package not pinned";
+    if (args[0] !== "-y") return "npx launch not accepted";
+    const at = packageAt(args.slice(1), (w) => {
+      const i = w.lastIndexOf("@");
+      return i > 0 && !w.startsWith("-") && SEMVER_WORD.test(w.slice(i + 1));
+    });
+    if (at === -1) return "npx package not pinned";
+    return args.slice(1, at + 1).some((w) => NPX_REFUSED.test(w)) ? "npx option not accepted" : null;
   }
   if (program === "uvx") {
-    if (args.length !== 1 || args[0]!.startsWith("-")) return "uvx launch not accepted";
-    return /^[A-Za-z0-9][A-Za-z0-9._-]*==\d[0-9A-Za-z.]*$/.test(args[0]!) ? null : "uvx package not pinned";
+    const at = packageAt(args, (w) => PYPI_PINNED.test(w));
+    if (at === -1) return "uvx package not pinned";
+    return args.slice(0, at).some((w) => UVX_REFUSED.test(w)) ? "uvx option not accepted" : null;
   }
   if (program === "docker") {
     if (args[0] !== "run" || args[1] !== "-i" || args[2] !== "--rm" || args.length < 4)
       return "docker launch not accepted";
-    const rest = args.slice(3, -1);
-    for (let i = 0; i < rest.length; i += 2) {
-      if (rest[i] !== "-e" || rest[i + 1] === undefined) return "docker option not accepted";
-      if (!acceptableEnvName(rest[i + 1]!)) return "environment name not accepted";
+    let i = 3;
+    while (args[i]?.startsWith("-")) {
+      const env = args[i] === "-e" ? DOCKER_ENV.exec(args[i + 1] ?? "") : null;
+      if (!env) return "docker option not accepted";
+      if (!acceptableEnvName(env[1]!)) return "environment name not accepted";
+      i += 2;
     }
-    const image = args[args.length - 1]!;
-    if (image.startsWith("-")) return "docker launch not accepted";
+    const image = args[i];
+    if (image === undefined) return "docker launch not accepted";
     return allowedImage(image) ? null : "image registry not accepted";
   }
   return "launcher not accepted";
@@ -168,8 +187,12 @@ function claudeMcpProblem(words: readonly string[]): string | null {
     return publicHttpsUrl(words[i]!) ? null : "remote not at a public https address";
   }
   while (words[i] === "--env") {
-    const env = /^([A-Za-z_][A-Za-z0-9_]{0,63})=<([A-Za-z_][A-Za-z0-9_]{0,63})>$/.exec(words[i + 1] ?? "");
-    if (!env || env[1] !== env[2] || !acceptableEnvName(env[1]!)) return "environment name not accepted";
+    // A value is the variable's own placeholder or a plain word the manifest gave (never a secret).
+    const env = /^([A-Za-z_][A-Za-z0-9_]{0,63})=(?:<([A-Za-z_][A-Za-z0-9_]{0,63})>|([A-Za-z0-9@/:._+,-]+))$/.exec(
+      words[i + 1] ?? "",
+    );
+    if (!env || (env[2] !== undefined && env[1] !== env[2]) || !acceptableEnvName(env[1]!))
+      return "environment name not accepted";
     i += 2;
   }
   if (words[i] !== "--") return "mcp command not accepted";
@@ -238,8 +261,12 @@ export function configProblem(config: Record<string, unknown>): string | null {
     return "config not accepted";
   if (server.env !== undefined) {
     if (!isObject(server.env)) return "config not accepted";
-    for (const [key, value] of Object.entries(server.env))
-      if (!acceptableEnvName(key) || value !== `<${key}>`) return "environment name not accepted";
+    for (const [key, value] of Object.entries(server.env)) {
+      if (!acceptableEnvName(key)) return "environment name not accepted";
+      // Its own placeholder, or a plain word the manifest gave as the value (never a secret).
+      if (value !== `<${key}>` && !(typeof value === "string" && /^[A-Za-z0-9@/:._+,-]{1,200}$/.test(value)))
+        return "environment value not accepted";
+    }
   }
   return launchProblem([server.command, ...(server.args as string[])]);
 }

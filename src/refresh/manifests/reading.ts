@@ -1,0 +1,13 @@
+/** What reading one repository's manifests yields, before the follow-up query completes its skills. */
+import type { PluginDetails } from "../../catalog/model/details";
+
+/** The evidence a repository's manifests add, and what a follow-up query must still read. */
+export interface ManifestReading {
+  details: PluginDetails;
+  /** Evidence labels (`package.json: @modelcontextprotocol/sdk`, `skills/*\/SKILL.md`), matched against the rules. */
+  evidence: string[];
+  /** Skill folders whose SKILL.md the follow-up query reads (the fetch may read fewer: see fetch-graphql.ts). */
+  skillDirs: string[];
+  /** Every folder name under `skills/` that can be a skill's. */
+  skillFolders: string[];
+}

@@ -1,0 +1,56 @@
+/**
+ * What the refresh's GraphQL batch asks of each repository for its manifests: root files by alias
+ * (`m_plugin`, `m_server`, …), folders' entry lists, and the follow-up query's SKILL.md files.
+ */
+
+/** Root files read, by GraphQL alias. */
+export const MANIFEST_FILES = {
+  plugin: ".claude-plugin/plugin.json",
+  marketplace: ".claude-plugin/marketplace.json",
+  server: "server.json",
+  package: "package.json",
+  pyproject: "pyproject.toml",
+  requirements: "requirements.txt",
+  gomod: "go.mod",
+  cargo: "Cargo.toml",
+  skill: "SKILL.md",
+  hooks: "hooks/hooks.json",
+  mcp: ".mcp.json",
+  gemini: "gemini-extension.json",
+} as const;
+export type FileKey = keyof typeof MANIFEST_FILES;
+
+/** Folders whose entries are listed, by GraphQL alias. */
+export const MANIFEST_TREES = {
+  commands: "commands",
+  agents: "agents",
+  skills: "skills",
+  hooksDir: "hooks",
+  claudeCommands: ".claude/commands",
+  claudeAgents: ".claude/agents",
+} as const;
+export type TreeKey = keyof typeof MANIFEST_TREES;
+
+export const alias = (key: string) => `m_${key}`;
+
+/** The selection each repository field adds to the batch query: facts for flags, files, folders. */
+export function manifestSelection(): string {
+  const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
+  const blobs = Object.entries(MANIFEST_FILES).map(
+    ([key, path]) => `${alias(key)}: ${at(path)} { ... on Blob { byteSize isTruncated text } }`,
+  );
+  const trees = Object.entries(MANIFEST_TREES).map(
+    ([key, path]) => `${alias(key)}: ${at(path)} { ... on Tree { entries { name type } } }`,
+  );
+  return ["isFork parent { nameWithOwner } latestRelease { tagName publishedAt }", ...blobs, ...trees].join("\n  ");
+}
+
+/** The GraphQL fields of one follow-up repository: the SKILL.md of each named skill folder. */
+export function skillSelection(dirs: readonly string[]): string {
+  return dirs
+    .map(
+      (dir, i) =>
+        `k${i}: object(expression: ${JSON.stringify(`HEAD:skills/${dir}/SKILL.md`)}) { ... on Blob { byteSize isTruncated text } }`,
+    )
+    .join("\n  ");
+}

@@ -1,0 +1,139 @@
+/**
+ * A server.json package's inputs, as every published schema writes them (2025-07-09 snake_case,
+ * 2025-09-16 on camelCase): runtime and package arguments, environment variables. An argument
+ * becomes words with its value or default filled in; a required value nobody gave becomes a
+ * `<NAME>` placeholder; a secret is always a placeholder; an optional argument without a value is left out.
+ */
+import type { Install } from "../../catalog/model/details";
+import { cleanText } from "../upstream";
+import { ENV_NAME, isObject, type Json, placeholder, str } from "./gate";
+
+/** A snake_case member's camelCase name (`is_required` → `isRequired`). */
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** `value` with every snake_case member also under its camelCase name, one object level and its arrays' objects. */
+export function camelCased(value: Json, depth = 3): Json {
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) {
+    const inner =
+      depth <= 0
+        ? v
+        : isObject(v)
+          ? camelCased(v, depth - 1)
+          : Array.isArray(v)
+            ? v.map((x) => (isObject(x) ? camelCased(x, depth - 1) : x))
+            : v;
+    out[key] = inner;
+    const name = camel(key);
+    if (name !== key && !(name in value)) out[name] = inner;
+  }
+  return out;
+}
+
+/** A value as text: strings as they are, numbers and booleans written out. */
+const scalar = (v: unknown): string | null =>
+  typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : null;
+
+/** Why an argument cannot be used, or its words (none when it is optional and nobody gave a value). */
+export type Words = { words: string[] } | { refused: string };
+type Value = { text: string } | { omit: true } | { refused: string };
+
+/** An input's value: secret → placeholder; given value (its `{variables}` filled); default; required → placeholder. */
+function inputValue(input: Json, hint: string, depth = 0): Value {
+  // A secret is never filled in, even from its default: the user types it, or leaves an optional one out.
+  if (input.isSecret === true) return input.isRequired === true ? { text: placeholder(hint) } : { omit: true };
+  const given = scalar(input.value);
+  if (given !== null && depth > 0) return { text: given };
+  if (given !== null) {
+    // An optional argument whose template the author left unfilled is left out; a required one is unusable.
+    const filled = fill(given, input.variables);
+    return "refused" in filled && input.isRequired !== true ? { omit: true } : filled;
+  }
+  const fallback = scalar(input.default);
+  if (fallback !== null) return { text: fallback };
+  return input.isRequired === true ? { text: placeholder(hint) } : { omit: true };
+}
+
+/** `text` with each `{name}` replaced by its variable's value; an undefined variable is an unfilled template. */
+function fill(text: string, variables: unknown): Value {
+  let omit = false;
+  let refused: string | null = null;
+  const out = text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const input = isObject(variables) ? variables[name] : undefined;
+    if (!isObject(input)) {
+      refused = "argument names a variable it does not define";
+      return "";
+    }
+    const v = inputValue(input, name, 1);
+    if ("text" in v) return v.text;
+    omit = true;
+    return "";
+  });
+  if (refused) return { refused };
+  return omit ? { omit: true } : { text: out };
+}
+
+/** Text a user can read and a config can hold: printable, the same once cleaned. */
+const plain = (text: string) => text.length <= 300 && cleanText(text, 300) === text;
+
+/** One argument's words: a positional value, or a named flag with its value. */
+function argument(raw: unknown): Words {
+  if (!isObject(raw)) return { refused: "argument not an object" };
+  const arg = camelCased(raw, 2);
+  if (arg.type === "positional") {
+    const hint = str(arg.valueHint) ?? str(arg.name) ?? "value";
+    const v = inputValue(arg, hint);
+    if ("refused" in v) return v;
+    if ("omit" in v) return { words: [] };
+    return plain(v.text) ? { words: [v.text] } : { refused: "argument value not plain text" };
+  }
+  if (arg.type === "named") {
+    const flag = str(arg.name);
+    if (!flag || !/^-{0,2}[A-Za-z0-9][A-Za-z0-9._-]{0,60}$/.test(flag))
+      return { refused: "named argument has no usable name" };
+    const hasValue = arg.value !== undefined || arg.default !== undefined || arg.isSecret === true;
+    if (!hasValue && arg.format === "boolean") return { words: arg.isRequired === true ? [flag] : [] };
+    const v = inputValue(arg, flag);
+    if ("refused" in v) return v;
+    if ("omit" in v) return { words: [] };
+    return plain(v.text) ? { words: [flag, v.text] } : { refused: "argument value not plain text" };
+  }
+  return { refused: "argument type unknown" };
+}
+
+/** The words of a list of arguments, or the first refusal. */
+export function argumentWords(list: unknown): Words {
+  if (list === undefined) return { words: [] };
+  if (!Array.isArray(list) || list.length > 50) return { refused: "arguments not a list" };
+  const words: string[] = [];
+  for (const raw of list) {
+    const read = argument(raw);
+    if ("refused" in read) return read;
+    words.push(...read.words);
+  }
+  return { words };
+}
+
+export interface EnvRead {
+  env: Install["env"];
+  /** Required variables with the value to set: the given one, the default, or a `<NAME>` placeholder. */
+  set: Array<{ name: string; value: string }>;
+}
+
+/** The package's environment variables, every one checked; a refusal reason when one is not acceptable. */
+export function environment(list: unknown): EnvRead | { refused: string } {
+  if (list === undefined) return { env: [], set: [] };
+  if (!Array.isArray(list) || list.length > 50) return { refused: "environment not accepted" };
+  const read: EnvRead = { env: [], set: [] };
+  for (const raw of list) {
+    const v = isObject(raw) ? camelCased(raw, 2) : null;
+    const name = v ? str(v.name) : null;
+    if (!v || !name || !ENV_NAME.test(name)) return { refused: "environment variable name not accepted" };
+    const required = v.isRequired === true;
+    read.env.push({ name, secret: v.isSecret === true, required });
+    if (!required) continue;
+    const given = v.isSecret === true ? null : (scalar(v.value) ?? scalar(v.default));
+    read.set.push({ name, value: given !== null && plain(given) && !/[{}]/.test(given) ? given : `<${name}>` });
+  }
+  return read;
+}

@@ -1,0 +1,155 @@
+/**
+ * An MCP registry `server.json`, every published schema version (2025-07-09 snake_case and the
+ * camelCase ones since 2025-09-16): its name, status, and install instructions for its npm, PyPI
+ * and OCI packages (`claude mcp add …` and the `mcpServers` entry) and its remote endpoints.
+ */
+import type { Install } from "../../catalog/model/details";
+import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
+import { MANIFEST_FILES } from "./selection";
+import { argumentWords, camelCased, environment } from "./server-args";
+
+const MCP_SCHEMA = "modelcontextprotocol.io/schemas";
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]{0,100}\/)?[a-z0-9][a-z0-9._-]{0,100}$/;
+const SEMVER = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,40})?(?:\+[0-9A-Za-z.-]{1,40})?$/;
+const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?$/;
+const PEP440 = /^\d{1,9}(?:\.\d{1,9}){0,4}(?:(?:a|b|rc)\d{1,4})?(?:\.post\d{1,4})?(?:\.dev\d{1,4})?$/;
+const OCI_REPO = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d{1,5})?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/;
+const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+const OCI_DIGEST = /^sha256:[a-f0-9]{64}$/;
+const REMOTE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]*)*$/;
+const FILE = MANIFEST_FILES.server;
+
+export interface ServerRead {
+  name: string;
+  deprecated: boolean;
+  install: Install[];
+}
+
+/** The server's short name, status and instructions; null when it is no registry server.json or its name is refused. */
+export function readServer(gate: Gate, raw: Json, id: string): ServerRead | null {
+  const schema = str(raw.$schema);
+  if (!schema?.includes(MCP_SCHEMA)) return null;
+  const manifest = camelCased(raw, 1);
+  const full = str(manifest.name);
+  const short = full && /^[A-Za-z0-9.-]{1,100}\/[A-Za-z0-9._-]{1,100}$/.test(full) ? full.split("/")[1]! : null;
+  if (!short || !PLUGIN_NAME.test(short)) return gate.refuse(FILE, "name not accepted", id);
+  const deprecated = manifest.status === "deprecated";
+  const read: ServerRead = { name: short, deprecated, install: [] };
+  const repository = isObject(manifest.repository) ? str(manifest.repository.url) : null;
+  const named = repository ? /^https:\/\/github\.com\/([^/]+\/[^/]+?)(?:\.git)?\/?$/i.exec(repository)?.[1] : null;
+  if (repository && named?.toLowerCase() !== id.toLowerCase()) {
+    gate.refuse(FILE, "names another repository", id);
+    return read;
+  }
+  const packages = Array.isArray(manifest.packages) ? manifest.packages.slice(0, 10) : [];
+  for (const pkg of packages) if (isObject(pkg)) read.install.push(...mcpPackage(gate, camelCased(pkg, 1), short, id));
+  const remotes = Array.isArray(manifest.remotes) ? manifest.remotes.slice(0, 10) : [];
+  for (const remote of remotes) if (isObject(remote)) read.install.push(...mcpRemote(gate, remote, short, id));
+  return read;
+}
+
+type Run = { kind: Install["kind"]; command: string; args: string[] } | { refused: string };
+
+/** How a package runs: `npx`, `uvx` or `docker`, with the pinned package and its runtime arguments. */
+function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
+  const type = str(pkg.registryType);
+  const identifier = str(pkg.identifier) ?? "";
+  const version = str(pkg.version);
+  const base = str(pkg.registryBaseUrl);
+  const hint = pkg.runtimeHint;
+  if (type === "npm") {
+    if (base !== null && base.replace(/\/$/, "") !== "https://registry.npmjs.org")
+      return { refused: "registry not the public one" };
+    if (!NPM_NAME.test(identifier)) return { refused: "package name not accepted" };
+    if (!version || !SEMVER.test(version)) return { refused: "version not pinned" };
+    if (hint !== undefined && hint !== "npx") return { refused: "runtime hint not accepted" };
+    return { kind: "npm", command: "npx", args: ["-y", ...runtime, `${identifier}@${version}`] };
+  }
+  if (type === "pypi") {
+    if (base !== null && base.replace(/\/$/, "") !== "https://pypi.org")
+      return { refused: "registry not the public one" };
+    if (!PYPI_NAME.test(identifier)) return { refused: "package name not accepted" };
+    if (!version || !PEP440.test(version)) return { refused: "version not pinned" };
+    if (hint !== undefined && hint !== "uvx") return { refused: "runtime hint not accepted" };
+    return { kind: "pypi", command: "uvx", args: [...runtime, `${identifier}==${version}`] };
+  }
+  if (type === "oci") {
+    if (/[{}$]/.test(identifier)) return { refused: "image reference is a template the author left unfilled" };
+    const image = ociImage(identifier, version);
+    if (image === null) return { refused: "image not pinned or not accepted" };
+    if (hint !== undefined && hint !== "docker") return { refused: "runtime hint not accepted" };
+    return { kind: "oci", command: "docker", args: ["run", "-i", "--rm", ...passEnv, ...runtime, image] };
+  }
+  return { refused: "package type not installable" };
+}
+
+/** `claude mcp add` and the `mcpServers` entry for an npm, PyPI or OCI package, or nothing (counted). */
+function mcpPackage(gate: Gate, pkg: Json, name: string, id: string): Install[] {
+  const transport = isObject(pkg.transport) ? pkg.transport.type : "stdio";
+  if (transport !== "stdio") return gate.none(FILE, "package transport not stdio", id);
+  const read = environment(pkg.environmentVariables);
+  if ("refused" in read) return gate.none(FILE, read.refused, id);
+  const runtime = argumentWords(pkg.runtimeArguments);
+  if ("refused" in runtime) return gate.none(FILE, `runtime ${runtime.refused}`, id);
+  const after = argumentWords(pkg.packageArguments);
+  if ("refused" in after) return gate.none(FILE, `package ${after.refused}`, id);
+  const passEnv = read.set.flatMap((e) => ["-e", e.name]);
+  const run = runner(pkg, runtime.words, passEnv);
+  if ("refused" in run) return gate.none(FILE, run.refused, id);
+  const args = [...run.args, ...after.words];
+  const envFlags = read.set.map((e) => `--env ${e.name}=${e.value}`);
+  const command = ["claude mcp add", name, ...envFlags, "--", run.command, ...args].join(" ");
+  const server: Json = { command: run.command, args };
+  if (read.set.length) server.env = Object.fromEntries(read.set.map((e) => [e.name, e.value]));
+  const env = read.env;
+  return gate.instructions(id, [
+    { harness: "claude-code", kind: run.kind, command, env, from: FILE },
+    { harness: "mcp", kind: run.kind, config: { mcpServers: { [name]: server } }, env, from: FILE },
+  ]);
+}
+
+/** `registry/image:tag` or `@sha256:…`, never `latest`; the tag from `version` when the identifier has none. */
+function ociImage(identifier: string, version: string | null): string | null {
+  const at = identifier.indexOf("@");
+  if (at > 0) {
+    const repo = identifier.slice(0, at);
+    return OCI_REPO.test(repo) && OCI_DIGEST.test(identifier.slice(at + 1)) ? identifier : null;
+  }
+  const slash = identifier.lastIndexOf("/");
+  const colon = identifier.lastIndexOf(":");
+  const hasTag = colon > slash;
+  const repo = hasTag ? identifier.slice(0, colon) : identifier;
+  const tag = hasTag ? identifier.slice(colon + 1) : version;
+  if (!OCI_REPO.test(repo) || !tag || !OCI_TAG.test(tag) || tag.toLowerCase() === "latest") return null;
+  if (!/\d/.test(tag)) return null;
+  return `${repo}:${tag}`;
+}
+
+/** A remote server: https only, no template variables, no header the user must supply. */
+function mcpRemote(gate: Gate, remote: Json, name: string, id: string): Install[] {
+  const type = remote.type;
+  const url = str(remote.url);
+  if (type !== "streamable-http" && type !== "sse") return gate.none(FILE, "remote type not accepted", id);
+  if (url && /[{}]/.test(url)) return gate.none(FILE, "remote address is a template to fill", id);
+  if (!url || !REMOTE_URL.test(url)) return gate.none(FILE, "remote not an https address", id);
+  const headers = Array.isArray(remote.headers) ? remote.headers : [];
+  const needed = (h: unknown) => isObject(h) && (h.isRequired === true || h.is_required === true);
+  if (headers.some(needed)) return gate.none(FILE, "remote needs headers", id);
+  const transport = type === "sse" ? "sse" : "http";
+  return gate.instructions(id, [
+    {
+      harness: "claude-code",
+      kind: "remote",
+      command: `claude mcp add --transport ${transport} ${name} ${url}`,
+      env: [],
+      from: FILE,
+    },
+    {
+      harness: "mcp",
+      kind: "remote",
+      config: { mcpServers: { [name]: { type: transport, url } } },
+      env: [],
+      from: FILE,
+    },
+  ]);
+}

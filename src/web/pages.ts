@@ -266,6 +266,8 @@ interface InstallStep {
   config?: unknown;
   env?: unknown;
   from?: unknown;
+  package_verified?: unknown;
+  package_note?: unknown;
 }
 
 /** Install instructions: each harness's command or configuration, ready to copy, and the variables it needs. */
@@ -284,9 +286,14 @@ function installHtml(install: unknown): string {
             : JSON.stringify(step.config, null, 2)
           : "";
     const what = typeof step.command === "string" ? "command" : "configuration";
-    const code = text
-      ? `<div class="command"><pre data-copy="${esc(`the ${harness} install ${what}`)}"><code>${esc(text)}</code></pre></div>`
-      : "";
+    // A package its registry ties to another repository is shown, but never as this one's to copy.
+    const note = typeof step.package_note === "string" ? `<p>Package check: ${esc(step.package_note)}</p>` : "";
+    const foreign = step.package_verified === false;
+    const code = foreign
+      ? `<p><strong>Not this repository's package.</strong></p><pre><code>${esc(text)}</code></pre>`
+      : text
+        ? `<div class="command"><pre data-copy="${esc(`the ${harness} install ${what}`)}"><code>${esc(text)}</code></pre></div>`
+        : "";
     const env = Array.isArray(step.env)
       ? (step.env as Array<Record<string, unknown>>)
           .filter((v) => v !== null && typeof v === "object" && typeof v.name === "string")
@@ -299,7 +306,7 @@ function installHtml(install: unknown): string {
       : [];
     const envHtml = env.length ? `<p>Environment variables:</p><ul>${env.join("")}</ul>` : "";
     const from = step.from !== undefined && step.from !== null ? `<p>From: ${valueHtml(step.from)}</p>` : "";
-    return `<section class="install" aria-labelledby="install-${i}"><h3 id="install-${i}">${esc(harness)}${kind}</h3>${code}${envHtml}${from}</section>`;
+    return `<section class="install" aria-labelledby="install-${i}"><h3 id="install-${i}">${esc(harness)}${kind}</h3>${code}${note}${envHtml}${from}</section>`;
   });
   return `<section aria-labelledby="install"><h2 id="install">Install</h2>${steps.join("")}</section>`;
 }

@@ -127,6 +127,13 @@ export interface ManifestReading {
   skillDirs: string[];
   /** Folder names under `skills/`, all of them (for the counts). */
   skillFolders: number;
+  /** The packages package.json and pyproject.toml name as published (not `private`), names checked. */
+  packages: PublishedNames;
+}
+
+export interface PublishedNames {
+  npm?: string;
+  pypi?: string;
 }
 
 /** Reads one repository's manifests; every refusal is counted in `counts` under `manifest <file>: <reason>`. */
@@ -348,7 +355,15 @@ export class ManifestReader {
       evidence,
       skillDirs: skillFolders.slice(0, SKILLS_READ_PER_REPO),
       skillFolders: skillFolders.length,
+      packages: declared.packages,
     };
+  }
+
+  /** The two lines for a package its registry confirmed (refresh/registries), built and checked like server.json's. */
+  packageLines(kind: "npm" | "pypi", identifier: string, version: string, id: string, from: string): Install[] {
+    const name = identifier.slice(identifier.lastIndexOf("/") + 1);
+    if (!PLUGIN_NAME.test(name)) return [];
+    return this.mcpPackage({ registryType: kind, identifier, version }, name, id).map((i) => ({ ...i, from }));
   }
 
   /**
@@ -664,9 +679,10 @@ export class ManifestReader {
   private dependencies(
     node: Json,
     id: string,
-  ): { dependencies: Array<{ file: string; name: string }>; names: Map<string, string> } {
+  ): { dependencies: Array<{ file: string; name: string }>; names: Map<string, string>; packages: PublishedNames } {
     const out: Array<{ file: string; name: string }> = [];
     const names = new Map<string, string>();
+    const packages: PublishedNames = {};
     /** A package's own name as a server name: the part after any scope or path, if it is one. */
     const own = (file: string, value: unknown) => {
       const name = typeof value === "string" ? value.slice(value.lastIndexOf("/") + 1) : "";
@@ -675,12 +691,14 @@ export class ManifestReader {
     const pep503 = (n: string) => n.toLowerCase().replace(/[-_.]+/g, "-");
     const pkg = this.json(node, "package", id);
     if (pkg) own("package.json", pkg.name);
+    if (pkg && pkg.private !== true && NPM_NAME.test(str(pkg.name) ?? "")) packages.npm = pkg.name as string;
     if (pkg && isObject(pkg.dependencies))
       for (const name of Object.keys(pkg.dependencies).slice(0, MAX_ENTRIES)) out.push({ file: "package.json", name });
     const pyproject = this.toml(node, "pyproject", id);
     if (pyproject) {
       const project = isObject(pyproject.project) ? pyproject.project : {};
       own("pyproject.toml", project.name);
+      if (PYPI_NAME.test(str(project.name) ?? "")) packages.pypi = project.name as string;
       const listed = Array.isArray(project.dependencies) ? project.dependencies : [];
       for (const spec of listed.slice(0, MAX_ENTRIES)) {
         const name = typeof spec === "string" ? /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1] : undefined;
@@ -710,7 +728,7 @@ export class ManifestReader {
     if (cargo && isObject(cargo.package)) own("Cargo.toml", cargo.package.name);
     if (cargo && isObject(cargo.dependencies))
       for (const name of Object.keys(cargo.dependencies).slice(0, MAX_ENTRIES)) out.push({ file: "Cargo.toml", name });
-    return { dependencies: out, names };
+    return { dependencies: out, names, packages };
   }
 
   private toml(node: Json, key: FileKey, id: string): Json | null {

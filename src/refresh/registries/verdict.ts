@@ -1,0 +1,33 @@
+/** Whether a registry's evidence ties a package to the repository it is listed under, and why, in one short note. */
+import type { Evidence } from "./evidence";
+
+export interface Verdict {
+  verified: boolean | null;
+  note: string;
+}
+
+export type RegistryName = "npm" | "PyPI";
+
+/**
+ * Signed provenance decides first: built from this repository is verified, from another is not.
+ * Otherwise the repository the metadata names, or the MCP registry name's owner, must be this one's.
+ */
+export function verdict(registry: RegistryName, e: Evidence, repo: string): Verdict {
+  const same = (other: string) => other.toLowerCase() === repo.toLowerCase();
+  const owner = repo.slice(0, repo.indexOf("/")).toLowerCase();
+  if (e.provenance !== null) {
+    return same(e.provenance)
+      ? { verified: true, note: `${registry} provenance: built from this repository` }
+      : { verified: false, note: `${registry} provenance: built from ${e.provenance}, not this repository` };
+  }
+  if (e.repositories.some(same)) return { verified: true, note: `${registry} names this repository` };
+  if (e.mcpOwner !== null && e.mcpOwner.toLowerCase() === owner)
+    return { verified: true, note: `${registry} carries this owner's MCP registry name` };
+  if (e.repositories.length > 0)
+    return { verified: false, note: `${registry} names another repository: ${e.repositories[0]}` };
+  return { verified: false, note: `${registry} names no repository for this package` };
+}
+
+export function unknownVerdict(registry: RegistryName, reason: string): Verdict {
+  return { verified: null, note: `${registry} not checked: ${reason}` };
+}

@@ -1,0 +1,269 @@
+/**
+ * Packages that belong to the repository, end to end: a hostile world on the fake platform and the
+ * fake npm registry and PyPI (real HTTP servers on 127.0.0.1). A real refresh marks each npm and
+ * PyPI line by what the registry says, derives pinned lines from package files the registry
+ * confirms, caches what it learned, and publishes on time with the fields unknown when the
+ * registries fail in any way.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import type { RegistryOptions } from "../../src/refresh/registries/verifier";
+import { FakeRegistries, type Mode } from "../fakes/registries";
+import { Env, published } from "./support";
+
+const SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json";
+const TOPIC = "mcp-server";
+const SDK = { "@modelcontextprotocol/sdk": "^1.0.0" };
+
+let env: Env;
+let registries: FakeRegistries;
+afterEach(() => {
+  env.stop();
+  registries.stop();
+});
+
+function serverJson(id: string, pkg: Record<string, unknown>): string {
+  return JSON.stringify({
+    $schema: SCHEMA,
+    name: `io.github.${id}`,
+    description: "An MCP server",
+    version: "1.0.0",
+    repository: { url: `https://github.com/${id}`, source: "github" },
+    packages: [{ transport: { type: "stdio" }, ...pkg }],
+  });
+}
+
+/** The world: genuine servers, a look-alike, an impostor, provenance from elsewhere, servers without server.json. */
+function world(): void {
+  const add = (full_name: string, stars: number, files: Record<string, string>) =>
+    env.github.add({ full_name, stars, topics: [TOPIC], files });
+  add("acme/fs-server", 5000, {
+    "server.json": serverJson("acme/fs-server", {
+      registryType: "npm",
+      identifier: "@acme/fs-server",
+      version: "1.0.0",
+    }),
+  });
+  add("acme-tools/fs-server", 10, {
+    "server.json": serverJson("acme-tools/fs-server", {
+      registryType: "npm",
+      identifier: "@acme/fs-server",
+      version: "1.0.0",
+    }),
+  });
+  add("prov/tool", 50, {
+    "server.json": serverJson("prov/tool", { registryType: "npm", identifier: "prov-tool", version: "2.0.0" }),
+  });
+  add("mcpname/pyname", 40, {
+    "server.json": serverJson("mcpname/pyname", { registryType: "pypi", identifier: "pyname-mcp", version: "1.0.0" }),
+  });
+  add("solo/weather-mcp", 30, {
+    "package.json": JSON.stringify({ name: "weather-mcp", version: "0.1.0", dependencies: SDK }),
+  });
+  add("imposter/notes-mcp", 20, {
+    "package.json": JSON.stringify({ name: "notes-mcp", version: "1.0.0", dependencies: SDK }),
+  });
+  add("pyco/py-server", 25, {
+    "pyproject.toml": '[project]\nname = "py-server"\nversion = "0.1.0"\ndependencies = ["mcp>=1.2"]\n',
+  });
+  add("plain/lib", 15, { "package.json": JSON.stringify({ name: "plain-lib", version: "1.0.0" }) });
+
+  registries.npm.set("@acme/fs-server", {
+    latest: "1.0.0",
+    versions: {
+      "1.0.0": { repository: { type: "git", url: "git+https://github.com/acme/fs-server.git" }, bin: { fs: "x.js" } },
+    },
+  });
+  registries.npm.set("prov-tool", {
+    latest: "2.0.0",
+    versions: { "2.0.0": { repository: "github:prov/tool", provenance: "evil/fork", bin: "x.js" } },
+  });
+  registries.npm.set("weather-mcp", {
+    latest: "0.3.0",
+    versions: {
+      "0.1.0": { repository: "solo/weather-mcp", bin: "a.js" },
+      "0.3.0": {
+        repository: "https://github.com/solo/weather-mcp",
+        mcpName: "io.github.solo/weather-mcp",
+        bin: "a.js",
+        provenance: "solo/weather-mcp",
+      },
+    },
+  });
+  registries.npm.set("notes-mcp", {
+    latest: "4.0.0",
+    versions: { "4.0.0": { repository: "git+https://github.com/real/notes-mcp.git", bin: "n.js" } },
+  });
+  registries.pypi.set("py-server", {
+    latest: "2.1.0",
+    versions: {
+      "2.1.0": { project_urls: { Source: "https://github.com/pyco/py-server/tree/main", Docs: "https://py.example" } },
+    },
+  });
+  registries.pypi.set("pyname-mcp", {
+    latest: "1.0.0",
+    versions: { "1.0.0": { description: "# pyname\n\n<!-- mcp-name: io.github.mcpname/pyname -->\n" } },
+  });
+}
+
+/**
+ * Twenty MCP servers without server.json, as most are: 14 publish the package their package.json
+ * names and point back (by repository, or only by mcpName), 2 packages of that name point elsewhere,
+ * 2 have no command to run, 2 are not published.
+ */
+function moreServers(): void {
+  for (let i = 0; i < 20; i++) {
+    const name = `srv-${i}-mcp`;
+    const id = `owner${i}/${name}`;
+    env.github.add({
+      full_name: id,
+      stars: 5 + i,
+      topics: [TOPIC],
+      files: { "package.json": JSON.stringify({ name, version: "0.0.1", dependencies: SDK }) },
+    });
+    if (i >= 18) continue;
+    const points = i < 14 ? id : `someone/${name}`;
+    const version = i % 3 === 0 ? { mcpName: `io.github.${points}` } : { repository: `https://github.com/${points}` };
+    registries.npm.set(name, {
+      latest: "1.0.0",
+      versions: { "1.0.0": { ...version, ...(i < 16 ? { bin: "s.js" } : {}) } },
+    });
+  }
+}
+
+function options(limits: Partial<RegistryOptions["limits"]> = {}): { registries: RegistryOptions } {
+  return {
+    registries: {
+      npm: registries.url,
+      pypi: registries.url,
+      limits: { maxRequests: 500, timeoutMs: 2000, budgetMs: 10_000, ...limits },
+    },
+  };
+}
+
+async function setUp(mode: Mode = "ok") {
+  env = new Env({ searches: [{ query: `topic:${TOPIC}` }] });
+  env.github.setRemaining("search", 1000);
+  registries = new FakeRegistries();
+  registries.mode = mode;
+  world();
+}
+
+async function installOf(url: string, id: string): Promise<any[]> {
+  const response = await fetch(`${url}/api/v1/plugins/${id}?include=install`);
+  return ((await response.json()) as any).data.plugin.install;
+}
+
+/** The share of MCP servers (works_with has `mcp`) with an install line that is the repository's own. */
+async function mcpShare(url: string): Promise<{ servers: number; withLine: number }> {
+  const body = (await (await fetch(`${url}/api/v1/plugins?pageSize=100&include=install,works_with`)).json()) as any;
+  const servers = body.data.items.filter((p: any) => p.works_with.includes("mcp"));
+  const withLine = servers.filter((p: any) => p.install.some((i: any) => i.package_verified !== false));
+  return { servers: servers.length, withLine: withLine.length };
+}
+
+describe("packages that belong to the repository", () => {
+  test("lines are marked by what the registry says; package files the registry confirms give pinned lines", async () => {
+    await setUp();
+    const report = published(await env.refresh(options()));
+    const { url } = env.serve();
+    const genuine = await installOf(url, "acme/fs-server");
+    expect(genuine.map((i) => [i.package_verified, i.package_note])).toEqual([
+      [true, "npm names this repository"],
+      [true, "npm names this repository"],
+    ]);
+    const lookalike = await installOf(url, "acme-tools/fs-server");
+    expect(lookalike).toHaveLength(2);
+    for (const line of lookalike) {
+      expect(line.package_verified).toBe(false);
+      expect(line.package_note).toBe("npm names another repository: acme/fs-server");
+    }
+    const prov = await installOf(url, "prov/tool");
+    expect(prov[0].package_verified).toBe(false);
+    expect(prov[0].package_note).toBe("npm provenance: built from evil/fork, not this repository");
+    const py = await installOf(url, "mcpname/pyname");
+    expect(py[0]).toMatchObject({
+      package_verified: true,
+      package_note: "PyPI carries this owner's MCP registry name",
+    });
+
+    const weather = await installOf(url, "solo/weather-mcp");
+    expect(weather[0]).toEqual({
+      harness: "claude-code",
+      kind: "npm",
+      command: "claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0",
+      env: [],
+      from: "package.json",
+      package_verified: true,
+      package_note: "npm provenance: built from this repository",
+    });
+    expect(weather[1].config).toEqual({
+      mcpServers: { "weather-mcp": { command: "npx", args: ["-y", "weather-mcp@0.3.0"] } },
+    });
+    const pyServer = await installOf(url, "pyco/py-server");
+    expect(pyServer[0].command).toBe("claude mcp add py-server -- uvx py-server==2.1.0");
+    expect(pyServer[0].package_note).toBe("PyPI names this repository");
+    expect(await installOf(url, "imposter/notes-mcp")).toEqual([]);
+    expect(await installOf(url, "plain/lib")).toEqual([]);
+    expect(registries.asked.some((p) => p.includes("plain-lib"))).toBe(false);
+    // Counted by line (a server.json package gives two) and by derived package.
+    expect(report.packages).toEqual({ verified: 4, unverified: 4, unknown: 0, derived: 2 });
+
+    // The look-alike's line is not an install line of its own: not under has=install, not copy-ready on its page.
+    const has = (await (await fetch(`${url}/api/v1/plugins?has=install&pageSize=100`)).json()) as any;
+    const ids = has.data.items.map((p: any) => p.id);
+    expect(ids).toContain("acme/fs-server");
+    expect(ids).not.toContain("acme-tools/fs-server");
+    const page = await (await fetch(`${url}/plugin/acme-tools/fs-server`)).text();
+    expect(page).toContain("Not this repository's package.");
+    expect(page).toContain("npm names another repository: acme/fs-server");
+    expect(page).not.toContain('data-copy="the claude-code install command"');
+    const own = await (await fetch(`${url}/plugin/acme/fs-server`)).text();
+    expect(own).toContain("data-copy=");
+  });
+
+  test("the share of MCP servers with an install line of their own rises, and none names a foreign package", async () => {
+    await setUp();
+    moreServers();
+    published(await env.refresh());
+    const before = await mcpShare(env.serve().url);
+    published(await env.refresh(options()));
+    const { url } = env.serve();
+    const after = await mcpShare(url);
+    // Before: the four servers with a server.json (one a look-alike's, one built elsewhere). After: those
+    // two no longer count; the two confirmed package files of world() and 14 of the 20 added ones do.
+    expect(before).toEqual({ servers: 27, withLine: 4 });
+    expect(after).toEqual({ servers: 27, withLine: 18 });
+    const body = (await (await fetch(`${url}/api/v1/plugins?pageSize=100&include=install`)).json()) as any;
+    for (const plugin of body.data.items)
+      for (const line of plugin.install)
+        if (line.package_verified !== false && (line.kind === "npm" || line.kind === "pypi"))
+          expect({ id: plugin.id, verified: line.package_verified }).toEqual({ id: plugin.id, verified: true });
+  });
+
+  test("one request per package version: a second refresh asks the registries nothing", async () => {
+    await setUp();
+    published(await env.refresh(options()));
+    const first = registries.asked.length;
+    expect(first).toBeGreaterThan(0);
+    published(await env.refresh(options()));
+    expect(registries.asked.length).toBe(first);
+    const again = await installOf(env.serve().url, "solo/weather-mcp");
+    expect(again[0].command).toBe("claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0");
+  });
+
+  for (const mode of ["down", "429", "malformed", "hang"] as const) {
+    test(`registries ${mode}: the refresh publishes on time with the checks unknown and nothing derived`, async () => {
+      await setUp(mode);
+      const started = Date.now();
+      const report = published(await env.refresh(options({ timeoutMs: 300, budgetMs: 1500 })));
+      expect(Date.now() - started).toBeLessThan(8000);
+      const { url } = env.serve();
+      const lines = await installOf(url, "acme-tools/fs-server");
+      expect(lines.map((l) => l.package_verified)).toEqual([null, null]);
+      expect(lines[0].package_note).toMatch(/^npm not checked: /);
+      expect(await installOf(url, "solo/weather-mcp")).toEqual([]);
+      expect(report.packages?.verified).toBe(0);
+      expect(report.packages?.unknown).toBe(8);
+    });
+  }
+});

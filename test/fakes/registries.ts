@@ -7,6 +7,8 @@
  */
 
 export interface NpmVersion {
+  /** The document's `name`, when a hostile registry answers about another package. */
+  name?: string;
   /** package.json's `repository`: a string or `{type, url}`. */
   repository?: string | { type: string; url: string };
   mcpName?: string;

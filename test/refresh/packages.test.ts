@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { RegistryOptions } from "../../src/refresh/registries/verifier";
+import { formatResult } from "../../src/refresh/report";
 import { FakeRegistries, type Mode } from "../fakes/registries";
 import { Env, published } from "./support";
 
@@ -148,16 +149,35 @@ async function setUp(mode: Mode = "ok") {
   world();
 }
 
-async function installOf(url: string, id: string): Promise<any[]> {
+interface Line {
+  [field: string]: unknown;
+  kind: string;
+  command?: string;
+  config?: unknown;
+  package_verified?: boolean | null;
+  package_note?: string;
+}
+interface Item {
+  id: string;
+  install: Line[];
+  works_with: string[];
+}
+
+async function installOf(url: string, id: string): Promise<Line[]> {
   const response = await fetch(`${url}/api/v1/plugins/${id}?include=install`);
-  return ((await response.json()) as any).data.plugin.install;
+  return ((await response.json()) as { data: { plugin: Item } }).data.plugin.install;
+}
+
+async function items(url: string): Promise<Item[]> {
+  return ((await (await fetch(url)).json()) as { data: { items: Item[] } }).data.items;
 }
 
 /** The share of MCP servers (works_with has `mcp`) with an install line that is the repository's own. */
 async function mcpShare(url: string): Promise<{ servers: number; withLine: number }> {
-  const body = (await (await fetch(`${url}/api/v1/plugins?pageSize=100&include=install,works_with`)).json()) as any;
-  const servers = body.data.items.filter((p: any) => p.works_with.includes("mcp"));
-  const withLine = servers.filter((p: any) => p.install.some((i: any) => i.package_verified !== false));
+  const servers = (await items(`${url}/api/v1/plugins?pageSize=100&include=install,works_with`)).filter((p) =>
+    p.works_with.includes("mcp"),
+  );
+  const withLine = servers.filter((p) => p.install.some((i) => i.package_verified !== false));
   return { servers: servers.length, withLine: withLine.length };
 }
 
@@ -178,16 +198,16 @@ describe("packages that belong to the repository", () => {
       expect(line.package_note).toBe("npm names another repository: acme/fs-server");
     }
     const prov = await installOf(url, "prov/tool");
-    expect(prov[0].package_verified).toBe(false);
-    expect(prov[0].package_note).toBe("npm provenance: built from evil/fork, not this repository");
+    expect(prov[0]!.package_verified).toBe(false);
+    expect(prov[0]!.package_note).toBe("npm provenance: built from evil/fork, not this repository");
     const py = await installOf(url, "mcpname/pyname");
-    expect(py[0]).toMatchObject({
+    expect(py[0]!).toMatchObject({
       package_verified: true,
       package_note: "PyPI carries this owner's MCP registry name",
     });
 
     const weather = await installOf(url, "solo/weather-mcp");
-    expect(weather[0]).toEqual({
+    expect(weather[0]!).toEqual({
       harness: "claude-code",
       kind: "npm",
       command: "claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0",
@@ -196,21 +216,23 @@ describe("packages that belong to the repository", () => {
       package_verified: true,
       package_note: "npm provenance: built from this repository",
     });
-    expect(weather[1].config).toEqual({
+    expect(weather[1]!.config).toEqual({
       mcpServers: { "weather-mcp": { command: "npx", args: ["-y", "weather-mcp@0.3.0"] } },
     });
     const pyServer = await installOf(url, "pyco/py-server");
-    expect(pyServer[0].command).toBe("claude mcp add py-server -- uvx py-server==2.1.0");
-    expect(pyServer[0].package_note).toBe("PyPI names this repository");
+    expect(pyServer[0]!.command).toBe("claude mcp add py-server -- uvx py-server==2.1.0");
+    expect(pyServer[0]!.package_note).toBe("PyPI names this repository");
     expect(await installOf(url, "imposter/notes-mcp")).toEqual([]);
     expect(await installOf(url, "plain/lib")).toEqual([]);
     expect(registries.asked.some((p) => p.includes("plain-lib"))).toBe(false);
     // Counted by line (a server.json package gives two) and by derived package.
     expect(report.packages).toEqual({ verified: 4, unverified: 4, unknown: 0, derived: 2 });
+    expect(formatResult({ status: "published", report })).toContain(
+      "  package lines verified 4, not verified 4, unknown 0; derived from package files 2",
+    );
 
     // The look-alike's line is not an install line of its own: not under has=install, not copy-ready on its page.
-    const has = (await (await fetch(`${url}/api/v1/plugins?has=install&pageSize=100`)).json()) as any;
-    const ids = has.data.items.map((p: any) => p.id);
+    const ids = (await items(`${url}/api/v1/plugins?has=install&pageSize=100`)).map((p) => p.id);
     expect(ids).toContain("acme/fs-server");
     expect(ids).not.toContain("acme-tools/fs-server");
     const page = await (await fetch(`${url}/plugin/acme-tools/fs-server`)).text();
@@ -233,8 +255,7 @@ describe("packages that belong to the repository", () => {
     // two no longer count; the two confirmed package files of world() and 14 of the 20 added ones do.
     expect(before).toEqual({ servers: 27, withLine: 4 });
     expect(after).toEqual({ servers: 27, withLine: 18 });
-    const body = (await (await fetch(`${url}/api/v1/plugins?pageSize=100&include=install`)).json()) as any;
-    for (const plugin of body.data.items)
+    for (const plugin of await items(`${url}/api/v1/plugins?pageSize=100&include=install`))
       for (const line of plugin.install)
         if (line.package_verified !== false && (line.kind === "npm" || line.kind === "pypi"))
           expect({ id: plugin.id, verified: line.package_verified }).toEqual({ id: plugin.id, verified: true });
@@ -248,7 +269,7 @@ describe("packages that belong to the repository", () => {
     published(await env.refresh(options()));
     expect(registries.asked.length).toBe(first);
     const again = await installOf(env.serve().url, "solo/weather-mcp");
-    expect(again[0].command).toBe("claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0");
+    expect(again[0]!.command).toBe("claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0");
   });
 
   for (const mode of ["down", "429", "malformed", "hang"] as const) {
@@ -260,7 +281,7 @@ describe("packages that belong to the repository", () => {
       const { url } = env.serve();
       const lines = await installOf(url, "acme-tools/fs-server");
       expect(lines.map((l) => l.package_verified)).toEqual([null, null]);
-      expect(lines[0].package_note).toMatch(/^npm not checked: /);
+      expect(lines[0]!.package_note).toMatch(/^npm not checked: /);
       expect(await installOf(url, "solo/weather-mcp")).toEqual([]);
       expect(report.packages?.verified).toBe(0);
       expect(report.packages?.unknown).toBe(8);

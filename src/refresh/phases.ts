@@ -138,7 +138,8 @@ export async function packagesPhase(run: Run): Promise<PackageCounts | undefined
   const verifier = new PackageVerifier(options, run.databasePath);
   const reader = new ManifestReader(run.gate.counts, run.rules.evidence);
   try {
-    const counts = await checkPackages(run.checkpoint.outcomes.values(), verifier, reader);
+    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
+    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIds, verifier, reader);
     run.log("refresh.packages", { ...counts, requests: verifier.budget.requests });
     return counts;
   } finally {

@@ -272,6 +272,19 @@ describe("packages that belong to the repository", () => {
     expect(again[0]!.command).toBe("claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0");
   });
 
+  test("a renamed repository keeps its package: the registry names it by its former id", async () => {
+    await setUp();
+    published(await env.refresh(options()));
+    env.github.repos.rename("solo/weather-mcp", "team/weather-mcp");
+    const report = published(await env.refresh(options()));
+    expect(report.summary!.renamed).toEqual([{ from: "solo/weather-mcp", to: "team/weather-mcp" }]);
+    const lines = await installOf(env.serve().url, "team/weather-mcp");
+    expect(lines[0]!).toMatchObject({
+      command: "claude mcp add weather-mcp -- npx -y weather-mcp@0.3.0",
+      package_verified: true,
+    });
+  });
+
   for (const mode of ["down", "429", "malformed", "hang"] as const) {
     test(`registries ${mode}: the refresh publishes on time with the checks unknown and nothing derived`, async () => {
       await setUp(mode);

@@ -41,9 +41,15 @@ export function packageOf(entry: Install): { name: string; version: string } | n
   return { name: spec.slice(0, at), version: spec.slice(at + (entry.kind === "npm" ? 1 : 2)) };
 }
 
-async function verdictFor(verifier: PackageVerifier, kind: PackageKind, name: string, version: string, repo: string) {
+/** One repository to check: its id and the ids it had before (the catalog's `previous_ids`, the id asked for). */
+interface Subject {
+  repo: string;
+  formerIds: string[];
+}
+
+async function verdictFor(verifier: PackageVerifier, kind: PackageKind, name: string, version: string, who: Subject) {
   const found = await verifier.lookup(kind, name, version);
-  if (found.kind === "found") return verdict(REGISTRY[kind], found.evidence, repo);
+  if (found.kind === "found") return verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds);
   if (found.kind === "missing") return { verified: false, note: `${REGISTRY[kind]} has no such package version` };
   return unknownVerdict(REGISTRY[kind], found.reason);
 }
@@ -60,22 +66,23 @@ async function derive(
   reader: ManifestReader,
   kind: PackageKind,
   name: string,
-  repo: string,
+  who: Subject,
 ): Promise<Install[]> {
   const found = await verifier.latest(kind, name);
   if (found.kind !== "found" || !found.evidence.runnable) return [];
-  const v = verdict(REGISTRY[kind], found.evidence, repo);
+  const v = verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds);
   if (v.verified !== true) return [];
-  return reader.packageLines(kind, name, found.evidence.version, repo, DERIVED_FROM[kind]).map((i) => mark(i, v));
+  return reader.packageLines(kind, name, found.evidence.version, who.repo, DERIVED_FROM[kind]).map((i) => mark(i, v));
 }
 
 async function checkOne(
   outcome: Fetched,
   details: PluginDetails,
+  formerIds: string[],
   verifier: PackageVerifier,
   reader: ManifestReader,
 ): Promise<PackageCounts> {
-  const repo = outcome.facts.full_name;
+  const who: Subject = { repo: outcome.facts.full_name, formerIds };
   const counts: PackageCounts = { verified: 0, unverified: 0, unknown: 0, derived: 0 };
   const kept = details.install.filter((i) => !(isPackageKind(i.kind) && i.from === DERIVED_FROM[i.kind]));
   const install: Install[] = [];
@@ -89,7 +96,7 @@ async function checkOne(
       install.push(entry);
       continue;
     }
-    const v = await verdictFor(verifier, entry.kind, pkg.name, pkg.version, repo);
+    const v = await verdictFor(verifier, entry.kind, pkg.name, pkg.version, who);
     counts[v.verified === true ? "verified" : v.verified === false ? "unverified" : "unknown"]++;
     install.push(mark(entry, v));
   }
@@ -98,7 +105,7 @@ async function checkOne(
       const name = outcome.packages[kind];
       const covered = install.some((i) => i.kind === kind && i.package_verified !== false);
       if (!name || covered || !verifier.enabled(kind)) continue;
-      const lines = await derive(verifier, reader, kind, name, repo);
+      const lines = await derive(verifier, reader, kind, name, who);
       if (lines.length > 0 && install.length + lines.length <= MAX_INSTRUCTIONS) {
         install.push(...lines);
         counts.derived++;
@@ -110,21 +117,27 @@ async function checkOne(
   return counts;
 }
 
-/** Checks every fetched repository's packages, CONCURRENCY at a time; returns what it found, by verdict. */
+/**
+ * Checks every fetched repository's packages (outcomes by the id asked for), CONCURRENCY at a
+ * time; `formerIds` gives a repository's former ids. Returns what it found, by verdict.
+ */
 export async function checkPackages(
-  outcomes: Iterable<Outcome>,
+  outcomes: Iterable<[string, Outcome]>,
+  formerIds: (id: string) => string[],
   verifier: PackageVerifier,
   reader: ManifestReader,
 ): Promise<PackageCounts> {
   const todo = [...outcomes].filter(
-    (o): o is Fetched & { details: PluginDetails } => o.kind === "fetched" && !!o.details,
+    (entry): entry is [string, Fetched & { details: PluginDetails }] =>
+      entry[1].kind === "fetched" && !!entry[1].details,
   );
   const total: PackageCounts = { verified: 0, unverified: 0, unknown: 0, derived: 0 };
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
-      const outcome = todo[next++]!;
-      const counts = await checkOne(outcome, outcome.details, verifier, reader);
+      const [asked, outcome] = todo[next++]!;
+      const former = [asked, ...formerIds(asked), ...formerIds(outcome.facts.full_name)];
+      const counts = await checkOne(outcome, outcome.details, former, verifier, reader);
       for (const key of Object.keys(total) as Array<keyof PackageCounts>) total[key] += counts[key];
     }
   };

@@ -10,10 +10,12 @@ export type RegistryName = "npm" | "PyPI";
 
 /**
  * Signed provenance decides first: built from this repository is verified, from another is not.
- * Otherwise the repository the metadata names, or the MCP registry name's owner, must be this one's.
+ * Otherwise the repository the metadata names (this id or a former one), or the MCP registry name's owner, must be this one's.
  */
-export function verdict(registry: RegistryName, e: Evidence, repo: string): Verdict {
-  const same = (other: string) => other.toLowerCase() === repo.toLowerCase();
+export function verdict(registry: RegistryName, e: Evidence, repo: string, formerIds: readonly string[] = []): Verdict {
+  // A package published before a rename names the repository by its former id.
+  const ids = new Set([repo, ...formerIds].map((id) => id.toLowerCase()));
+  const same = (other: string) => ids.has(other.toLowerCase());
   const owner = repo.slice(0, repo.indexOf("/")).toLowerCase();
   if (e.provenance !== null) {
     return same(e.provenance)

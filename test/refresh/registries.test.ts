@@ -102,6 +102,24 @@ describe("the verifier", () => {
     v.save();
   });
 
+  test("a cache file whose evidence holds text a registry address cannot is ignored", async () => {
+    setUp();
+    const evidence = {
+      version: "1.0.0",
+      repositories: ["<b>x</b> y"],
+      mcpOwner: null,
+      provenance: null,
+      runnable: true,
+    };
+    writeFileSync(
+      join(dir, "catalog.sqlite-packages.json"),
+      JSON.stringify({ version: 1, versions: { "npm:@acme/fs@1.0.0": { evidence, usedAt: Date.now() } }, latest: {} }),
+    );
+    const v = verifier();
+    expect(await v.lookup("npm", "@acme/fs", "1.0.0")).toMatchObject({ evidence: { repositories: ["acme/fs"] } });
+    v.save();
+  });
+
   test("past the request budget nothing is asked and the answer is unknown", async () => {
     setUp();
     const v = verifier({ maxRequests: 0 });

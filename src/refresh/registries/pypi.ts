@@ -9,7 +9,11 @@ import { githubRepo, mcpNameInText } from "./owner";
 
 const VERSION = /^[0-9A-Za-z.+!-]{1,100}$/;
 
-export async function pypiLookup(client: RegistryClient, name: string, version: string | null): Promise<Lookup> {
+/** PyPI answers a name in its normalised form (PEP 503) and redirects the others, which are not followed. */
+const normalised = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
+
+export async function pypiLookup(client: RegistryClient, asked: string, version: string | null): Promise<Lookup> {
+  const name = normalised(asked);
   const path =
     version === null
       ? `/pypi/${encodeURIComponent(name)}/json`

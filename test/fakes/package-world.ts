@@ -55,6 +55,11 @@ export function world(github: FakeGitHub, registries: FakeRegistries): void {
   add("pyco/py-server", 25, {
     "pyproject.toml": '[project]\nname = "py-server"\nversion = "0.1.0"\ndependencies = ["mcp>=1.2"]\n',
   });
+  const image = (id: string, identifier: string) =>
+    add(id, 12, { "server.json": serverJson(id, { registryType: "oci", identifier }) });
+  image("dock/er", "ghcr.io/dock/er:1.0.0");
+  image("copy/er", "ghcr.io/dock/er:1.0.0");
+  image("hub/img", "docker.io/hub/img:1.0.0");
   add("plain/lib", 15, { "package.json": JSON.stringify({ name: "plain-lib", version: "1.0.0" }) });
 
   registries.npm.set("@acme/fs-server", {

@@ -112,13 +112,23 @@ describe("packages that belong to the repository", () => {
     const pyServer = await installOf(url, "pyco/py-server");
     expect(pyServer[0]!.command).toBe("claude mcp add py-server -- uvx py-server==2.1.0");
     expect(pyServer[0]!.package_note).toBe("PyPI names this repository");
+    // ghcr.io namespaces are GitHub accounts: read from the reference, no request.
+    expect((await installOf(url, "dock/er")).map((l) => [l.package_verified, l.package_note])).toEqual([
+      [true, "ghcr.io image under this repository's owner"],
+      [true, "ghcr.io image under this repository's owner"],
+    ]);
+    expect(await installOf(url, "copy/er")).toMatchObject([
+      { package_verified: false, package_note: "ghcr.io image under another owner: dock" },
+      { package_verified: false },
+    ]);
+    expect((await installOf(url, "hub/img"))[0]!.package_verified).toBeNull();
     expect(await installOf(url, "imposter/notes-mcp")).toEqual([]);
     expect(await installOf(url, "plain/lib")).toEqual([]);
     expect(registries.asked.some((p) => p.includes("plain-lib"))).toBe(false);
     // Counted by line (a server.json package gives two) and by derived package.
-    expect(report.packages).toEqual({ verified: 4, unverified: 4, unknown: 0, derived: 2 });
+    expect(report.packages).toEqual({ verified: 6, unverified: 6, unknown: 2, derived: 2 });
     expect(formatResult({ status: "published", report })).toContain(
-      "  package lines verified 4, not verified 4, unknown 0; derived from package files 2",
+      "  package lines verified 6, not verified 6, unknown 2; derived from package files 2",
     );
 
     // The look-alike's line is not an install line of its own: not under has=install, not copy-ready on its page.
@@ -141,10 +151,11 @@ describe("packages that belong to the repository", () => {
     published(await env.refresh(options()));
     const { url } = env.serve();
     const after = await mcpShare(url);
-    // Before: the four servers with a server.json (one a look-alike's, one built elsewhere). After: those
-    // two no longer count; the two confirmed package files of world() and 14 of the 20 added ones do.
-    expect(before).toEqual({ servers: 27, withLine: 4 });
-    expect(after).toEqual({ servers: 27, withLine: 18 });
+    // Before: the seven servers with a server.json (a look-alike's, one built elsewhere, a copy naming another
+    // owner's image among them). After: those three no longer count; the two confirmed package files of
+    // world() and 14 of the 20 added ones do.
+    expect(before).toEqual({ servers: 30, withLine: 7 });
+    expect(after).toEqual({ servers: 30, withLine: 20 });
     for (const plugin of await items(`${url}/api/v1/plugins?pageSize=100&include=install`))
       for (const line of plugin.install)
         if (line.package_verified !== false && (line.kind === "npm" || line.kind === "pypi"))
@@ -186,8 +197,9 @@ describe("packages that belong to the repository", () => {
       expect(lines.map((l) => l.package_verified)).toEqual([null, null]);
       expect(lines[0]!.package_note).toMatch(/^npm not checked: /);
       expect(await installOf(url, "solo/weather-mcp")).toEqual([]);
-      expect(report.packages?.verified).toBe(0);
-      expect(report.packages?.unknown).toBe(8);
+      // Only the ghcr.io image, which needs no request, is verified.
+      expect(report.packages?.verified).toBe(2);
+      expect(report.packages?.unknown).toBe(10);
     });
   }
 });

@@ -8,7 +8,7 @@
 import { type Install, MAX_INSTRUCTIONS, type PluginDetails, validDetails } from "../../catalog/model/details";
 import type { ManifestReader } from "../manifests/reader";
 import type { Outcome } from "../outcome";
-import { type RegistryName, unknownVerdict, type Verdict, verdict } from "./verdict";
+import { ociVerdict, type RegistryName, unknownVerdict, type Verdict, verdict } from "./verdict";
 import type { PackageKind, PackageVerifier } from "./verifier";
 
 type Fetched = Extract<Outcome, { kind: "fetched" }>;
@@ -27,15 +27,21 @@ export interface PackageCounts {
 
 const isPackageKind = (kind: string): kind is PackageKind => kind === "npm" || kind === "pypi";
 
-/** `name` and `version` of the package an npm or PyPI line runs, read from its command or configuration. */
-export function packageOf(entry: Install): { name: string; version: string } | null {
+/** The last word a package line runs (`name@version`, `name==version`, an image), from its command or configuration. */
+function specOf(entry: Install): string | null {
   let spec: unknown = entry.command?.split(" ").at(-1);
   if (entry.command === undefined && entry.config) {
     const servers = entry.config.mcpServers as Record<string, { args?: unknown }> | undefined;
     const args = servers ? Object.values(servers)[0]?.args : undefined;
     spec = Array.isArray(args) ? args.at(-1) : undefined;
   }
-  if (typeof spec !== "string") return null;
+  return typeof spec === "string" ? spec : null;
+}
+
+/** `name` and `version` of the package an npm or PyPI line runs. */
+export function packageOf(entry: Install): { name: string; version: string } | null {
+  const spec = specOf(entry);
+  if (spec === null) return null;
   const at = entry.kind === "npm" ? spec.lastIndexOf("@") : spec.indexOf("==");
   if (at <= 0) return null;
   return { name: spec.slice(0, at), version: spec.slice(at + (entry.kind === "npm" ? 1 : 2)) };
@@ -89,7 +95,10 @@ async function checkOne(
   for (const entry of kept) {
     const pkg = isPackageKind(entry.kind) && verifier.enabled(entry.kind) ? packageOf(entry) : null;
     if (entry.kind === "oci") {
-      install.push(mark(entry, { verified: null, note: "OCI image ownership not checked" }));
+      const image = specOf(entry);
+      const v = image ? ociVerdict(image, who.repo, who.formerIds) : unknownVerdict("OCI", "image not read");
+      counts[v.verified === true ? "verified" : v.verified === false ? "unverified" : "unknown"]++;
+      install.push(mark(entry, v));
       continue;
     }
     if (pkg === null || !isPackageKind(entry.kind)) {

@@ -6,7 +6,7 @@ export interface Verdict {
   note: string;
 }
 
-export type RegistryName = "npm" | "PyPI";
+export type RegistryName = "npm" | "PyPI" | "OCI";
 
 /**
  * Signed provenance decides first: built from this repository is verified, from another is not.
@@ -32,4 +32,19 @@ export function verdict(registry: RegistryName, e: Evidence, repo: string, forme
 
 export function unknownVerdict(registry: RegistryName, reason: string): Verdict {
   return { verified: null, note: `${registry} not checked: ${reason}` };
+}
+
+/**
+ * An OCI image on ghcr.io lives under a GitHub account's namespace, so its owner is read from the
+ * reference itself, without a request; other registries' namespaces are not GitHub's, and their
+ * ownership label is not read: unknown.
+ */
+export function ociVerdict(image: string, repo: string, formerIds: readonly string[] = []): Verdict {
+  const ghcr = /^ghcr\.io\/([a-z0-9][a-z0-9-]{0,38})\//i.exec(image);
+  if (!ghcr) return { verified: null, note: "OCI image ownership not checked outside ghcr.io" };
+  const owners = new Set([repo, ...formerIds].map((id) => id.slice(0, id.indexOf("/")).toLowerCase()));
+  const namespace = ghcr[1]!.toLowerCase();
+  return owners.has(namespace)
+    ? { verified: true, note: "ghcr.io image under this repository's owner" }
+    : { verified: false, note: `ghcr.io image under another owner: ${namespace}` };
 }

@@ -29,6 +29,10 @@ export class FakeRegistries {
   readonly npm = new Map<string, { latest: string; versions: Record<string, NpmVersion> }>();
   readonly pypi = new Map<string, { latest: string; versions: Record<string, PypiVersion> }>();
   mode: Mode = "ok";
+  /** Whether `GET /{name}/latest` answers (npm's does); without it only the packument names the latest. */
+  distTagPaths = true;
+  /** Whether the attestations endpoint fails (503) while the rest answers. */
+  attestationsDown = false;
   /** Paths asked, in order. */
   readonly asked: string[] = [];
   private readonly server: ReturnType<typeof Bun.serve>;
@@ -54,12 +58,14 @@ export class FakeRegistries {
     if (this.mode === "malformed")
       return new Response('{"name": ', { headers: { "content-type": "application/json" } });
     const body = path.startsWith("/pypi/") ? this.pypiAnswer(path) : this.npmAnswer(path);
+    if (isObject(body) && body.status === 503) return new Response("unavailable", { status: 503 });
     return body === null ? Response.json({ error: "Not found" }, { status: 404 }) : Response.json(body);
   }
 
   private npmAnswer(path: string): unknown {
     const decoded = decodeURIComponent(path.slice(1));
     const attest = /^-\/npm\/v1\/attestations\/(.+)@([^@]+)$/.exec(decoded);
+    if (attest && this.attestationsDown) return { status: 503 };
     if (attest) {
       const repo = this.npm.get(attest[1]!)?.versions[attest[2]!]?.provenance;
       return repo ? attestations(attest[1]!, attest[2]!, repo) : null;
@@ -81,7 +87,7 @@ export class FakeRegistries {
         "dist-tags": { latest: pkg.latest },
         versions: Object.fromEntries(Object.keys(pkg.versions).map((v) => [v, doc(v)])),
       };
-    const wanted = rest[0] === "latest" ? pkg.latest : rest[0]!;
+    const wanted = rest[0] === "latest" && this.distTagPaths ? pkg.latest : rest[0]!;
     return doc(wanted);
   }
 
@@ -99,6 +105,8 @@ export class FakeRegistries {
     };
   }
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /** npm's attestations answer: one SLSA provenance statement, base64 in a DSSE envelope. */
 function attestations(name: string, version: string, repo: string) {

@@ -120,6 +120,35 @@ describe("the verifier", () => {
     v.save();
   });
 
+  test("without dist-tag paths the packument names the latest version", async () => {
+    setUp();
+    registries.distTagPaths = false;
+    registries.npm.get("@acme/fs")!.versions["1.1.0"] = { repository: "acme/fs", bin: "x.js" };
+    registries.npm.get("@acme/fs")!.latest = "1.1.0";
+    const v = verifier();
+    expect(await v.latest("npm", "@acme/fs")).toMatchObject({ kind: "found", evidence: { version: "1.1.0" } });
+    expect(registries.asked.slice(0, 2)).toEqual(["/@acme%2ffs/latest", "/@acme%2ffs"]);
+    v.save();
+  });
+
+  test("provenance is optional: unreadable, the evidence stands without it and is asked again next run", async () => {
+    setUp();
+    registries.attestationsDown = true;
+    const first = verifier();
+    expect(await first.lookup("npm", "@acme/fs", "1.0.0")).toMatchObject({
+      kind: "found",
+      partial: true,
+      evidence: { repositories: ["acme/fs"], provenance: null },
+    });
+    first.save();
+    registries.attestationsDown = false;
+    const second = verifier();
+    const again = await second.lookup("npm", "@acme/fs", "1.0.0");
+    expect(again).toEqual({ kind: "found", evidence: expect.objectContaining({ provenance: null }) });
+    expect(registries.asked).toHaveLength(4);
+    second.save();
+  });
+
   test("past the request budget nothing is asked and the answer is unknown", async () => {
     setUp();
     const v = verifier({ maxRequests: 0 });

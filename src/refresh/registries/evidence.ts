@@ -21,7 +21,11 @@ export const EvidenceSchema = Type.Object(
 );
 export type Evidence = Static<typeof EvidenceSchema>;
 
-export type Lookup = { kind: "found"; evidence: Evidence } | { kind: "missing" } | { kind: "unknown"; reason: string };
+/** `partial`: an optional part (npm provenance) could not be read; used this run, never cached. */
+export type Lookup =
+  | { kind: "found"; evidence: Evidence; partial?: true }
+  | { kind: "missing" }
+  | { kind: "unknown"; reason: string };
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

@@ -40,23 +40,39 @@ function provenanceOf(answer: Answer): string | null | undefined {
   return null;
 }
 
-/** One version (or `latest`) of an npm package, with its provenance. */
-export async function npmLookup(client: RegistryClient, name: string, version: string): Promise<Lookup> {
+/** The version document; for `latest` on a registry without dist-tag paths, the packument's `dist-tags.latest` one. */
+async function versionDoc(client: RegistryClient, name: string, version: string): Promise<Answer> {
   const answer = await client.get(`/${segment(name)}/${encodeURIComponent(version)}`);
+  if (answer.kind !== "missing" || version !== "latest") return answer;
+  const packument = await client.get(`/${segment(name)}`);
+  if (packument.kind !== "json") return packument;
+  const body = packument.body;
+  const latest = isObject(body) && isObject(body["dist-tags"]) ? body["dist-tags"].latest : null;
+  const doc = typeof latest === "string" && isObject(body) && isObject(body.versions) ? body.versions[latest] : null;
+  return isObject(doc)
+    ? { kind: "json", body: { version: latest, ...doc } }
+    : { kind: "unknown", reason: "malformed answer" };
+}
+
+/**
+ * One version (or `latest`) of an npm package, with its provenance. Provenance is optional: when
+ * its answer cannot be read the evidence stands without it, `partial`, so it is asked again next run.
+ */
+export async function npmLookup(client: RegistryClient, name: string, asked: string): Promise<Lookup> {
+  const answer = await versionDoc(client, name, asked);
   if (answer.kind !== "json") return answer;
   const doc = answer.body;
-  if (!isObject(doc) || typeof doc.version !== "string" || !VERSION.test(doc.version) || doc.name !== name)
+  const version = isObject(doc) && typeof doc.version === "string" ? doc.version : asked;
+  if (!isObject(doc) || version === "latest" || !VERSION.test(version) || (doc.name !== undefined && doc.name !== name))
     return { kind: "unknown", reason: "malformed answer" };
-  const attestations = await client.get(`/-/npm/v1/attestations/${segment(name)}@${encodeURIComponent(doc.version)}`);
+  const attestations = await client.get(`/-/npm/v1/attestations/${segment(name)}@${encodeURIComponent(version)}`);
   const provenance = provenanceOf(attestations);
-  // Provenance that could not be read is not known to be absent: no verdict rather than a wrong one.
-  if (provenance === undefined) return { kind: "unknown", reason: "provenance not readable" };
   const evidence: Evidence = {
-    version: doc.version,
+    version,
     repositories: repositoryOf(doc),
     mcpOwner: mcpNameOwner(doc.mcpName),
-    provenance,
+    provenance: provenance ?? null,
     runnable: typeof doc.bin === "string" || (isObject(doc.bin) && Object.keys(doc.bin).length > 0),
   };
-  return { kind: "found", evidence };
+  return provenance === undefined ? { kind: "found", evidence, partial: true } : { kind: "found", evidence };
 }

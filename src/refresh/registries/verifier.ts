@@ -78,7 +78,7 @@ export class PackageVerifier {
     const running = this.pending.get(key);
     if (running) return running;
     const promise = this.ask(kind, name, version).then((found) => {
-      if (found.kind === "found" && found.evidence.version === version)
+      if (found.kind === "found" && !found.partial && found.evidence.version === version)
         this.cache.versions[key] = { evidence: found.evidence, usedAt: this.now() };
       return found;
     });
@@ -93,7 +93,7 @@ export class PackageVerifier {
     if (known && this.now() - known.at < LATEST_TTL_MS) return this.lookup(kind, name, known.version);
     const running = this.pending.get(key);
     const found = await (running ?? this.pending.set(key, this.ask(kind, name, null)).get(key)!);
-    if (found.kind === "found") {
+    if (found.kind === "found" && !found.partial) {
       this.cache.latest[key] = { version: found.evidence.version, at: this.now() };
       this.cache.versions[`${kind}:${name}@${found.evidence.version}`] = {
         evidence: found.evidence,

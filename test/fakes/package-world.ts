@@ -103,7 +103,7 @@ export function world(github: FakeGitHub, registries: FakeRegistries): void {
 /**
  * Twenty MCP servers without server.json, as most are: 14 publish the package their package.json
  * names and point back (by repository, or only by mcpName), 2 packages of that name point elsewhere,
- * 2 have no command to run, 2 are not published.
+ * 2 name no repository at all, 2 are not published.
  */
 export function moreServers(github: FakeGitHub, registries: FakeRegistries): void {
   for (let i = 0; i < 20; i++) {
@@ -117,10 +117,7 @@ export function moreServers(github: FakeGitHub, registries: FakeRegistries): voi
     });
     if (i >= 18) continue;
     const points = i < 14 ? id : `someone/${name}`;
-    const version = i % 3 === 0 ? { mcpName: `io.github.${points}` } : { repository: `https://github.com/${points}` };
-    registries.npm.set(name, {
-      latest: "1.0.0",
-      versions: { "1.0.0": { ...version, ...(i < 16 ? { bin: "s.js" } : {}) } },
-    });
+    const marks = i % 3 === 0 ? { mcpName: `io.github.${points}` } : { repository: `https://github.com/${points}` };
+    registries.npm.set(name, { latest: "1.0.0", versions: { "1.0.0": { ...(i < 16 ? marks : {}), bin: "s.js" } } });
   }
 }

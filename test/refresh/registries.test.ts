@@ -109,7 +109,6 @@ describe("the verifier", () => {
       repositories: ["<b>x</b> y"],
       mcpOwner: null,
       provenance: null,
-      runnable: true,
     };
     writeFileSync(
       join(dir, "catalog.sqlite-packages.json"),

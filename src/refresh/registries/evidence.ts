@@ -14,8 +14,6 @@ export const EvidenceSchema = Type.Object(
     mcpOwner: Type.Union([Owner, Type.Null()]),
     /** The repository a signed build provenance names (npm attestations); null when none is published. */
     provenance: Type.Union([Repo, Type.Null()]),
-    /** Whether the package can be run as a command (npm: it declares `bin`). */
-    runnable: Type.Boolean(),
   },
   { additionalProperties: false },
 );

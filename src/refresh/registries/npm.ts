@@ -1,6 +1,6 @@
 /**
  * The npm registry's answers: `GET /{name}/{version|latest}` (the version document: `repository`,
- * `mcpName`, `bin`) and `GET /-/npm/v1/attestations/{name}@{version}` (signed build provenance,
+ * `mcpName`) and `GET /-/npm/v1/attestations/{name}@{version}` (signed build provenance,
  * whose SLSA predicate names the workflow's repository). Provenance is optional: a 404 means none.
  */
 
@@ -72,7 +72,6 @@ export async function npmLookup(client: RegistryClient, name: string, asked: str
     repositories: repositoryOf(doc),
     mcpOwner: mcpNameOwner(doc.mcpName),
     provenance: provenance ?? null,
-    runnable: typeof doc.bin === "string" || (isObject(doc.bin) && Object.keys(doc.bin).length > 0),
   };
   return provenance === undefined ? { kind: "found", evidence, partial: true } : { kind: "found", evidence };
 }

@@ -32,7 +32,6 @@ export async function pypiLookup(client: RegistryClient, asked: string, version:
       repositories: repositories.slice(0, 20),
       mcpOwner: mcpNameInText(info.description),
       provenance: null,
-      runnable: true,
     },
   };
 }

@@ -75,7 +75,7 @@ async function derive(
   who: Subject,
 ): Promise<Install[]> {
   const found = await verifier.latest(kind, name);
-  if (found.kind !== "found" || !found.evidence.runnable) return [];
+  if (found.kind !== "found") return [];
   const v = verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds);
   if (v.verified !== true) return [];
   return reader.packageLines(kind, name, found.evidence.version, who.repo, DERIVED_FROM[kind]).map((i) => mark(i, v));

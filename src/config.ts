@@ -3,6 +3,7 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
+import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 
 export interface Config {
   readonly port: number;
@@ -52,6 +53,14 @@ export interface Config {
   readonly refreshDataDir: string | undefined;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
   readonly metricsToken: string | undefined;
+  /** The npm registry the refresh checks install lines' packages against; null: not checked. */
+  readonly npmRegistryUrl: string | null;
+  /** PyPI's base URL (its JSON API under /pypi/); null: not checked. */
+  readonly pypiUrl: string | null;
+  /** Registry requests one refresh may send, each one's timeout, and the time all of them may take. */
+  readonly registryMaxRequests: number;
+  readonly registryTimeoutMs: number;
+  readonly registryBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -99,6 +108,12 @@ function httpUrl(env: Env, name: string, fallback: string): string {
 }
 
 export const DEFAULT_MAX_KEYS = 100_000;
+
+/** An http(s) base URL, or null for `off`. */
+function optionalUrl(env: Env, name: string, fallback: string): string | null {
+  if (env[name]?.trim().toLowerCase() === "off") return null;
+  return httpUrl(env, name, fallback);
+}
 
 /** A number of trusted proxy hops; `true` is one, `false` none. */
 function proxyHops(env: Env, name: string): number {
@@ -177,6 +192,7 @@ export function loadConfig(env: Env = Bun.env): Config {
   const host = env.HOST?.trim() || "0.0.0.0";
   const token = env.GITHUB_TOKEN?.trim();
   const sources = DEFAULT_SOURCE_LIMITS;
+  const registries = DEFAULT_REGISTRY_LIMITS;
   return Object.freeze({
     port,
     host,
@@ -212,5 +228,10 @@ export function loadConfig(env: Env = Bun.env): Config {
     redisSnapshotMaxBytes: integer(env, "REDIS_SNAPSHOT_MAX_BYTES", 1024 ** 3, 1024 * 1024, 64 * 1024 ** 3),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
+    npmRegistryUrl: optionalUrl(env, "NPM_REGISTRY_URL", "https://registry.npmjs.org"),
+    pypiUrl: optionalUrl(env, "PYPI_URL", "https://pypi.org"),
+    registryMaxRequests: integer(env, "REGISTRY_MAX_REQUESTS", registries.maxRequests, 0, 1_000_000),
+    registryTimeoutMs: integer(env, "REGISTRY_TIMEOUT_MS", registries.timeoutMs, 100, 120_000),
+    registryBudgetMs: integer(env, "REGISTRY_BUDGET_MS", registries.budgetMs, 1000, 3_600_000),
   });
 }

@@ -63,6 +63,19 @@ describe("configuration", () => {
     expect(() => loadConfig({ METRICS_TOKEN: "my secret" })).not.toThrow(/secret/);
   });
 
+  test("the package registries default to the public ones, take a base URL, or are off", () => {
+    expect(loadConfig({})).toMatchObject({
+      npmRegistryUrl: "https://registry.npmjs.org",
+      pypiUrl: "https://pypi.org",
+      registryMaxRequests: 2000,
+      registryTimeoutMs: 5000,
+      registryBudgetMs: 120_000,
+    });
+    const set = loadConfig({ NPM_REGISTRY_URL: "http://127.0.0.1:4873/", PYPI_URL: "OFF" });
+    expect(set.npmRegistryUrl).toBe("http://127.0.0.1:4873");
+    expect(set.pypiUrl).toBeNull();
+  });
+
   test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).toThrow(/REDIS_URL: expected a redis:\/\//);
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).not.toThrow(/secret/);
@@ -84,6 +97,9 @@ describe("configuration", () => {
     ["REDIS_LOCK_TTL_MS", "10"],
     ["METRICS_TOKEN", "two words"],
     ["METRICS_TOKEN", "tökén"],
+    ["NPM_REGISTRY_URL", "registry.npmjs.org"],
+    ["PYPI_URL", "file:///etc"],
+    ["REGISTRY_TIMEOUT_MS", "10"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} stops start-up with an error naming ${name}`, () => {

@@ -61,7 +61,13 @@ export function snapshotInput(plugins: PluginRecord[], snapshotAt = SNAPSHOT_AT)
 
 /** A test app's configuration: an empty environment's, without rate limit or schedule, then `overrides`. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ BASE_URL: "http://catalog.test", RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off" });
+  const base = loadConfig({
+    BASE_URL: "http://catalog.test",
+    RATE_LIMIT_WINDOW_MS: "0",
+    REFRESH_CRON: "off",
+    NPM_REGISTRY_URL: "off",
+    PYPI_URL: "off",
+  });
   return { ...base, ...overrides };
 }
 

@@ -32,6 +32,12 @@ const StoredOutcome = Type.Union([
     files: Type.Optional(Type.Array(Type.String())),
     lists: Type.Optional(Type.Array(RepoId)),
     details: Type.Optional(DetailsSchema),
+    packages: Type.Optional(
+      Type.Object(
+        { npm: Type.Optional(Type.String()), pypi: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
   }),
   Type.Object({ kind: Type.Literal("unchanged"), etag: Type.String() }),
   Type.Object({ kind: Type.Literal("gone"), reason: Type.String() }),

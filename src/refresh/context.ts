@@ -6,6 +6,7 @@ import type { SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
 import type { GitHub } from "./github/client";
 import type { Progress } from "./progress";
+import type { RegistryOptions } from "./registries/verifier";
 import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
@@ -28,6 +29,8 @@ export interface Run {
   caps: SourceCaps;
   /** Newcomers are held back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
   maxGrowth: number;
+  /** The package registries asked whether a package belongs to its repository; null: none. */
+  registries: RegistryOptions | null;
   log: Log;
   now: () => Date;
 }

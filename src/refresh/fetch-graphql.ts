@@ -176,6 +176,7 @@ function settle(read: Read, options: GraphFetch): Outcome {
   if (outcome.kind !== "fetched" || reading === null) return outcome;
   const details = options.manifests.checked(reading.details, outcome.facts.full_name);
   if (details) outcome.details = details;
+  if (reading.packages.npm || reading.packages.pypi) outcome.packages = reading.packages;
   if (reading.evidence.length) outcome.files = [...(outcome.files ?? []), ...reading.evidence];
   return outcome;
 }

@@ -1,6 +1,7 @@
 /** What fetching one repository told the refresher. */
 import type { PluginDetails } from "../catalog/model/details";
 import type { RepoFacts } from "../catalog/model/types";
+import type { PublishedNames } from "./manifests/reader";
 
 export type Outcome =
   /**
@@ -15,6 +16,8 @@ export type Outcome =
       files?: string[];
       lists?: string[];
       details?: PluginDetails;
+      /** The packages its package.json / pyproject.toml say it publishes (registries/ checks them). */
+      packages?: PublishedNames;
     }
   /** `304 Not Modified`: the published facts still hold. */
   | { kind: "unchanged"; etag: string }

@@ -23,6 +23,8 @@ import { editorialByIdentity, type PinMismatch } from "./identity";
 import { ManifestReader } from "./manifests/reader";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
+import { checkPackages, type PackageCounts } from "./registries/step";
+import { PackageVerifier } from "./registries/verifier";
 import { type DiscoveryRules, ruleKey } from "./rules";
 import { readJsonFile, sidePath, writeJsonFile } from "./side-files";
 import { checkCount, checkFacts, Refused } from "./validate";
@@ -122,6 +124,31 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
       todo.map((id) => ({ id, etag: etag(id) })),
       record,
     );
+  }
+}
+
+/**
+ * Asks the package registries whether each npm and PyPI line's package belongs to its repository,
+ * and derives lines from the packages MCP servers' package files name; within the registries' own budget.
+ */
+export async function packagesPhase(run: Run): Promise<PackageCounts | undefined> {
+  const options = run.registries;
+  if (options === null || (options.npm === null && options.pypi === null)) return undefined;
+  run.progress.phase("packages", "repositories");
+  const verifier = new PackageVerifier(options, run.databasePath);
+  const reader = new ManifestReader(run.gate.counts, run.rules.evidence);
+  try {
+    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
+    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIds, verifier, reader);
+    run.log("refresh.packages", { ...counts, requests: verifier.budget.requests });
+    return counts;
+  } finally {
+    try {
+      verifier.save();
+    } catch (error) {
+      // The cache only saves requests: a run that cannot write it still publishes.
+      run.log("refresh.packages_cache_unsaved", { error: String(error) });
+    }
   }
 }
 

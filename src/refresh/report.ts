@@ -76,6 +76,12 @@ export function formatResult(result: RefreshResult): string[] {
     ...(report.held?.length
       ? [`  held for review ${report.held.length} newcomers (more than REFRESH_MAX_GROWTH)${names(report.held)}`]
       : []),
+    ...(report.packages
+      ? [
+          `  package lines verified ${report.packages.verified}, not verified ${report.packages.unverified}, ` +
+            `unknown ${report.packages.unknown}; derived from package files ${report.packages.derived}`,
+        ]
+      : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),

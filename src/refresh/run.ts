@@ -16,8 +16,18 @@ import type { Usage } from "./github/usage";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
 import type { ChangeSummary } from "./merge";
-import { discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, validatePhase } from "./phases";
+import {
+  discoverPhase,
+  fetchPhase,
+  loadHints,
+  packagesPhase,
+  previousFacts,
+  publishPhase,
+  validatePhase,
+} from "./phases";
 import { createProgress } from "./progress";
+import type { PackageCounts } from "./registries/step";
+import type { RegistryOptions } from "./registries/verifier";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import { Refused } from "./validate";
@@ -43,6 +53,8 @@ export interface RefreshOptions {
   log?: Log;
   /** The lock shared by every instance (REDIS_URL), taken after the one beside the database. */
   sharedLock?: SharedLock;
+  /** The package registries to check install lines against (NPM_REGISTRY_URL, PYPI_URL); none when absent. */
+  registries?: RegistryOptions;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -61,6 +73,8 @@ export interface RunReport {
   pinMismatches?: PinMismatch[];
   /** Newcomers held back for review (REFRESH_MAX_GROWTH): published plugins were refreshed without them. */
   held?: string[];
+  /** Install lines the package registries confirmed, refused or left unknown, and lines derived from package files. */
+  packages?: PackageCounts;
   snapshotAt?: string;
   total?: number;
 }
@@ -128,6 +142,7 @@ function prepare(options: RefreshOptions): Run {
     progress,
     checkpoint,
     gate,
+    registries: options.registries ?? null,
     log,
     now,
   };
@@ -164,6 +179,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     await run.gh.readBudgets();
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
+    report.packages = await packagesPhase(run);
     const candidate = validatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;

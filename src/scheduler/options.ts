@@ -24,6 +24,15 @@ export function refreshOptionsFrom(
       listMaxBytes: config.refreshListMaxBytes,
     },
     dataDir: config.refreshDataDir,
+    registries: {
+      npm: config.npmRegistryUrl,
+      pypi: config.pypiUrl,
+      limits: {
+        maxRequests: config.registryMaxRequests,
+        timeoutMs: config.registryTimeoutMs,
+        budgetMs: config.registryBudgetMs,
+      },
+    },
     sharedLock,
     ...overrides,
   };

@@ -73,6 +73,8 @@ interface InstallStep {
   config?: unknown;
   env?: unknown;
   from?: unknown;
+  package_verified?: unknown;
+  package_note?: unknown;
 }
 
 function InstallStepView({ step, i }: { step: InstallStep; i: number }) {
@@ -93,13 +95,24 @@ function InstallStepView({ step, i }: { step: InstallStep; i: number }) {
         {harness}
         {typeof step.kind === "string" ? ` (${step.kind})` : null}
       </h3>
-      {text ? (
+      {step.package_verified === false ? (
+        // A package its registry ties to another repository is shown, but never as this one's to copy.
+        <>
+          <p>
+            <strong>Not this repository's package.</strong>
+          </p>
+          <pre>
+            <code>{text}</code>
+          </pre>
+        </>
+      ) : text ? (
         <div class="command">
           <pre data-copy={`the ${harness} install ${command !== null ? "command" : "configuration"}`}>
             <code>{text}</code>
           </pre>
         </div>
       ) : null}
+      {typeof step.package_note === "string" ? <p>Package check: {step.package_note}</p> : null}
       {env.length ? (
         <>
           <p>Environment variables:</p>

@@ -26,6 +26,9 @@ export function spawnRefresh(
       DATABASE_PATH: env.databasePath,
       GITHUB_API_URL: env.github.url,
       GITHUB_TOKEN: "test-token",
+      // Tests never ask the real package registries.
+      NPM_REGISTRY_URL: "off",
+      PYPI_URL: "off",
       ...extraEnv,
     },
   });

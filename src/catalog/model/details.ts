@@ -119,6 +119,17 @@ export const InstallSchema = Type.Object(
     config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     env: Type.Array(EnvSchema, { maxItems: 50 }),
     from: Type.String({ minLength: 1, maxLength: 100 }),
+    package_verified: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Null()], {
+        description:
+          "npm, PyPI and OCI lines: whether the package registry ties the package to this repository " +
+          "(true), names another or none (false: never this repository's own), or did not answer (null). " +
+          "Absent when the registries were not asked.",
+      }),
+    ),
+    package_note: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "Why `package_verified` is what it is." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -198,7 +209,8 @@ export function hasKinds(details: PluginDetails | null): HasKind[] {
   if (c && c.counts.agents > 0) kinds.push("agents");
   if (c && c.counts.hooks > 0) kinds.push("hooks");
   if ((c && c.counts.mcp_servers > 0) || details.works_with.includes("mcp")) kinds.push("mcp");
-  if (details.install.length > 0) kinds.push("install");
+  // A package the registry ties to another repository is not this plugin's install line.
+  if (details.install.some((i) => i.package_verified !== false)) kinds.push("install");
   return kinds;
 }
 

@@ -46,7 +46,9 @@ export const DetailParts = {
       "(`/plugin marketplace add`, `/plugin install name@marketplace`, in that order), an MCP package of " +
       "server.json (npm, PyPI, OCI with the exact version named) as `claude mcp add` (`command`) and as the " +
       "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill of " +
-      "skills/<folder>/SKILL.md (`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders.",
+      "skills/<folder>/SKILL.md (`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders. " +
+      "npm, PyPI and OCI lines carry `package_verified` and `package_note` once the package registries were asked; " +
+      "an npm or PyPI line `from` package.json or pyproject.toml was derived from the package the registry ties to the repository.",
     examples: [
       [
         {

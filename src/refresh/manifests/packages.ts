@@ -5,7 +5,9 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { ENTRY_NAME, type Gate, isObject, type Json, MAX_ENTRIES } from "./gate";
+import type { PublishedNames } from "./reading";
 import { MANIFEST_FILES } from "./selection";
+import { NPM_NAME, PYPI_NAME } from "./server";
 
 /** The package files' texts, each null when absent or refused. */
 export interface PackageTexts {
@@ -20,6 +22,8 @@ export interface Declared {
   dependencies: Array<{ file: string; name: string }>;
   /** Each file's own package name, where it is one a user can read. */
   names: Map<string, string>;
+  /** The packages package.json and pyproject.toml publish (not `private`), names checked. */
+  packages: PublishedNames;
 }
 
 /** PyPI names normalised as pip compares them. */
@@ -39,6 +43,7 @@ function python(gate: Gate, texts: PackageTexts, id: string, out: Declared, own:
   if (pyproject) {
     const project = isObject(pyproject.project) ? pyproject.project : {};
     own("pyproject.toml", project.name);
+    if (typeof project.name === "string" && PYPI_NAME.test(project.name)) out.packages.pypi = project.name;
     const listed = Array.isArray(project.dependencies) ? project.dependencies : [];
     for (const spec of listed.slice(0, MAX_ENTRIES)) {
       const name = typeof spec === "string" ? /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1] : undefined;
@@ -59,7 +64,7 @@ function python(gate: Gate, texts: PackageTexts, id: string, out: Declared, own:
 
 /** Dependencies named by the package files, as `{file, name}`, and their own names. */
 export function dependencies(gate: Gate, texts: PackageTexts, id: string): Declared {
-  const out: Declared = { dependencies: [], names: new Map() };
+  const out: Declared = { dependencies: [], names: new Map(), packages: {} };
   /** A package's own name as a server name: the part after any scope or path, if it is one. */
   const own = (file: string, value: unknown) => {
     const name = typeof value === "string" ? value.slice(value.lastIndexOf("/") + 1) : "";
@@ -67,6 +72,8 @@ export function dependencies(gate: Gate, texts: PackageTexts, id: string): Decla
   };
   const pkg = gate.json(texts.package, MANIFEST_FILES.package, id);
   if (pkg) own("package.json", pkg.name);
+  if (pkg && pkg.private !== true && typeof pkg.name === "string" && NPM_NAME.test(pkg.name))
+    out.packages.npm = pkg.name;
   if (pkg && isObject(pkg.dependencies))
     for (const name of Object.keys(pkg.dependencies).slice(0, MAX_ENTRIES))
       out.dependencies.push({ file: "package.json", name });

@@ -18,21 +18,30 @@ import {
 import { manifestRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
 import { cleanText, type GateCounts, isRepoId } from "../upstream";
-import { ENTRY_NAME, Gate, isObject, type Json, MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
+import {
+  ENTRY_NAME,
+  Gate,
+  isObject,
+  type Json,
+  MAX_ENTRIES,
+  MAX_MANIFEST_BYTES,
+  MAX_MARKETPLACE_BYTES,
+  PLUGIN_NAME,
+} from "./gate";
 import { readGemini } from "./gemini";
 import { hookEvents } from "./hooks";
 import { readMarketplace } from "./marketplace";
 import { mcpJson } from "./mcp";
 import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
-import type { ManifestReading } from "./reading";
+import type { ManifestReading, PublishedNames } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, type TreeKey } from "./selection";
-import { readServer } from "./server";
+import { packageInstalls, readServer } from "./server";
 import { finishSkills } from "./skill-folders";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
-export type { ManifestReading } from "./reading";
+export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
 
@@ -46,6 +55,8 @@ interface Found {
   market: ReturnType<typeof readMarketplace>;
   deprecated: boolean;
   evidence: string[];
+  /** The packages the package files publish (refresh/registries checks them). */
+  packages: PublishedNames;
 }
 
 /** Reads one repository's manifests; every refusal is counted under `manifest <file>: <reason>`. */
@@ -145,6 +156,7 @@ export class ManifestReader {
       cargo: this.text(node, "cargo", id),
     };
     const declared = dependencies(this.gate, texts, id);
+    found.packages = declared.packages;
     for (const dep of declared.dependencies) {
       if (!this.rules.dependencies.some((r) => r.file === dep.file && r.name === dep.name)) continue;
       found.evidence.push(`${dep.file}: ${dep.name}`);
@@ -166,6 +178,7 @@ export class ManifestReader {
       market: null,
       deprecated: false,
       evidence: [],
+      packages: {},
     };
     this.claudeAndMcp(node, id, found);
     this.skillAndPackages(node, id, found);
@@ -204,7 +217,20 @@ export class ManifestReader {
       latest_release: latestRelease(node),
       ...manifestRisk(node),
     };
-    return { details, evidence: found.evidence, skillDirs: skillFolders.slice(0, MAX_LIST_ITEMS), skillFolders };
+    return {
+      details,
+      evidence: found.evidence,
+      skillDirs: skillFolders.slice(0, MAX_LIST_ITEMS),
+      skillFolders,
+      packages: found.packages,
+    };
+  }
+
+  /** The two lines for a package its registry confirmed (refresh/registries), built and checked like server.json's. */
+  packageLines(kind: "npm" | "pypi", identifier: string, version: string, id: string, from: string): Install[] {
+    const name = identifier.slice(identifier.lastIndexOf("/") + 1);
+    if (!PLUGIN_NAME.test(name)) return [];
+    return packageInstalls(this.gate, kind, identifier, version, name, id).map((i) => ({ ...i, from }));
   }
 
   /**

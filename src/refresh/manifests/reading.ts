@@ -10,4 +10,11 @@ export interface ManifestReading {
   skillDirs: string[];
   /** Every folder name under `skills/` that can be a skill's. */
   skillFolders: string[];
+  /** The packages package.json and pyproject.toml name as published (not `private`), names checked. */
+  packages: PublishedNames;
+}
+
+export interface PublishedNames {
+  npm?: string;
+  pypi?: string;
 }

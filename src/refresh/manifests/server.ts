@@ -9,9 +9,9 @@ import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";
 
 const MCP_SCHEMA = "modelcontextprotocol.io/schemas";
-const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]{0,100}\/)?[a-z0-9][a-z0-9._-]{0,100}$/;
+export const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]{0,100}\/)?[a-z0-9][a-z0-9._-]{0,100}$/;
 const SEMVER = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,40})?(?:\+[0-9A-Za-z.-]{1,40})?$/;
-const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?$/;
+export const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?$/;
 const PEP440 = /^\d{1,9}(?:\.\d{1,9}){0,4}(?:(?:a|b|rc)\d{1,4})?(?:\.post\d{1,4})?(?:\.dev\d{1,4})?$/;
 const OCI_REPO = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d{1,5})?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/;
 const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
@@ -106,6 +106,18 @@ function mcpPackage(gate: Gate, pkg: Json, name: string, id: string): Install[] 
     { harness: "claude-code", kind: run.kind, command, env, from: FILE },
     { harness: "mcp", kind: run.kind, config: { mcpServers: { [name]: server } }, env, from: FILE },
   ]);
+}
+
+/** The two lines for a package its registry confirmed (refresh/registries), built and checked like server.json's. */
+export function packageInstalls(
+  gate: Gate,
+  kind: "npm" | "pypi",
+  identifier: string,
+  version: string,
+  name: string,
+  id: string,
+) {
+  return mcpPackage(gate, { registryType: kind, identifier, version }, name, id);
 }
 
 /** `registry/image:tag` or `@sha256:…`, never `latest`; the tag from `version` when the identifier has none. */

@@ -78,7 +78,14 @@ export function appWithSnapshot(
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   if (snapshotAt !== null) publishMarked(path, snapshotAt);
-  const config: Config = loadConfig({ RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off", DATABASE_PATH: path, ...env });
+  const config: Config = loadConfig({
+    RATE_LIMIT_WINDOW_MS: "0",
+    REFRESH_CRON: "off",
+    NPM_REGISTRY_URL: "off",
+    PYPI_URL: "off",
+    DATABASE_PATH: path,
+    ...env,
+  });
   const lines: Array<Record<string, unknown>> = [];
   const log: Log = (event, fields) => lines.push({ event, ...fields });
   const store = new CatalogStore(path, { checkIntervalMs: 20, log });

@@ -1,0 +1,29 @@
+/** What a registry says about one package version, reduced to the facts the ownership check needs. */
+import { type Static, Type } from "@sinclair/typebox";
+
+/** The forms `githubRepo` and `mcpNameOwner` produce: a cache file read back holds nothing else. */
+const Repo = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$" });
+const Owner = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}$" });
+
+export const EvidenceSchema = Type.Object(
+  {
+    version: Type.String({ pattern: "^[0-9A-Za-z.+!-]{1,100}$" }),
+    /** Repositories the metadata names (`owner/name`, from its repository field or project URLs). */
+    repositories: Type.Array(Repo, { maxItems: 20 }),
+    /** The GitHub owner of the MCP registry name the package carries (`mcpName`, `mcp-name:`). */
+    mcpOwner: Type.Union([Owner, Type.Null()]),
+    /** The repository a signed build provenance names (npm attestations); null when none is published. */
+    provenance: Type.Union([Repo, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type Evidence = Static<typeof EvidenceSchema>;
+
+/** `partial`: an optional part (npm provenance) could not be read; used this run, never cached. */
+export type Lookup =
+  | { kind: "found"; evidence: Evidence; partial?: true }
+  | { kind: "missing" }
+  | { kind: "unknown"; reason: string };
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);

@@ -14,12 +14,14 @@ import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
+import { PAGING_RULE, registryDocs, registryHandlers } from "./market/registry/routes";
 import { marketDocs, marketHandlers } from "./market/routes";
 import { badgeDoc, badgeHandlers } from "./routes/badge/route";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
 import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed/route";
 import { healthDocs, healthHandlers } from "./routes/health";
 import { listingDoc, listingHandlers } from "./routes/listing/route";
+import { lookupDoc, lookupHandlers } from "./routes/lookup/route";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { metricsDoc, metricsHandler } from "./routes/prometheus";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
@@ -110,6 +112,8 @@ export function createApp({
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
+  const registry = registryHandlers(answer, store, config.baseUrl);
+  const lookup = lookupHandlers(answer, store);
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
@@ -125,6 +129,8 @@ export function createApp({
   };
   const typing = burstGroup(SUGGEST_RULE);
   const browsing = burstGroup(PAGES_RULE);
+  // Clients that read everything: a sync paging through the MCP registry API, an update check.
+  const paging = burstGroup(PAGING_RULE);
   const pages = pageHandlers(answer);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();
@@ -142,6 +148,10 @@ export function createApp({
     ["/market/v1/changes", market.changes, limited, marketDocs.changes],
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
+    ["/api/v1/lookup", lookup.lookup, paging, lookupDoc],
+    ["/v0.1/servers", registry.list, paging, registryDocs.list],
+    ["/v0.1/servers/:serverName/versions", registry.versions, paging, registryDocs.versions],
+    ["/v0.1/servers/:serverName/versions/:version", registry.version, paging, registryDocs.version],
     ["/badge/:owner/:file", badges.badge, open, badgeDoc],
     ["/api/v1/suggest", suggest.suggest, typing, suggestDoc],
     ["/browse", pages.browse, browsing, pageDocs.browse],
@@ -161,6 +171,7 @@ export function createApp({
     if (group === limited) metrics.limitGroup(path, "catalog");
     else if (group === typing) metrics.limitGroup(path, "suggest");
     else if (group === browsing) metrics.limitGroup(path, "pages");
+    else if (group === paging) metrics.limitGroup(path, "paging");
   }
   const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
     path,
@@ -183,6 +194,8 @@ export function createApp({
     })
     .onRequest(checkRequestLine)
     .onAfterHandle({ as: "global" }, closeWhileStopping(stopping));
+  // The one route that also takes a body: a batch lookup too long for a URL.
+  app.post("/api/v1/lookup", lookup.post as (context: CatalogContext) => unknown, paging);
   for (const [path, handler, group] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
     app.options(path, preflight).all(path, methodNotAllowed);

@@ -7,11 +7,11 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { AnyElysia } from "elysia";
 import { JSON_TYPE } from "./cache";
-import { errorBody, snapshotChanged, unavailable } from "./errors";
+import { errorBody, isRegistryPath, snapshotChanged, unavailable } from "./errors";
 import { ALLOWED_METHODS, MAX_REQUEST_LINE_BYTES } from "./guard";
 import { parsePaging } from "./params";
 import { type BurstRule, tooManyBurst, tooManyRequests } from "./ratelimit";
-import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
+import { ErrorSchema, PluginSchema, RegistryErrorSchema, ShortPluginSchema } from "./wireschemas";
 
 /** A status beyond the common ones: its body schema (the error shape by default), example message, headers. */
 export interface MoreStatus {
@@ -131,7 +131,8 @@ function errorResponse(
 ) {
   const example = JSON.parse(errorBody(path, status, message));
   headers = { "Cache-Control": CACHE_HEADERS["Cache-Control"], ...headers };
-  return { description, headers, content: { "application/json": { schema: plain(ErrorSchema), example } } };
+  const schema = plain(isRegistryPath(path) ? RegistryErrorSchema : ErrorSchema);
+  return { description, headers, content: { "application/json": { schema, example } } };
 }
 
 /** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */

@@ -5,7 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { NO_LISTING_RULES } from "../model/candidates";
-import { type DetailFragments, hasKinds } from "../model/details";
+import { type DetailFragments, hasKinds, type McpRegistryIdentity } from "../model/details";
 import {
   ACTIVE_MEMBERS,
   detailMemberKey,
@@ -225,6 +225,10 @@ function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): vo
   insert.run("editorial_ids", JSON.stringify(input.editorialIds ?? {}));
   insert.run("snapshot_at", stats.snapshotAt);
   insert.run("stats", JSON.stringify(stats));
+  // The server.json identities the MCP registry API names servers by, keyed by plugin id.
+  const registry: Record<string, McpRegistryIdentity> = {};
+  for (const p of input.plugins) if (p.details?.mcp_registry) registry[p.id] = p.details.mcp_registry;
+  insert.run("mcp_registry", JSON.stringify(registry));
 }
 
 /** The removals, renames and earlier snapshot times a client may ask changes since. */

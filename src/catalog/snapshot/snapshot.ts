@@ -4,7 +4,7 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import type { CandidateDecision, ListingRules } from "../model/candidates";
-import { type DetailFragments, type IncludePart, withParts } from "../model/details";
+import { type DetailFragments, type IncludePart, type McpRegistryIdentity, withParts } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
 import { catalogJson } from "../model/views";
@@ -265,6 +265,36 @@ export class Snapshot {
   get closed(): boolean {
     return this.isClosed;
   }
+
+  /**
+   * The server.json identity (name, version) of each plugin that states one, by lowercased id; none
+   * in a snapshot written before they were kept.
+   */
+  mcpRegistry(): Map<string, McpRegistryIdentity> {
+    const row = this.db.query<{ value: string }, [string]>(`SELECT value FROM meta WHERE key = ?`).get("mcp_registry");
+    const stored = row ? (JSON.parse(row.value) as Record<string, McpRegistryIdentity>) : {};
+    return new Map(Object.entries(stored).map(([id, identity]) => [id.toLowerCase(), identity]));
+  }
+
+  /**
+   * The ids of up to `limit` installable MCP servers a search for `text` finds, by stars: what the
+   * MCP registry API's `search` is answered from.
+   */
+  mcpSearch(text: string, limit: number): string[] {
+    const found = this.searcher.find({ q: text, has: ["install"], harness: "mcp", sort: "stars", offset: 0, limit });
+    this.idByRowid ??= this.db.prepare(`SELECT id FROM plugins WHERE rowid = ?`);
+    return found.items.map((rowid) => this.idByRowid!.get(rowid)!.id);
+  }
+
+  private idByRowid: Statement<{ id: string }, [number]> | null = null;
+
+  /** When a plugin's catalog form last changed (as far as the history reaches), or null when it is not listed. */
+  changedAt(id: string): string | null {
+    this.changedById ??= this.db.prepare(`SELECT changed_at FROM plugins WHERE id = ?`);
+    return this.changedById.get(id)?.changed_at ?? null;
+  }
+
+  private changedById: Statement<{ changed_at: string }, [string]> | null = null;
 
   /** The current id of a former id (a renamed plugin's old name), or null. */
   currentId(formerId: string): string | null {

@@ -15,6 +15,9 @@ import {
   type Install,
   MAX_INSTRUCTIONS,
   MAX_LIST_ITEMS,
+  MCP_SERVER_NAME,
+  MCP_SERVER_VERSION,
+  type McpRegistryIdentity,
   type PluginDetails,
   validDetails,
 } from "../../catalog/model/details";
@@ -98,6 +101,24 @@ const PEP440 = /^\d{1,9}(?:\.\d{1,9}){0,4}(?:(?:a|b|rc)\d{1,4})?(?:\.post\d{1,4}
 const OCI_REPO = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d{1,5})?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/;
 const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const OCI_DIGEST = /^sha256:[a-f0-9]{64}$/;
+const MCP_NAME = new RegExp(MCP_SERVER_NAME);
+const MCP_VERSION = new RegExp(MCP_SERVER_VERSION);
+/** A version component that stands for many: `1.x`, `1.*`. */
+const WILDCARD = /(?:^|\.)[xX*](?:\.|$)/;
+
+/** server.json's `version` when it names one exact version, else null. */
+function exactVersion(value: unknown): string | null {
+  if (typeof value !== "string" || !MCP_VERSION.test(value)) return null;
+  return value.toLowerCase() === "latest" || WILDCARD.test(value) ? null : value;
+}
+
+/** What a server.json yields: its short name, status, install instructions and registry identity. */
+interface ServerReading {
+  name: string;
+  deprecated: boolean;
+  install: Install[];
+  registry: McpRegistryIdentity | null;
+}
 const REMOTE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]*)*$/;
 /**
  * A whole command: words of letters, digits and `@/:._=+,-`, a `<NAME>` placeholder as a value,
@@ -201,6 +222,7 @@ export class ManifestReader {
     const plugins: Contents["plugins"] = [];
     let pluginCount = 0;
     let deprecated = false;
+    let registry: McpRegistryIdentity | null = null;
 
     const plugin = this.json(node, "plugin", id);
     if (plugin) {
@@ -239,6 +261,7 @@ export class ManifestReader {
         mcpServers.push(read.name);
         install.push(...read.install);
         deprecated ||= read.deprecated;
+        registry = read.registry;
       }
     }
 
@@ -342,6 +365,7 @@ export class ManifestReader {
       fork_of: node.isFork === true && isRepoId(parent) ? parent : null,
       deprecated,
       latest_release: tag && date ? { tag, date } : null,
+      ...(registry ? { mcp_registry: registry } : {}),
     };
     return {
       details,
@@ -489,26 +513,26 @@ export class ManifestReader {
   }
 
   /** An MCP registry server.json: its name, status and install instructions. */
-  private server(manifest: Json, id: string): { name: string; deprecated: boolean; install: Install[] } | null {
+  private server(manifest: Json, id: string): ServerReading | null {
     const file = MANIFEST_FILES.server;
     const schema = str(manifest.$schema);
     if (!schema?.includes(MCP_SCHEMA)) return null;
     const full = str(manifest.name);
-    const short = full && /^[A-Za-z0-9.-]{1,100}\/[A-Za-z0-9._-]{1,100}$/.test(full) ? full.split("/")[1]! : null;
-    if (!short || !PLUGIN_NAME.test(short)) return this.refuse(file, "name not accepted", id);
+    const short = full && MCP_NAME.test(full) ? full.split("/")[1]! : null;
+    if (!full || !short || !PLUGIN_NAME.test(short)) return this.refuse(file, "name not accepted", id);
     const deprecated = manifest.status === "deprecated";
     const install: Install[] = [];
     const repository = isObject(manifest.repository) ? str(manifest.repository.url) : null;
     const named = repository ? /^https:\/\/github\.com\/([^/]+\/[^/]+?)(?:\.git)?\/?$/i.exec(repository)?.[1] : null;
     if (repository && named?.toLowerCase() !== id.toLowerCase()) {
       this.refuse(file, "names another repository", id);
-      return { name: short, deprecated, install };
+      return { name: short, deprecated, install, registry: null };
     }
     const packages = Array.isArray(manifest.packages) ? manifest.packages.slice(0, 10) : [];
     for (const pkg of packages) if (isObject(pkg)) install.push(...this.mcpPackage(pkg, short, id));
     const remotes = Array.isArray(manifest.remotes) ? manifest.remotes.slice(0, 10) : [];
     for (const remote of remotes) if (isObject(remote)) install.push(...this.mcpRemote(remote, short, id));
-    return { name: short, deprecated, install };
+    return { name: short, deprecated, install, registry: { name: full, version: exactVersion(manifest.version) } };
   }
 
   /** The package's environment variables, every one checked; null when one is not acceptable. */

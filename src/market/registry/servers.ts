@@ -1,0 +1,225 @@
+/**
+ * The MCP registry API's entries of one snapshot, written once in slices of the event loop: each
+ * entry's JSON, the entries by name, by update time, by version, and a plugin id's entry. A page is
+ * then a binary search and a slice of one of those orders; a search asks the catalog's own search
+ * engine once per snapshot and text (see `searched`).
+ */
+import type { McpRegistryIdentity } from "../../catalog/model/details";
+import type { PluginCatalogView } from "../../catalog/model/wire";
+import { runSliced } from "../../catalog/snapshot/slices";
+import type { CatalogSlice, Snapshot } from "../../catalog/snapshot/snapshot";
+import type { CatalogStore } from "../../catalog/snapshot/store";
+import { type Entry, type EntryContext, operatorNamespace, registryEntry } from "./entry";
+
+const ROWS_PER_READ = 200;
+/** Matches of one search kept at most: a search is for finding a server, not for listing the catalog. */
+export const MAX_SEARCH_MATCHES = 5000;
+/** Searches remembered per snapshot. */
+const REMEMBERED_SEARCHES = 256;
+
+/** The entries in one order: positions into `entries`, ascending by the order's key. */
+export interface Order {
+  positions: Int32Array;
+  /** The key of an entry's position in this order. */
+  key: (position: number) => number;
+}
+
+export class RegistryServers {
+  private readonly searches = new Map<string, Int32Array>();
+
+  private constructor(
+    readonly snapshotAt: string,
+    /** Every entry, by name (case aside). */
+    readonly entries: readonly Entry[],
+    private readonly byName: ReadonlyMap<string, number>,
+    private readonly byId: ReadonlyMap<string, number>,
+    /** Each entry's rank in the order of update time, then name. */
+    private readonly updatedRank: Int32Array,
+    /** Positions by update time, then name. */
+    private readonly byUpdated: Int32Array,
+    private readonly byVersion: ReadonlyMap<string, Int32Array>,
+    private readonly search: (text: string) => string[],
+  ) {}
+
+  /** The writing of the entries of `snapshot`, pausing after each read of rows. */
+  static *writing(snapshot: Snapshot, baseUrl: string): Generator<void, RegistryServers> {
+    const identities = snapshot.mcpRegistry();
+    const context = entryContext(baseUrl);
+    const found: Entry[] = [];
+    let after = 0;
+    for (;;) {
+      const rows = snapshot.catalogRowsAfter(after, ROWS_PER_READ);
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        after = row.rowid;
+        const entry = rowEntry(row, identities, context);
+        if (entry !== null) found.push(entry);
+      }
+      yield;
+    }
+    const lower = (e: Entry) => e.name.toLowerCase();
+    const entries = found.sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0));
+    const byName = new Map(entries.map((e, i) => [lower(e), i]));
+    const byId = new Map(entries.map((e, i) => [e.id.toLowerCase(), i]));
+    const byUpdated = Int32Array.from(entries.keys()).sort((a, b) => {
+      const x = entries[a]!.updatedAt;
+      const y = entries[b]!.updatedAt;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+    const updatedRank = new Int32Array(entries.length);
+    byUpdated.forEach((position, rank) => {
+      updatedRank[position] = rank;
+    });
+    const versions = new Map<string, number[]>();
+    entries.forEach((e, i) => {
+      const list = versions.get(e.version);
+      if (list === undefined) versions.set(e.version, [i]);
+      else list.push(i);
+    });
+    const byVersion = new Map([...versions].map(([v, list]) => [v, Int32Array.from(list)]));
+    const search = (text: string) => snapshot.mcpSearch(text, MAX_SEARCH_MATCHES);
+    return new RegistryServers(snapshot.snapshotAt, entries, byName, byId, updatedRank, byUpdated, byVersion, search);
+  }
+
+  /** The entry named `name` (case aside), or null. */
+  named(name: string): Entry | null {
+    const position = this.byName.get(name.toLowerCase());
+    return position === undefined ? null : this.entries[position]!;
+  }
+
+  /** The entry of the plugin `id`, or null. */
+  ofPlugin(id: string): Entry | null {
+    const position = this.byId.get(id.toLowerCase());
+    return position === undefined ? null : this.entries[position]!;
+  }
+
+  /** The position of an entry by name, or -1. */
+  position(name: string): number {
+    return this.byName.get(name.toLowerCase()) ?? -1;
+  }
+
+  private all: Int32Array | null = null;
+
+  /** Positions in name order. */
+  byNameOrder(): Order {
+    this.all ??= Int32Array.from(this.entries.keys());
+    return { positions: this.all, key: (p) => p };
+  }
+
+  /** Positions updated after `since` (an ISO time), by update time then name. */
+  updatedAfter(since: string): Order {
+    let low = 0;
+    let high = this.byUpdated.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.entries[this.byUpdated[mid]!]!.updatedAt <= since) low = mid + 1;
+      else high = mid;
+    }
+    return { positions: this.byUpdated.subarray(low), key: (p) => this.updatedRank[p]! };
+  }
+
+  /** Positions of one version, by name. */
+  ofVersion(version: string): Int32Array {
+    return this.byVersion.get(version) ?? new Int32Array(0);
+  }
+
+  /** Positions a search finds, by name; asked of the search engine once per text. */
+  searched(text: string): Int32Array {
+    const known = this.searches.get(text);
+    if (known !== undefined) return known;
+    const positions = new Set<number>();
+    for (const id of this.search(text)) {
+      const position = this.byId.get(id.toLowerCase());
+      if (position !== undefined) positions.add(position);
+    }
+    const found = Int32Array.from(positions).sort();
+    if (this.searches.size >= REMEMBERED_SEARCHES) this.searches.clear();
+    this.searches.set(text, found);
+    return found;
+  }
+}
+
+/** The first entry among the first rows of `snapshot` (an example), or null. */
+export function firstEntry(snapshot: Snapshot, baseUrl: string): Entry | null {
+  const context = entryContext(baseUrl);
+  const identities = snapshot.mcpRegistry();
+  for (const row of snapshot.catalogRowsAfter(0, EXAMPLE_ROWS)) {
+    const entry = rowEntry(row, identities, context);
+    if (entry !== null) return entry;
+  }
+  return null;
+}
+
+function entryContext(baseUrl: string): EntryContext {
+  const namespace = operatorNamespace(baseUrl);
+  return { baseUrl, namespace, metaKey: `${namespace}/catalog`, taken: new Set() };
+}
+
+/** A row's entry; only a plugin with an install instruction for MCP clients can be one. */
+function rowEntry(
+  row: CatalogSlice,
+  identities: Map<string, McpRegistryIdentity>,
+  context: EntryContext,
+): Entry | null {
+  if (!row.json.includes('"harness":"mcp"')) return null;
+  const plugin = JSON.parse(row.json) as PluginCatalogView;
+  const updatedAt = new Date(row.changedAt).toISOString();
+  return registryEntry(plugin, identities.get(plugin.id.toLowerCase()) ?? null, updatedAt, context);
+}
+
+/** Rows an example is looked for in. */
+const EXAMPLE_ROWS = 1000;
+
+/** The writing of one snapshot's entries, and its result once it ended. */
+interface Writing {
+  work: Generator<void, RegistryServers>;
+  done?: RegistryServers;
+}
+
+/**
+ * The entries of each snapshot, written once: before the store serves it (its `onOpen` work), or
+ * at once by the first request of a snapshot whose writing has not ended.
+ */
+export class PreparedServers {
+  private readonly written = new Map<Snapshot, Writing>();
+
+  constructor(private readonly baseUrl: string) {}
+
+  static following(store: CatalogStore, baseUrl: string): PreparedServers {
+    const prepared = new PreparedServers(baseUrl);
+    store.onOpen((snapshot) => prepared.begin(snapshot).work);
+    if (store.loaded !== null) {
+      const run = runSliced(prepared.begin(store.loaded).work);
+      if (!run.done) run.promise.catch(() => {});
+    }
+    return prepared;
+  }
+
+  private begin(snapshot: Snapshot) {
+    for (const other of this.written.keys()) if (other.closed) this.written.delete(other);
+    const known = this.written.get(snapshot);
+    if (known !== undefined) return known;
+    const state: Writing = { work: RegistryServers.writing(snapshot, this.baseUrl) };
+    const writing = state.work;
+    state.work = (function* (): Generator<void, RegistryServers> {
+      const done = yield* writing;
+      state.done = done;
+      return done;
+    })();
+    this.written.set(snapshot, state);
+    return state;
+  }
+
+  /** The entries of `snapshot`, the rest of their writing done now if it has not ended. */
+  get(snapshot: Snapshot): RegistryServers {
+    const state = this.begin(snapshot);
+    if (state.done !== undefined) return state.done;
+    for (let step = state.work.next(); !step.done; step = state.work.next()) {}
+    if (state.done === undefined) {
+      // A writing that failed midway is begun again.
+      this.written.delete(snapshot);
+      return this.get(snapshot);
+    }
+    return state.done;
+  }
+}

@@ -121,7 +121,10 @@ export const lookupDoc = {
     "archived or removed, and whether it changed after `since` (the snapshotAt the client read). Unknown ids " +
     "are reported in `unknown`; a malformed id, more than 100 ids or a body that is not JSON is a 400.",
   query: t.Object({
-    ids: t.String({ description: `1 to ${MAX_LOOKUP_IDS} \`owner/repo\` ids, comma-separated.` }),
+    ids: t.String({
+      description: `1 to ${MAX_LOOKUP_IDS} \`owner/repo\` ids, comma-separated.`,
+      examples: ["modelcontextprotocol/servers,example/unknown"],
+    }),
     since: t.Optional(t.String({ format: "date-time", description: "The snapshotAt of the catalog the client read." })),
   }),
   body: LookupSchema,

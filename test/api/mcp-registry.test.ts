@@ -13,6 +13,7 @@ import type { Install, PluginDetails } from "../../src/catalog/model/details";
 import { noDetails } from "../../src/catalog/model/details";
 import type { PluginRecord, SnapshotInput } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { PAGING_RULE } from "../../src/market/registry/routes";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const fixture = (name: string) =>
@@ -267,5 +268,23 @@ describe("GET /v0.1/servers", () => {
     expect(etag).toBeTruthy();
     const again = await server.get("/v0.1/servers?limit=100", { "If-None-Match": etag });
     expect(again.status).toBe(304);
+  });
+});
+
+describe("the paging rate-limit group", () => {
+  test("admits a burst sized for paging through everything, then a 429 in the registry API's error shape", async () => {
+    server = startServer(catalog(), { rateLimitWindowMs: 60_000 });
+    // Requests refill the burst as they are sent: the first refusal comes after at least a burst.
+    let admitted = 0;
+    let refused: Response | null = null;
+    while (refused === null && admitted < PAGING_RULE.burst * 4) {
+      const response = await server.get("/v0.1/servers?limit=1");
+      if (response.status === 429) refused = response;
+      else admitted++;
+    }
+    expect(admitted).toBeGreaterThanOrEqual(PAGING_RULE.burst);
+    if (refused === null) throw new Error("no request was refused");
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+    expectValid(validError, await refused.json());
   });
 });

@@ -92,6 +92,7 @@ below, follow its feeds, or read it as a JSON API or a client-sync source; no ac
 <li><a href="/plugins/feed.atom">Atom feed</a></li>
 <li><a href="/plugins/feed.json">JSON Feed</a></li>
 <li><a href="/market/manifest.json">Client-sync manifest</a></li>
+<li><a href="/v0.1/servers">MCP registry API</a> (VS Code: <code>chat.mcp.gallery.serviceUrl</code>)</li>
 </ul></nav>
 <section aria-labelledby="stats">
 <h2 id="stats">In the catalog</h2>

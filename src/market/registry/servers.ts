@@ -11,7 +11,8 @@ import type { CatalogSlice, Snapshot } from "../../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../../catalog/snapshot/store";
 import { type Entry, type EntryContext, operatorNamespace, registryEntry } from "./entry";
 
-const ROWS_PER_READ = 200;
+/** Servers read per step: a step stays near one slice of the event loop. */
+const ROWS_PER_READ = 50;
 /** Matches of one search kept at most: a search is for finding a server, not for listing the catalog. */
 export const MAX_SEARCH_MATCHES = 5000;
 /** Searches remembered per snapshot. */
@@ -46,20 +47,20 @@ export class RegistryServers {
     const identities = snapshot.mcpRegistry();
     const context = entryContext(baseUrl);
     const found: Entry[] = [];
-    let after = 0;
-    for (;;) {
-      const rows = snapshot.catalogRowsAfter(after, ROWS_PER_READ);
-      if (rows.length === 0) break;
+    for (let offset = 0; ; offset += ROWS_PER_READ) {
+      if (snapshot.closed) throw new Error("the snapshot closed while its registry entries were written");
+      const rows = snapshot.mcpCatalogRows(offset, ROWS_PER_READ);
       for (const row of rows) {
-        after = row.rowid;
         const entry = rowEntry(row, identities, context);
         if (entry !== null) found.push(entry);
       }
+      if (rows.length < ROWS_PER_READ) break;
       yield;
     }
-    const lower = (e: Entry) => e.name.toLowerCase();
-    const entries = found.sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0));
-    const byName = new Map(entries.map((e, i) => [lower(e), i]));
+    const keyed = found.map((entry) => ({ entry, key: entry.name.toLowerCase() }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const entries = keyed.map((k) => k.entry);
+    const byName = new Map(keyed.map((k, i) => [k.key, i]));
     const byId = new Map(entries.map((e, i) => [e.id.toLowerCase(), i]));
     const byUpdated = Int32Array.from(entries.keys()).sort((a, b) => {
       const x = entries[a]!.updatedAt;
@@ -143,7 +144,7 @@ export class RegistryServers {
 export function firstEntry(snapshot: Snapshot, baseUrl: string): Entry | null {
   const context = entryContext(baseUrl);
   const identities = snapshot.mcpRegistry();
-  for (const row of snapshot.catalogRowsAfter(0, EXAMPLE_ROWS)) {
+  for (const row of snapshot.mcpCatalogRows(0, EXAMPLE_ROWS)) {
     const entry = rowEntry(row, identities, context);
     if (entry !== null) return entry;
   }
@@ -167,8 +168,8 @@ function rowEntry(
   return registryEntry(plugin, identities.get(plugin.id.toLowerCase()) ?? null, updatedAt, context);
 }
 
-/** Rows an example is looked for in. */
-const EXAMPLE_ROWS = 1000;
+/** Installable MCP servers an example is looked for among. */
+const EXAMPLE_ROWS = 100;
 
 /** The writing of one snapshot's entries, and its result once it ended. */
 interface Writing {

@@ -249,24 +249,19 @@ export class Snapshot {
   }
 
   /**
-   * Up to `limit` plugins with an install instruction for MCP clients, from the `offset`-th of them
-   * by stars, in catalog form (as catalogRowsAfter): what the MCP registry API's entries are written
-   * from, found through the snapshot's precomputed filter members rather than a scan.
+   * Up to `limit` plugins a filter-only query finds, from the `offset`-th of them by stars, in
+   * catalog form (as catalogRowsAfter): what the client documents of a kind of plugin (the MCP
+   * registry's servers, Claude Code marketplaces) are written from, through the snapshot's
+   * precomputed filter members rather than a scan.
    */
-  mcpCatalogRows(offset: number, limit: number): CatalogSlice[] {
-    const { items } = this.searcher.find({ has: ["install"], harness: "mcp", sort: "stars", offset, limit });
+  catalogRowsOf(query: Omit<Query, "q" | "sort" | "offset" | "limit">, offset: number, limit: number): CatalogSlice[] {
+    const { items } = this.searcher.find({ ...query, q: null, sort: "stars", offset, limit });
     this.catalogRow ??= this.db.query<CatalogSliceRow, [number]>(
       `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid = ?`,
     );
     return items.map((rowid) => {
       const row = this.catalogRow!.get(rowid)!;
-      return {
-        rowid,
-        id: row.id,
-        changedAt: row.changed_at,
-        firstSeenAt: row.first_seen_at,
-        json: catalogRowJson(row),
-      };
+      return { rowid, id: row.id, changedAt: row.changed_at, firstSeenAt: row.first_seen_at, json: catalogRowJson(row) };
     });
   }
 

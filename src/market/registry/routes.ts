@@ -11,8 +11,9 @@ import type { Answer } from "../../http/answer";
 import { CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../../http/cache";
 import { HttpError } from "../../http/errors";
 import type { RouteDoc } from "../../http/openapi";
+import { PreparedPerSnapshot } from "../prepared";
 import { ServerListSchema, ServerResponseSchema } from "./schema";
-import { firstEntry, type Order, PreparedServers, type RegistryServers } from "./servers";
+import { firstEntry, type Order, RegistryServers } from "./servers";
 
 /** The rate-limit group of clients that page through everything: a burst, then twenty requests a second. */
 export const PAGING_RULE = { burst: 120, intervalMs: 50 } as const;
@@ -227,7 +228,7 @@ function exampleList(snapshot: Snapshot, baseUrl: string): { servers: unknown[] 
 }
 
 export function registryHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
-  const prepared = PreparedServers.following(store, baseUrl);
+  const prepared = PreparedPerSnapshot.following(store, (snapshot) => RegistryServers.writing(snapshot, baseUrl));
   const entry = (snapshot: Snapshot, name: string | null) => {
     const found = name === null ? null : prepared.get(snapshot).named(name);
     if (found === null) throw new HttpError(404, NOT_FOUND);

@@ -6,13 +6,13 @@
  */
 import type { McpRegistryIdentity } from "../../catalog/model/details";
 import type { PluginCatalogView } from "../../catalog/model/wire";
-import { runSliced } from "../../catalog/snapshot/slices";
 import type { CatalogSlice, Snapshot } from "../../catalog/snapshot/snapshot";
-import type { CatalogStore } from "../../catalog/snapshot/store";
 import { type Entry, type EntryContext, operatorNamespace, registryEntry } from "./entry";
 
 /** Servers read per step: a step stays near one slice of the event loop. */
 const ROWS_PER_READ = 50;
+/** The plugins that may be entries: those with an install instruction for MCP clients. */
+const MCP_SERVERS = { has: ["install"], harness: "mcp" };
 /** Matches of one search kept at most: a search is for finding a server, not for listing the catalog. */
 export const MAX_SEARCH_MATCHES = 5000;
 /** Searches remembered per snapshot. */
@@ -49,7 +49,7 @@ export class RegistryServers {
     const found: Entry[] = [];
     for (let offset = 0; ; offset += ROWS_PER_READ) {
       if (snapshot.closed) throw new Error("the snapshot closed while its registry entries were written");
-      const rows = snapshot.mcpCatalogRows(offset, ROWS_PER_READ);
+      const rows = snapshot.catalogRowsOf(MCP_SERVERS, offset, ROWS_PER_READ);
       for (const row of rows) {
         const entry = rowEntry(row, identities, context);
         if (entry !== null) found.push(entry);
@@ -144,7 +144,7 @@ export class RegistryServers {
 export function firstEntry(snapshot: Snapshot, baseUrl: string): Entry | null {
   const context = entryContext(baseUrl);
   const identities = snapshot.mcpRegistry();
-  for (const row of snapshot.mcpCatalogRows(0, EXAMPLE_ROWS)) {
+  for (const row of snapshot.catalogRowsOf(MCP_SERVERS, 0, EXAMPLE_ROWS)) {
     const entry = rowEntry(row, identities, context);
     if (entry !== null) return entry;
   }
@@ -170,57 +170,3 @@ function rowEntry(
 
 /** Installable MCP servers an example is looked for among. */
 const EXAMPLE_ROWS = 100;
-
-/** The writing of one snapshot's entries, and its result once it ended. */
-interface Writing {
-  work: Generator<void, RegistryServers>;
-  done?: RegistryServers;
-}
-
-/**
- * The entries of each snapshot, written once: before the store serves it (its `onOpen` work), or
- * at once by the first request of a snapshot whose writing has not ended.
- */
-export class PreparedServers {
-  private readonly written = new Map<Snapshot, Writing>();
-
-  constructor(private readonly baseUrl: string) {}
-
-  static following(store: CatalogStore, baseUrl: string): PreparedServers {
-    const prepared = new PreparedServers(baseUrl);
-    store.onOpen((snapshot) => prepared.begin(snapshot).work);
-    if (store.loaded !== null) {
-      const run = runSliced(prepared.begin(store.loaded).work);
-      if (!run.done) run.promise.catch(() => {});
-    }
-    return prepared;
-  }
-
-  private begin(snapshot: Snapshot) {
-    for (const other of this.written.keys()) if (other.closed) this.written.delete(other);
-    const known = this.written.get(snapshot);
-    if (known !== undefined) return known;
-    const state: Writing = { work: RegistryServers.writing(snapshot, this.baseUrl) };
-    const writing = state.work;
-    state.work = (function* (): Generator<void, RegistryServers> {
-      const done = yield* writing;
-      state.done = done;
-      return done;
-    })();
-    this.written.set(snapshot, state);
-    return state;
-  }
-
-  /** The entries of `snapshot`, the rest of their writing done now if it has not ended. */
-  get(snapshot: Snapshot): RegistryServers {
-    const state = this.begin(snapshot);
-    if (state.done !== undefined) return state.done;
-    for (let step = state.work.next(); !step.done; step = state.work.next()) {}
-    if (state.done === undefined) {
-      // A writing that failed midway is begun again.
-      this.written.delete(snapshot);
-      return this.get(snapshot);
-    }
-    return state.done;
-  }
-}

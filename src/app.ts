@@ -14,6 +14,7 @@ import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
+import { claudeDocs, claudeHandlers } from "./market/claude/routes";
 import { PAGING_RULE, registryDocs, registryHandlers } from "./market/registry/routes";
 import { marketDocs, marketHandlers } from "./market/routes";
 import { badgeDoc, badgeHandlers } from "./routes/badge/route";
@@ -114,6 +115,7 @@ export function createApp({
   const badges = badgeHandlers(answer);
   const registry = registryHandlers(answer, store, config.baseUrl);
   const lookup = lookupHandlers(answer, store);
+  const claude = claudeHandlers(answer, store, config.baseUrl);
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
   const limited: Limit = limiter ? { beforeHandle: limiter } : {};
@@ -146,6 +148,9 @@ export function createApp({
     ["/market/v1/plugins", market.plugins, limited, marketDocs.plugins],
     ["/market/v1/catalog.json", market.catalog, limited, marketDocs.catalog],
     ["/market/v1/changes", market.changes, limited, marketDocs.changes],
+    ["/market/claude/marketplace.json", claude.all, paging, claudeDocs.all],
+    ["/market/claude/categories/:id/marketplace.json", claude.category, paging, claudeDocs.category],
+    ["/market/claude/picks/marketplace.json", claude.picks, paging, claudeDocs.picks],
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
     ["/api/v1/lookup", lookup.lookup, paging, lookupDoc],

@@ -261,7 +261,13 @@ export class Snapshot {
     );
     return items.map((rowid) => {
       const row = this.catalogRow!.get(rowid)!;
-      return { rowid, id: row.id, changedAt: row.changed_at, firstSeenAt: row.first_seen_at, json: catalogRowJson(row) };
+      return {
+        rowid,
+        id: row.id,
+        changedAt: row.changed_at,
+        firstSeenAt: row.first_seen_at,
+        json: catalogRowJson(row),
+      };
     });
   }
 

@@ -12,12 +12,15 @@ import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
+import { claudeDocs, claudeHandlers } from "./market/claude/routes";
+import { PAGING_RULE, registryDocs, registryHandlers } from "./market/registry/routes";
 import { marketDocs, marketHandlers } from "./market/routes";
 import { badgeDoc, badgeHandlers } from "./routes/badge/route";
 import { categoriesDoc, categoryHandlers } from "./routes/categories";
 import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed/route";
 import { healthDocs, healthHandlers } from "./routes/health";
 import { listingDoc, listingHandlers } from "./routes/listing/route";
+import { lookupDoc, lookupHandlers } from "./routes/lookup/route";
 import { pluginDocs, pluginHandlers } from "./routes/plugins";
 import { metricsDoc, metricsHandler } from "./routes/prometheus";
 import { SUGGEST_RULE, suggestDoc, suggestHandlers } from "./routes/suggest";
@@ -112,6 +115,9 @@ export function createApp({
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
+  const registry = registryHandlers(answer, store, config.baseUrl);
+  const lookup = lookupHandlers(answer, store);
+  const claude = claudeHandlers(answer, store, config.baseUrl);
   const limited: Limit = limiter ? { beforeHandle: limiter.hook } : {};
   const open: Limit = {};
   // Groups that admit a burst, one budget per group and client whatever the route: typing asks for
@@ -125,6 +131,8 @@ export function createApp({
   };
   const typing = burstGroup("suggest", SUGGEST_RULE);
   const browsing = burstGroup("pages", PAGES_RULE);
+  // Clients that read everything: a sync paging through the MCP registry API, an update check.
+  const paging = burstGroup("paging", PAGING_RULE);
   const pages = pageHandlers(answer);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();
@@ -140,8 +148,15 @@ export function createApp({
     ["/market/v1/plugins", market.plugins, limited, marketDocs.plugins],
     ["/market/v1/catalog.json", market.catalog, limited, marketDocs.catalog],
     ["/market/v1/changes", market.changes, limited, marketDocs.changes],
+    ["/market/claude/marketplace.json", claude.all, paging, claudeDocs.all],
+    ["/market/claude/categories/:id/marketplace.json", claude.category, paging, claudeDocs.category],
+    ["/market/claude/picks/marketplace.json", claude.picks, paging, claudeDocs.picks],
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
+    ["/api/v1/lookup", lookup.lookup, paging, lookupDoc],
+    ["/v0.1/servers", registry.list, paging, registryDocs.list],
+    ["/v0.1/servers/:serverName/versions", registry.versions, paging, registryDocs.versions],
+    ["/v0.1/servers/:serverName/versions/:version", registry.version, paging, registryDocs.version],
     ["/badge/:owner/:file", badges.badge, open, badgeDoc],
     ["/api/v1/suggest", suggest.suggest, typing, suggestDoc],
     ["/browse", pages.browse, browsing, pageDocs.browse],
@@ -161,6 +176,7 @@ export function createApp({
     if (group === limited) metrics.limitGroup(path, "catalog");
     else if (group === typing) metrics.limitGroup(path, "suggest");
     else if (group === browsing) metrics.limitGroup(path, "pages");
+    else if (group === paging) metrics.limitGroup(path, "paging");
   }
   const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
     path,
@@ -183,6 +199,8 @@ export function createApp({
     })
     .onRequest(checkRequestLine)
     .onAfterHandle({ as: "global" }, closeWhileStopping(stopping));
+  // The one route that also takes a body: a batch lookup too long for a URL.
+  app.post("/api/v1/lookup", lookup.post as (context: CatalogContext) => unknown, paging);
   for (const [path, handler, group] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
     app.options(path, preflight).all(path, methodNotAllowed);

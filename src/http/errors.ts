@@ -1,6 +1,7 @@
 /**
  * One error shape, one place. Handlers throw these; the app's onError renders them:
- * `{code, message, data: null}` under /api/v1, `{code, message}` elsewhere (docs/api.md, *Errors*).
+ * `{code, message, data: null}` under /api/v1, `{error}` under the MCP registry API's /v0.1,
+ * `{code, message}` elsewhere (docs/api.md, *Errors*).
  */
 import { JSON_TYPE } from "./cache";
 import { secured } from "./headers";
@@ -36,8 +37,12 @@ export function unavailable(): HttpError {
   return new HttpError(503, "No catalog snapshot is available yet.");
 }
 
+/** Paths of the MCP registry API, whose errors take that API's shape, `{"error": message}`. */
+export const isRegistryPath = (path: string) => path.startsWith("/v0.1/");
+
 /** The body of an error response for a request path. */
 export function errorBody(path: string, status: number, message: string): string {
+  if (isRegistryPath(path)) return JSON.stringify({ error: message });
   return JSON.stringify(path.startsWith("/api/") ? { code: status, message, data: null } : { code: status, message });
 }
 

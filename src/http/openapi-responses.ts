@@ -5,12 +5,12 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { JSON_TYPE } from "./cache";
-import { errorBody, unavailable } from "./errors";
+import { errorBody, isRegistryPath, unavailable } from "./errors";
 import { ALLOWED_METHODS, MAX_REQUEST_LINE_BYTES } from "./guard";
 import { LIST_PAGING, parsePaging } from "./params";
 import { tooManyBurst, tooManyRequests } from "./ratelimit";
 import type { DocumentedRoute } from "./routedoc";
-import { ErrorSchema } from "./wireschemas";
+import { ErrorSchema, RegistryErrorSchema } from "./wireschemas";
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }, required = false) =>
   required ? { description, required, schema } : { description, schema };
@@ -82,7 +82,8 @@ export function errorDoc(
 ) {
   const example = JSON.parse(errorBody(path, status, message));
   headers = { "Cache-Control": CACHE_HEADERS["Cache-Control"], ...headers };
-  return { description, headers, content: { "application/json": { schema: plain(ErrorSchema), example } } };
+  const schema = plain(isRegistryPath(path) ? RegistryErrorSchema : ErrorSchema);
+  return { description, headers, content: { "application/json": { schema, example } } };
 }
 
 export function responses(

@@ -88,6 +88,12 @@ export const ChangesSchema = closed(
   "What changed from `since` to the snapshot served.",
 );
 
+/** An error of the MCP registry API (/v0.1), in the shape that API's document gives. */
+export const RegistryErrorSchema = closed(
+  { error: t.String({ description: "The problem in one sentence." }) },
+  "An error of the MCP registry API: `{error}`.",
+);
+
 export const ErrorSchema = t.Object(
   {
     code: t.Integer({ minimum: 300, maximum: 599, description: "The HTTP status." }),

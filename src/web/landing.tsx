@@ -122,6 +122,8 @@ const READ_LINKS: ReadonlyArray<[string, string]> = [
   ["/plugins/feed.atom", "Atom feed"],
   ["/plugins/feed.json", "JSON Feed"],
   ["/market/manifest.json", "Client-sync manifest"],
+  ["/v0.1/servers", "MCP registry API (VS Code: chat.mcp.gallery.serviceUrl)"],
+  ["/market/claude/marketplace.json", "Claude Code marketplace"],
 ];
 
 function Stats({ snapshot }: { snapshot: Snapshot }) {

@@ -33,7 +33,14 @@ describe("GET /", () => {
     expect(html).toContain("<dt>plugins</dt><dd>3</dd>");
     expect(html).toContain("<dt>curated</dt><dd>2</dd>");
     expect(html).toContain(`<time datetime="${SNAPSHOT_AT}">`);
-    for (const href of ["/docs", "/openapi.json", "/plugins/feed.xml", "/market/manifest.json", "/api/v1/plugins"]) {
+    for (const href of [
+      "/docs",
+      "/openapi.json",
+      "/plugins/feed.xml",
+      "/market/manifest.json",
+      "/api/v1/plugins",
+      "/v0.1/servers",
+    ]) {
       expect(html).toContain(`href="${href}"`);
     }
   });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
+import { noDetails } from "../../src/catalog/model/details";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { MAX_REQUEST_LINE_BYTES } from "../../src/http/guard";
 import { startServer, type TestServer } from "../helpers";
@@ -27,8 +28,24 @@ let doc: {
   components: { schemas: Record<string, object> };
 };
 
+/** The catalog served: the default one, with one installable MCP server for the registry API's paths. */
+function served() {
+  const input = defaultSnapshotInput();
+  const servers = input.plugins.find((p) => p.id === "modelcontextprotocol/servers")!;
+  const install = {
+    harness: "mcp" as const,
+    kind: "npm" as const,
+    config: { mcpServers: { servers: { command: "npx", args: ["-y", "@modelcontextprotocol/servers@1.0.0"] } } },
+    env: [],
+    from: "server.json",
+  };
+  const identity = { name: "io.github.modelcontextprotocol/servers", version: "1.0.0" };
+  servers.details = { ...noDetails(), works_with: ["mcp"], install: [install], mcp_registry: identity };
+  return input;
+}
+
 beforeAll(async () => {
-  server = startServer(defaultSnapshotInput(), { baseUrl: "https://plugins.example.org" });
+  server = startServer(served(), { baseUrl: "https://plugins.example.org" });
   doc = await server.json("/openapi.json");
 });
 afterAll(() => server.stop());
@@ -40,6 +57,8 @@ function pathOf(template: string): string {
     .replace("{owner}", "modelcontextprotocol")
     .replace("{repo}", "servers")
     .replace("{id}", "mcp")
+    .replace("{serverName}", "io.github.modelcontextprotocol%2Fservers")
+    .replace("{version}", "latest")
     .replace(/^\/assets\/\{file\}$/, "/assets/site.css");
 }
 
@@ -89,6 +108,13 @@ describe("GET /openapi.json", () => {
       "/metrics",
       "/api/v1/listing/{owner}/{repo}",
       "/badge/{owner}/{file}",
+      "/api/v1/lookup",
+      "/market/claude/marketplace.json",
+      "/market/claude/categories/{id}/marketplace.json",
+      "/market/claude/picks/marketplace.json",
+      "/v0.1/servers",
+      "/v0.1/servers/{serverName}/versions",
+      "/v0.1/servers/{serverName}/versions/{version}",
     ];
     expect(Object.keys(doc.paths).sort()).toEqual(expected.sort());
     for (const template of Object.keys(doc.paths)) {

@@ -53,6 +53,26 @@ describe("manifests read in the refresh's GraphQL batches", () => {
     expect(report.usage.callsText()).toContain("graphql 3 (3 points; 1 of them read skill folders)");
   });
 
+  test("a server.json's name and version are kept: the MCP registry API serves the server under them", async () => {
+    const { server } = await refreshed([]);
+    const { status, body } = await get(`${server.url}/v0.1/servers/io.github.mcpco%2Fnpm-server/versions/1.2.3`);
+    expect(status).toBe(200);
+    expect(body.server).toMatchObject({ name: "io.github.mcpco/npm-server", version: "1.2.3" });
+    expect(body.server.packages).toEqual([
+      {
+        registryType: "npm",
+        registryBaseUrl: "https://registry.npmjs.org",
+        identifier: "@mcpco/npm-server",
+        version: "1.2.3",
+        transport: { type: "stdio" },
+        environmentVariables: [
+          { name: "MCPCO_TOKEN", isRequired: true, isSecret: true },
+          { name: "MCPCO_REGION", isRequired: false, isSecret: false },
+        ],
+      },
+    ]);
+  });
+
   test("without include= a plugin and a list page are exactly the contract's fields", async () => {
     const { server } = await refreshed([]);
     const contract = FULL_FIELDS;

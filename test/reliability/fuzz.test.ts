@@ -32,6 +32,58 @@ async function expectPage(response: Response, enveloped: boolean): Promise<void>
   expect(data.generatedAt).toBe("2026-01-02T03:04:05.678Z");
 }
 
+describe("hostile input to the client APIs", () => {
+  test("GET /v0.1/servers with any cursor, limit, search, updated_since, version and include_deleted", async () => {
+    const names = ["cursor", "limit", "search", "updated_since", "version", "include_deleted"] as const;
+    await fc.assert(
+      fc.asyncProperty(queryOf(names), async (query) => {
+        await check(`/v0.1/servers${query}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test("GET /v0.1/servers/{serverName}/versions/{version} with any segments", async () => {
+    await fc.assert(
+      fc.asyncProperty(segment, segment, async (name, version) => {
+        await check(`/v0.1/servers/${name}/versions`);
+        await check(`/v0.1/servers/${name}/versions/${version}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test("GET /api/v1/lookup with any ids and since", async () => {
+    await fc.assert(
+      fc.asyncProperty(queryOf(["ids", "since"] as const), async (query) => {
+        await check(`/api/v1/lookup${query}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test("POST /api/v1/lookup with any body", async () => {
+    const body = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.record({ ids: fc.array(fc.string(), { maxLength: 120 }), since: fc.string() }).map((v) => JSON.stringify(v)),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        const response = await t.app.handle(
+          new Request("http://localhost/api/v1/lookup", {
+            method: "POST",
+            body: text,
+            headers: { "Content-Type": "application/json" },
+          }),
+        );
+        await expectSafe(response, "/api/v1/lookup", "POST");
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 describe("hostile query parameters", () => {
   test("GET /api/v1/plugins with any q, category, curated, sort, page and pageSize", async () => {
     const names = ["q", "category", "curated", "sort", "page", "pageSize"] as const;

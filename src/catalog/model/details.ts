@@ -137,6 +137,21 @@ export type Install = Static<typeof InstallSchema>;
 
 const RepoId = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$" });
 
+/** An MCP registry server name: a reverse-DNS namespace, one slash, the server's own name. */
+export const MCP_SERVER_NAME = "^[a-zA-Z0-9.-]{1,100}/[a-zA-Z0-9._-]{1,100}$";
+/** An exact version as server.json may state it: no range, no wildcard, not `latest` (checked apart). */
+export const MCP_SERVER_VERSION = "^[0-9A-Za-z][0-9A-Za-z.+_-]{0,99}$";
+
+/** The identity a server.json states: its full name and its own version, when exact. */
+export const McpRegistrySchema = Type.Object(
+  {
+    name: Type.String({ pattern: MCP_SERVER_NAME }),
+    version: Type.Union([Type.String({ pattern: MCP_SERVER_VERSION }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type McpRegistryIdentity = Static<typeof McpRegistrySchema>;
+
 /** What the refresh read for one plugin: stored in its checkpoint and in the snapshot. */
 export const DetailsSchema = Type.Object(
   {
@@ -150,6 +165,9 @@ export const DetailsSchema = Type.Object(
       Type.Null(),
     ]),
     risk: Type.Optional(RiskNotesSchema),
+
+    /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
+    mcp_registry: Type.Optional(McpRegistrySchema),
   },
   { additionalProperties: false },
 );

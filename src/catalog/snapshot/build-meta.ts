@@ -1,6 +1,7 @@
 /** What a snapshot file says about itself: its statistics, categories, history and the refresher's decisions. */
 import type { Database } from "bun:sqlite";
 import { NO_LISTING_RULES } from "../model/candidates";
+import type { McpRegistryIdentity } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";
 
@@ -28,6 +29,10 @@ export function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInp
   insert.run("editorial_ids", JSON.stringify(input.editorialIds ?? {}));
   insert.run("snapshot_at", stats.snapshotAt);
   insert.run("stats", JSON.stringify(stats));
+  // The server.json identities the MCP registry API names servers by, keyed by plugin id.
+  const registry: Record<string, McpRegistryIdentity> = {};
+  for (const p of input.plugins) if (p.details?.mcp_registry) registry[p.id] = p.details.mcp_registry;
+  insert.run("mcp_registry", JSON.stringify(registry));
 }
 
 /** The removals, renames and earlier snapshot times a client may ask changes since. */

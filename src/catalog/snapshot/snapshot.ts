@@ -5,7 +5,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import type { Log } from "../../base/log";
 import type { CandidateDecision, ListingRules } from "../model/candidates";
-import { type DetailFragments, type IncludePart, withParts } from "../model/details";
+import { type DetailFragments, type IncludePart, type McpRegistryIdentity, withParts } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
 import { fragmentsProblem } from "../model/stored";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
@@ -265,15 +265,39 @@ export class Snapshot {
       id: row.id,
       changedAt: row.changed_at,
       firstSeenAt: row.first_seen_at,
-      json: catalogJson(
-        row.full_json,
-        row.curated === 1,
-        row.first_seen_at,
-        row.repo_id,
-        row.previous_ids,
-        this.fragments(row),
-      ),
+      json: this.catalogRowJson(row),
     }));
+  }
+
+  /**
+   * Up to `limit` plugins a filter-only query finds, from the `offset`-th of them by stars, in
+   * catalog form (as catalogRowsAfter): what the client documents of a kind of plugin (the MCP
+   * registry's servers, Claude Code marketplaces) are written from, through the snapshot's
+   * precomputed filter members rather than a scan.
+   */
+  catalogRowsOf(query: Omit<Query, "q" | "sort" | "offset" | "limit">, offset: number, limit: number): CatalogSlice[] {
+    const { items } = this.searcher.find({ ...query, q: null, sort: "stars", offset, limit });
+    this.catalogRow ??= this.db.query<CatalogSliceRow, [number]>(
+      `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid = ?`,
+    );
+    return items.map((rowid) => {
+      const row = this.catalogRow!.get(rowid)!;
+      return {
+        rowid,
+        id: row.id,
+        changedAt: row.changed_at,
+        firstSeenAt: row.first_seen_at,
+        json: this.catalogRowJson(row),
+      };
+    });
+  }
+
+  private catalogRow: Statement<CatalogSliceRow, [number]> | null = null;
+
+  /** A row in catalog form, its details checked (details-check.ts). */
+  private catalogRowJson(row: CatalogSliceRow): string {
+    const { full_json, curated, first_seen_at, repo_id, previous_ids } = row;
+    return catalogJson(full_json, curated === 1, first_seen_at, repo_id, previous_ids, this.fragments(row));
   }
 
   /** The snapshot times the history reaches, oldest first. */
@@ -293,6 +317,36 @@ export class Snapshot {
   get closed(): boolean {
     return this.isClosed;
   }
+
+  /**
+   * The server.json identity (name, version) of each plugin that states one, by lowercased id; none
+   * in a snapshot written before they were kept.
+   */
+  mcpRegistry(): Map<string, McpRegistryIdentity> {
+    const row = this.db.query<{ value: string }, [string]>(`SELECT value FROM meta WHERE key = ?`).get("mcp_registry");
+    const stored = row ? (JSON.parse(row.value) as Record<string, McpRegistryIdentity>) : {};
+    return new Map(Object.entries(stored).map(([id, identity]) => [id.toLowerCase(), identity]));
+  }
+
+  /**
+   * The ids of up to `limit` installable MCP servers a search for `text` finds, by stars: what the
+   * MCP registry API's `search` is answered from.
+   */
+  mcpSearch(text: string, limit: number): string[] {
+    const found = this.searcher.find({ q: text, has: ["install"], harness: "mcp", sort: "stars", offset: 0, limit });
+    this.idByRowid ??= this.db.prepare(`SELECT id FROM plugins WHERE rowid = ?`);
+    return found.items.map((rowid) => this.idByRowid!.get(rowid)!.id);
+  }
+
+  private idByRowid: Statement<{ id: string }, [number]> | null = null;
+
+  /** When a plugin's catalog form last changed (as far as the history reaches), or null when it is not listed. */
+  changedAt(id: string): string | null {
+    this.changedById ??= this.db.prepare(`SELECT changed_at FROM plugins WHERE id = ?`);
+    return this.changedById.get(id)?.changed_at ?? null;
+  }
+
+  private changedById: Statement<{ changed_at: string }, [string]> | null = null;
 
   /** The current id of a former id (a renamed plugin's old name), or null. */
   currentId(formerId: string): string | null {

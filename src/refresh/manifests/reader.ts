@@ -12,6 +12,7 @@ import {
   type Install,
   MAX_INSTRUCTIONS,
   MAX_LIST_ITEMS,
+  type McpRegistryIdentity,
   type PluginDetails,
   validDetails,
 } from "../../catalog/model/details";
@@ -57,6 +58,8 @@ interface Found {
   evidence: string[];
   /** The packages the package files publish (refresh/registries checks them). */
   packages: PublishedNames;
+  /** server.json's name and exact version, for the MCP registry API. */
+  registry: McpRegistryIdentity | null;
 }
 
 /** Reads one repository's manifests; every refusal is counted under `manifest <file>: <reason>`. */
@@ -127,6 +130,7 @@ export class ManifestReader {
       found.mcpServers.push(read.name);
       found.install.push(...read.install);
       found.deprecated ||= read.deprecated;
+      found.registry = read.registry;
     }
     const gemini = this.json(node, "gemini", id);
     const extension = gemini ? readGemini(this.gate, gemini, id) : null;
@@ -179,6 +183,7 @@ export class ManifestReader {
       deprecated: false,
       evidence: [],
       packages: {},
+      registry: null,
     };
     this.claudeAndMcp(node, id, found);
     this.skillAndPackages(node, id, found);
@@ -216,6 +221,7 @@ export class ManifestReader {
       deprecated: found.deprecated,
       latest_release: latestRelease(node),
       ...manifestRisk(node),
+      ...(found.registry ? { mcp_registry: found.registry } : {}),
     };
     return {
       details,

@@ -3,7 +3,12 @@
  * camelCase ones since 2025-09-16): its name, status, and install instructions for its npm, PyPI
  * and OCI packages (`claude mcp add …` and the `mcpServers` entry) and its remote endpoints.
  */
-import type { Install } from "../../catalog/model/details";
+import {
+  type Install,
+  MCP_SERVER_NAME,
+  MCP_SERVER_VERSION,
+  type McpRegistryIdentity,
+} from "../../catalog/model/details";
 import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
 import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";
@@ -18,11 +23,23 @@ const OCI_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const OCI_DIGEST = /^sha256:[a-f0-9]{64}$/;
 const REMOTE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]*)*$/;
 const FILE = MANIFEST_FILES.server;
+const MCP_NAME = new RegExp(MCP_SERVER_NAME);
+const MCP_VERSION = new RegExp(MCP_SERVER_VERSION);
+/** A version component that stands for many: `1.x`, `1.*`. */
+const WILDCARD = /(?:^|\.)[xX*](?:\.|$)/;
+
+/** server.json's `version` when it names one exact version, else null. */
+function exactVersion(value: unknown): string | null {
+  if (typeof value !== "string" || !MCP_VERSION.test(value)) return null;
+  return value.toLowerCase() === "latest" || WILDCARD.test(value) ? null : value;
+}
 
 export interface ServerRead {
   name: string;
   deprecated: boolean;
   install: Install[];
+  /** The name and exact version the MCP registry API serves it under; null when the file names another repository. */
+  registry: McpRegistryIdentity | null;
 }
 
 /** The server's short name, status and instructions; null when it is no registry server.json or its name is refused. */
@@ -31,16 +48,17 @@ export function readServer(gate: Gate, raw: Json, id: string): ServerRead | null
   if (!schema?.includes(MCP_SCHEMA)) return null;
   const manifest = camelCased(raw, 1);
   const full = str(manifest.name);
-  const short = full && /^[A-Za-z0-9.-]{1,100}\/[A-Za-z0-9._-]{1,100}$/.test(full) ? full.split("/")[1]! : null;
-  if (!short || !PLUGIN_NAME.test(short)) return gate.refuse(FILE, "name not accepted", id);
+  const short = full && MCP_NAME.test(full) ? full.split("/")[1]! : null;
+  if (!full || !short || !PLUGIN_NAME.test(short)) return gate.refuse(FILE, "name not accepted", id);
   const deprecated = manifest.status === "deprecated";
-  const read: ServerRead = { name: short, deprecated, install: [] };
+  const read: ServerRead = { name: short, deprecated, install: [], registry: null };
   const repository = isObject(manifest.repository) ? str(manifest.repository.url) : null;
   const named = repository ? /^https:\/\/github\.com\/([^/]+\/[^/]+?)(?:\.git)?\/?$/i.exec(repository)?.[1] : null;
   if (repository && named?.toLowerCase() !== id.toLowerCase()) {
     gate.refuse(FILE, "names another repository", id);
     return read;
   }
+  read.registry = { name: full, version: exactVersion(manifest.version) };
   const packages = Array.isArray(manifest.packages) ? manifest.packages.slice(0, 10) : [];
   for (const pkg of packages) if (isObject(pkg)) read.install.push(...mcpPackage(gate, camelCased(pkg, 1), short, id));
   const remotes = Array.isArray(manifest.remotes) ? manifest.remotes.slice(0, 10) : [];

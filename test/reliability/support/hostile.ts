@@ -139,9 +139,14 @@ export async function expectSafe(response: Answer, path: string, method = "GET")
   // In process a HEAD answer may keep its body; the server drops it (checked over HTTP elsewhere).
   if (response.status >= 400 && !(method === "HEAD" && text === "")) {
     const body = JSON.parse(text) as Record<string, unknown>;
-    const expected = new URL(`http://localhost${path}`).pathname.startsWith("/api/")
-      ? ["code", "data", "message"]
-      : ["code", "message"];
+    const pathname = new URL(`http://localhost${path}`).pathname;
+    // The MCP registry API's errors take that API's shape.
+    if (pathname.startsWith("/v0.1/")) {
+      expect(Object.keys(body), context).toEqual(["error"]);
+      expect(typeof body.error, context).toBe("string");
+      return;
+    }
+    const expected = pathname.startsWith("/api/") ? ["code", "data", "message"] : ["code", "message"];
     expect(Object.keys(body).sort(), context).toEqual(expected);
     expect(body.code, context).toBe(response.status);
     expect(typeof body.message, context).toBe("string");

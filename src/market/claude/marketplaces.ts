@@ -1,0 +1,128 @@
+/**
+ * Claude Code marketplaces served by the catalog, written once per snapshot: one of every Claude
+ * Code plugin the catalog lists (originals only: no forks, look-alikes or archived repositories),
+ * one per category, one of the editors' picks. An entry is a plugin a listed repository's
+ * marketplace.json names inside that repository: `github` for one at the repository's root,
+ * `git-subdir` with its path for one in a folder. A plugin keeps its own name unless another
+ * served plugin has it; then the owner (and, if need be, the repository) is appended, the same
+ * in every marketplace of the snapshot.
+ */
+import type { PluginCatalogView } from "../../catalog/model/wire";
+import type { Snapshot } from "../../catalog/snapshot/snapshot";
+import { pluginPath } from "../../http/paths";
+
+/** The marketplaces' names: none reserved or read as an official one by Claude Code. */
+export const MARKETPLACE_NAME = "plugin-catalog";
+export const PICKS = "picks";
+
+const ROWS_PER_READ = 50;
+/** The plugins that may hold entries: listed originals that work with Claude Code, not archived. */
+const CLAUDE_PLUGINS = { harness: "claude-code", original: true, archived: false };
+
+type Source = { source: "github"; repo: string } | { source: "git-subdir"; url: string; path: string };
+
+interface Served {
+  name: string;
+  source: Source;
+  description?: string;
+  category: string;
+  homepage: string;
+  repository: string;
+  /** Not served: what picks the marketplaces an entry is in. */
+  categories: readonly string[];
+  curated: boolean;
+}
+
+/** A marketplace.json source for a plugin inside repository `id`, or null for one elsewhere. */
+export function sourceOf(id: string, source: string): Source | null {
+  if (!source.startsWith(".")) return null;
+  const path = source.replace(/^\.\/?/, "").replace(/\/+$/, "");
+  if (path.split("/").some((part) => part === ".." || part === ".")) return null;
+  return path === "" ? { source: "github", repo: id } : { source: "git-subdir", url: id, path };
+}
+
+/** The entries of one listed plugin's marketplace, before their names are made unique. */
+function entriesOf(plugin: PluginCatalogView, baseUrl: string): Served[] {
+  const out: Served[] = [];
+  for (const entry of plugin.contents?.plugins ?? []) {
+    const source = sourceOf(plugin.id, entry.source);
+    if (source === null) continue;
+    const description = entry.description || plugin.description;
+    out.push({
+      name: entry.name,
+      source,
+      ...(description ? { description } : {}),
+      category: plugin.category,
+      homepage: `${baseUrl}${pluginPath(plugin.id)}`,
+      repository: plugin.url,
+      categories: plugin.categories,
+      curated: plugin.curated,
+    });
+  }
+  return out;
+}
+
+/** Names unique across the served plugins: the own name, else with the owner, else with the repository. */
+function uniqueNames(entries: Served[]): void {
+  const count = (names: string[]) => {
+    const seen = new Map<string, number>();
+    for (const n of names) seen.set(n.toLowerCase(), (seen.get(n.toLowerCase()) ?? 0) + 1);
+    return seen;
+  };
+  const own = count(entries.map((e) => e.name));
+  const withOwner = (e: Served) => {
+    const id = e.source.source === "github" ? e.source.repo : e.source.url;
+    return `${e.name}-${id.split("/")[0]!.toLowerCase()}`;
+  };
+  const owned = count(entries.map(withOwner));
+  for (const e of entries) {
+    if (own.get(e.name.toLowerCase()) === 1) continue;
+    const id = e.source.source === "github" ? e.source.repo : e.source.url;
+    const [, repo = ""] = id.split("/");
+    const named = withOwner(e);
+    const path = e.source.source === "git-subdir" ? `-${e.source.path.replace(/[^A-Za-z0-9._-]/g, "-")}` : "";
+    e.name = owned.get(named.toLowerCase()) === 1 ? named : `${named}-${repo.toLowerCase()}${path}`;
+  }
+}
+
+/** The marketplaces of one snapshot, as JSON text by key (`all`, a category id, `picks`). */
+export class ClaudeMarketplaces {
+  private constructor(private readonly documents: ReadonlyMap<string, string>) {}
+
+  static *writing(snapshot: Snapshot, baseUrl: string): Generator<void, ClaudeMarketplaces> {
+    const entries: Served[] = [];
+    for (let offset = 0; ; offset += ROWS_PER_READ) {
+      if (snapshot.closed) throw new Error("the snapshot closed while its marketplaces were written");
+      const rows = snapshot.catalogRowsOf(CLAUDE_PLUGINS, offset, ROWS_PER_READ);
+      for (const row of rows) {
+        if (row.json.includes('"plugins":[]')) continue;
+        entries.push(...entriesOf(JSON.parse(row.json) as PluginCatalogView, baseUrl));
+      }
+      if (rows.length < ROWS_PER_READ) break;
+      yield;
+    }
+    uniqueNames(entries);
+    const owner = { name: "Plugin Catalog", url: baseUrl };
+    const document = (suffix: string | null, about: string, chosen: Served[]) =>
+      JSON.stringify({
+        name: suffix === null ? MARKETPLACE_NAME : `${MARKETPLACE_NAME}-${suffix}`,
+        owner,
+        description: about,
+        plugins: chosen.map(({ categories: _, curated: __, ...served }) => served),
+      });
+    const documents = new Map<string, string>();
+    documents.set("all", document(null, "Every Claude Code plugin the Plugin Catalog lists (originals).", entries));
+    const picks = entries.filter((e) => e.curated);
+    documents.set(PICKS, document(PICKS, "The Plugin Catalog editors' picks of Claude Code plugins.", picks));
+    for (const category of snapshot.categories) {
+      const chosen = entries.filter((e) => e.categories.includes(category.id));
+      documents.set(category.id, document(category.id, `Claude Code plugins of ${category.name}.`, chosen));
+    }
+    return new ClaudeMarketplaces(documents);
+  }
+
+  /** The marketplace of `key`, or null for a category the snapshot has not. */
+  get(key: string): string | null {
+    return this.documents.get(key) ?? null;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * A document of each snapshot written once by a generator that pauses between reads: before the
+ * store serves the snapshot (its `onOpen` work), or, for one opened earlier, begun at once and
+ * finished by the first request that needs it before its slices did.
+ */
+import { runSliced } from "../catalog/snapshot/slices";
+import type { Snapshot } from "../catalog/snapshot/snapshot";
+import type { CatalogStore } from "../catalog/snapshot/store";
+
+/** The writing of one snapshot's document, and the document once it ended. */
+interface Writing<T> {
+  work: Generator<void, T>;
+  done?: T;
+}
+
+export class PreparedPerSnapshot<T> {
+  private readonly written = new Map<Snapshot, Writing<T>>();
+
+  private constructor(private readonly write: (snapshot: Snapshot) => Generator<void, T>) {}
+
+  /** The documents of the snapshots `store` opens, each written before it serves. */
+  static following<T>(store: CatalogStore, write: (snapshot: Snapshot) => Generator<void, T>): PreparedPerSnapshot<T> {
+    const prepared = new PreparedPerSnapshot(write);
+    store.onOpen((snapshot) => prepared.begin(snapshot).work);
+    if (store.loaded !== null) {
+      const run = runSliced(prepared.begin(store.loaded).work);
+      if (!run.done) run.promise.catch(() => {});
+    }
+    return prepared;
+  }
+
+  private begin(snapshot: Snapshot): Writing<T> {
+    for (const other of this.written.keys()) if (other.closed) this.written.delete(other);
+    const known = this.written.get(snapshot);
+    if (known !== undefined) return known;
+    const writing = this.write(snapshot);
+    const state: Writing<T> = { work: writing };
+    state.work = (function* (): Generator<void, T> {
+      const done = yield* writing;
+      state.done = done;
+      return done;
+    })();
+    this.written.set(snapshot, state);
+    return state;
+  }
+
+  /** The document of `snapshot`, the rest of its writing done now if it has not ended. */
+  get(snapshot: Snapshot): T {
+    const state = this.begin(snapshot);
+    if (state.done !== undefined) return state.done;
+    for (let step = state.work.next(); !step.done; step = state.work.next()) {}
+    if (state.done === undefined) {
+      // A writing that failed midway is begun again.
+      this.written.delete(snapshot);
+      return this.get(snapshot);
+    }
+    return state.done;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The Claude Code marketplaces over real HTTP: which plugins are entries (originals inside listed
+ * repositories), their sources, names unique in every marketplace, one per category, the picks,
+ * and the rules Claude Code's validator applies to a marketplace (name, owner, sources).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { type Contents, noDetails } from "../../src/catalog/model/details";
+import type { PluginRecord } from "../../src/catalog/model/types";
+import { sourceOf } from "../../src/market/claude/marketplaces";
+import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+function market(id: string, entries: Array<[string, string]>, fields: Partial<PluginRecord> = {}): PluginRecord {
+  const plugins = entries.map(([name, source]) => ({ name, source, description: `${name} does things` }));
+  const contents: Contents = {
+    skills: [],
+    commands: [],
+    agents: [],
+    hooks: [],
+    mcp_servers: [],
+    plugins,
+    counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: plugins.length },
+  };
+  return plugin(id, { ...fields, details: { ...noDetails(), works_with: ["claude-code"], contents } });
+}
+
+const catalog = () =>
+  snapshotInput([
+    market(
+      "acme/market",
+      [
+        ["tool", "./plugins/tool"],
+        ["root", "./"],
+        ["elsewhere", "other/repo"],
+      ],
+      { stars: 50, curated: true, categories: ["skills", "commands"] },
+    ),
+    market("beta/market", [["tool", "./tool/"]], { stars: 40, categories: ["commands"] }),
+    market("beta/again", [["tool", "./tool"]], { stars: 30, categories: ["commands"] }),
+    market("gone/archived", [["old", "./"]], { archived: true }),
+    market("fork/copy", [["copy", "./"]], { stars: 1 }),
+    plugin("plain/repo", { stars: 10 }),
+  ]);
+
+type Served = { name: string; source: Record<string, string>; homepage: string; category: string };
+type Marketplace = { name: string; owner: { name: string }; plugins: Served[] };
+
+const RESERVED =
+  /(?:official[^a-z0-9]*(anthropic|claude)|(?:anthropic|claude)[^a-z0-9]*official|^(?:anthropic|claude)[^a-z0-9]*(marketplace|plugins|official))/i;
+
+/** What Claude Code's validator refuses: a reserved or spaced name, no owner, a bad source, a name twice. */
+function expectValidMarketplace(doc: Marketplace) {
+  expect(doc.name).toMatch(/^[a-z0-9-]+$/);
+  expect(RESERVED.test(doc.name)).toBe(false);
+  expect(doc.owner.name.length).toBeGreaterThan(0);
+  const names = doc.plugins.map((p) => p.name.toLowerCase());
+  expect(new Set(names).size).toBe(names.length);
+  for (const p of doc.plugins) {
+    expect(p.name).not.toContain(" ");
+    if (p.source.source === "github") expect(p.source.repo).toMatch(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/);
+    else {
+      expect(p.source.source).toBe("git-subdir");
+      expect(p.source.url).toMatch(/^[a-zA-Z0-9-_.]+\/[a-zA-Z0-9-_.]+$/);
+      expect(p.source.path ?? "").not.toBe("");
+      expect(p.source.path).not.toContain("..");
+    }
+    expect(URL.canParse(p.homepage)).toBe(true);
+  }
+}
+
+describe("Claude Code marketplaces", () => {
+  test("every original plugin inside a listed repository, names unique, sources Claude Code fetches", async () => {
+    const input = catalog();
+    input.plugins.find((p) => p.id === "fork/copy")!.details!.fork_of = "acme/market";
+    server = startServer(input, { baseUrl: "https://plugins.example.org" });
+    const all = (await server!.json("/market/claude/marketplace.json")) as Marketplace;
+    expectValidMarketplace(all);
+    expect(all.name).toBe("plugin-catalog");
+    expect(all.plugins.map((p) => [p.name, p.source])).toEqual([
+      ["tool-acme", { source: "git-subdir", url: "acme/market", path: "plugins/tool" }],
+      ["root", { source: "github", repo: "acme/market" }],
+      ["tool-beta-market-tool", { source: "git-subdir", url: "beta/market", path: "tool" }],
+      ["tool-beta-again-tool", { source: "git-subdir", url: "beta/again", path: "tool" }],
+    ]);
+    expect(all.plugins[0]!.homepage).toBe("https://plugins.example.org/plugin/acme/market");
+  });
+
+  test("one per category and one of the editors' picks, with the same names; an unknown category is 404", async () => {
+    server = startServer(catalog());
+    const commands = (await server!.json("/market/claude/categories/commands/marketplace.json")) as Marketplace;
+    expectValidMarketplace(commands);
+    expect(commands.name).toBe("plugin-catalog-commands");
+    expect(commands.plugins.map((p) => p.name)).toEqual([
+      "tool-acme",
+      "root",
+      "tool-beta-market-tool",
+      "tool-beta-again-tool",
+    ]);
+    const skills = (await server!.json("/market/claude/categories/skills/marketplace.json")) as Marketplace;
+    expect(skills.plugins.map((p) => p.name)).toEqual(["tool-acme", "root"]);
+    const picks = (await server!.json("/market/claude/picks/marketplace.json")) as Marketplace;
+    expectValidMarketplace(picks);
+    expect(picks.plugins.map((p) => p.name)).toEqual(["tool-acme", "root"]);
+    const empty = (await server!.json("/market/claude/categories/hooks/marketplace.json")) as Marketplace;
+    expect(empty.plugins).toEqual([]);
+    expect((await server!.get("/market/claude/categories/nothing/marketplace.json")).status).toBe(404);
+  });
+
+  test("sources: the root, a folder, never a path out of the repository or another repository", () => {
+    expect(sourceOf("a/b", ".")).toEqual({ source: "github", repo: "a/b" });
+    expect(sourceOf("a/b", "./x/y/")).toEqual({ source: "git-subdir", url: "a/b", path: "x/y" });
+    expect(sourceOf("a/b", "./x/../..")).toBeNull();
+    expect(sourceOf("a/b", "c/d")).toBeNull();
+    expect(sourceOf("a/b", "https://example.com/x.git")).toBeNull();
+  });
+});

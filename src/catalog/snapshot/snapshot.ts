@@ -9,7 +9,6 @@ import { type DetailFragments, type IncludePart, type McpRegistryIdentity, withP
 import { SCHEMA_VERSION } from "../model/schema";
 import { fragmentsProblem } from "../model/stored";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
-import { catalogJson } from "../model/views";
 import { FtsIndex } from "../search/fts";
 import { blobReader, decodeInt32, ListOrders } from "../search/orders";
 import type { Query } from "../search/query";
@@ -17,41 +16,13 @@ import { Searcher } from "../search/searcher";
 import { synonymsOf } from "../search/searchtext";
 import { prefixUpperBound, rankRowids, SCAN_LIMIT } from "../search/typeahead";
 import type { Vocabulary } from "../search/vocabulary";
+import { type CatalogQuery, CatalogRows, type CatalogSlice, DETAIL_COLUMNS } from "./catalog-rows";
 import { DetailChecks, type DetailRow, rowFragments } from "./details-check";
 
-interface CatalogRow {
-  rowid: number;
-  id: string;
-  full_json: string;
-  curated: number;
-  first_seen_at: string;
-  repo_id: number | null;
-  previous_ids: string;
-  x_contents: string;
-  x_install: string;
-  x_flags: string;
-  x_works_with: string;
-  x_risk: string;
-}
+export type { CatalogSlice } from "./catalog-rows";
 
 interface FullRow extends DetailRow {
   full_json: string;
-}
-
-const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk";
-const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
-
-interface CatalogSliceRow extends CatalogRow {
-  changed_at: string;
-}
-
-/** One plugin in catalog form, with what decides which `changes` answers hold it. */
-export interface CatalogSlice {
-  rowid: number;
-  id: string;
-  changedAt: string;
-  firstSeenAt: string;
-  json: string;
 }
 
 /** A feed entry: only what the RSS item needs. */
@@ -85,7 +56,7 @@ export class Snapshot {
   /** The evidence and star floors the refresher applied to this snapshot's candidates. */
   readonly listingRules: ListingRules;
   private readonly candidateById: Statement<{ json: string }, [string]>;
-  private catalogSlice: Statement<CatalogSliceRow, [number, number]> | null = null;
+  private readonly rows: CatalogRows;
   private isClosed = false;
   private readonly suggestRow: Statement<{ json: string }, [number]>;
   private readonly suggestRange: Statement<{ plugin: number }, [string, string]>;
@@ -126,6 +97,7 @@ export class Snapshot {
     this.listingRules = JSON.parse(this.metaValue("listing_rules")) as ListingRules;
     this.candidateById = db.prepare(`SELECT json FROM candidates WHERE id = ?`);
     this.checks = new DetailChecks(this.stats.total, log);
+    this.rows = new CatalogRows(db, this.searcher, (row) => this.checks.of(row));
   }
 
   /**
@@ -142,10 +114,6 @@ export class Snapshot {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError(`cannot open snapshot ${path}: ${(error as Error).message}`);
     }
-  }
-
-  private fragments(row: FullRow): DetailFragments {
-    return this.checks.of(row);
   }
 
   /** Checks every row's stored details now; the ids (at most `keep`) and number of rows that fail. */
@@ -191,7 +159,7 @@ export class Snapshot {
   plugin(id: string, include: readonly IncludePart[] = []): string | null {
     if (include.length === 0) return this.byId.get(id)?.full_json ?? null;
     const row = this.byIdWith.get(id);
-    return row ? withParts(row.full_json, this.fragments(row), include) : null;
+    return row ? withParts(row.full_json, this.checks.of(row), include) : null;
   }
 
   /** A page of full-form plugin JSON for a list query (see Searcher.find). */
@@ -214,7 +182,7 @@ export class Snapshot {
     if (include.length === 0) return Array.from(rowids, (rowid) => this.byRowid.get(rowid)!.full_json);
     return Array.from(rowids, (rowid) => {
       const row = this.byRowidWith.get(rowid)!;
-      return withParts(row.full_json, this.fragments(row), include);
+      return withParts(row.full_json, this.checks.of(row), include);
     });
   }
 
@@ -252,52 +220,14 @@ export class Snapshot {
     return this.suggestRow.get(rowid)!.json;
   }
 
-  /**
-   * Up to `limit` plugins after `rowid` in catalog form, by stars desc (rowid order), with their
-   * change and first-seen times: what the per-snapshot documents are written from, a slice at a time.
-   */
+  /** Plugins in catalog form after `rowid`, by stars: see CatalogRows.after. */
   catalogRowsAfter(rowid: number, limit: number): CatalogSlice[] {
-    this.catalogSlice ??= this.db.query<CatalogSliceRow, [number, number]>(
-      `SELECT changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-    );
-    return this.catalogSlice.all(rowid, limit).map((row) => ({
-      rowid: row.rowid,
-      id: row.id,
-      changedAt: row.changed_at,
-      firstSeenAt: row.first_seen_at,
-      json: this.catalogRowJson(row),
-    }));
+    return this.rows.after(rowid, limit);
   }
 
-  /**
-   * Up to `limit` plugins a filter-only query finds, from the `offset`-th of them by stars, in
-   * catalog form (as catalogRowsAfter): what the client documents of a kind of plugin (the MCP
-   * registry's servers, Claude Code marketplaces) are written from, through the snapshot's
-   * precomputed filter members rather than a scan.
-   */
-  catalogRowsOf(query: Omit<Query, "q" | "sort" | "offset" | "limit">, offset: number, limit: number): CatalogSlice[] {
-    const { items } = this.searcher.find({ ...query, q: null, sort: "stars", offset, limit });
-    this.catalogRow ??= this.db.query<CatalogSliceRow, [number]>(
-      `SELECT rowid, id, changed_at, ${CATALOG_COLUMNS} FROM plugins WHERE rowid = ?`,
-    );
-    return items.map((rowid) => {
-      const row = this.catalogRow!.get(rowid)!;
-      return {
-        rowid,
-        id: row.id,
-        changedAt: row.changed_at,
-        firstSeenAt: row.first_seen_at,
-        json: this.catalogRowJson(row),
-      };
-    });
-  }
-
-  private catalogRow: Statement<CatalogSliceRow, [number]> | null = null;
-
-  /** A row in catalog form, its details checked (details-check.ts). */
-  private catalogRowJson(row: CatalogSliceRow): string {
-    const { full_json, curated, first_seen_at, repo_id, previous_ids } = row;
-    return catalogJson(full_json, curated === 1, first_seen_at, repo_id, previous_ids, this.fragments(row));
+  /** Plugins in catalog form a filter-only query finds: see CatalogRows.of. */
+  catalogRowsOf(query: CatalogQuery, offset: number, limit: number): CatalogSlice[] {
+    return this.rows.of(query, offset, limit);
   }
 
   /** The snapshot times the history reaches, oldest first. */

@@ -79,8 +79,106 @@ export function servedSnapshot(store: CatalogStore) {
   };
 }
 
+/** The cached-route factory, a page's uncached search charged to the API's search. */
+function answerWith(store: CatalogStore, config: Config, limiter: ReturnType<typeof rateLimit>) {
+  const charge: Charge | undefined =
+    limiter && ((route, request, note) => limiter.charge(SEARCH_ROUTE, route, request, note));
+  return answerFrom(store, {
+    cacheBytes: config.responseCacheBytes,
+    charge,
+    sharedCache: { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
+  });
+}
+
 /** Route options of a rate-limit group. */
 type Limit = { beforeHandle?: NonNullable<ReturnType<typeof rateLimit>>["hook"] };
+
+/**
+ * The rate-limit groups: the catalog's one request per window, none, and the groups that admit a
+ * burst, one budget per group and client whatever the route: typing asks for suggestions several
+ * times a second, a person clicking through pages may open a few at once, and a client reading
+ * everything (a sync paging through the MCP registry API, an update check) pages quickly.
+ */
+function limitGroups(
+  config: Config,
+  server: () => Server<undefined> | null,
+  limiter: ReturnType<typeof rateLimit>,
+  sharedLimits: SharedLimits | undefined,
+) {
+  const bursts = new Map<Limit, BurstRule>();
+  const burstGroup = (name: string, rule: BurstRule): Limit => {
+    const hook = burstLimit(config, server, { name, rule }, config.rateLimitMaxKeys, sharedLimits);
+    const group: Limit = hook ? { beforeHandle: hook } : {};
+    bursts.set(group, rule);
+    return group;
+  };
+  return {
+    limited: (limiter ? { beforeHandle: limiter.hook } : {}) as Limit,
+    open: {} as Limit,
+    typing: burstGroup("suggest", SUGGEST_RULE),
+    browsing: burstGroup("pages", PAGES_RULE),
+    paging: burstGroup("paging", PAGING_RULE),
+    bursts,
+  };
+}
+type Groups = ReturnType<typeof limitGroups>;
+
+/** Each route's entry of /openapi.json with its group's limit; each limited path named in the metrics. */
+function documentRoutes(
+  routes: ReadonlyArray<readonly [string, unknown, Limit, DocumentedRoute["doc"]]>,
+  { limited, typing, browsing, paging, bursts }: Groups,
+  metrics: Metrics,
+): DocumentedRoute[] {
+  for (const [path, , group] of routes) {
+    if (group === limited) metrics.limitGroup(path, "catalog");
+    else if (group === typing) metrics.limitGroup(path, "suggest");
+    else if (group === browsing) metrics.limitGroup(path, "pages");
+    else if (group === paging) metrics.limitGroup(path, "paging");
+  }
+  return routes.map(([path, , group, doc]) => ({
+    path,
+    limited: group === limited || bursts.has(group),
+    ...(bursts.has(group) ? { burst: bursts.get(group) } : {}),
+    doc,
+  }));
+}
+
+/** What every request passes through before and after its route: its note, its log line, errors in the contract's shape. */
+function plumbing(deps: {
+  store: CatalogStore;
+  config: Config;
+  slowRequestMs: number;
+  log: Log;
+  stopping: Stopping;
+  metrics: Metrics;
+}) {
+  const { store, config, slowRequestMs, log, stopping, metrics } = deps;
+  return (
+    new Elysia()
+      .decorate(requestNote())
+      .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp }, metrics, slowRequestMs))
+      // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
+      // route parse cookies, headers and query on every request.
+      .onError(({ error, code, request, route, note }) => {
+        const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
+        if (stopping.active) response.headers.set("connection", "close");
+        // The runtime dates every answer but those to HEAD.
+        if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
+        logRequest(
+          log,
+          request.method,
+          route,
+          response.status,
+          note as RequestNote | undefined,
+          metrics,
+          slowRequestMs,
+        );
+        return response;
+      })
+      .onRequest(checkRequestLine)
+      .onAfterHandle({ as: "global" }, closeWhileStopping(stopping))
+  );
+}
 
 /** The API's search: a page's search the cache does not answer is charged to it. */
 const SEARCH_ROUTE = "/api/v1/plugins";
@@ -97,13 +195,7 @@ export function createApp({
 }: AppDeps) {
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
-  const charge: Charge | undefined =
-    limiter && ((route, request, note) => limiter.charge(SEARCH_ROUTE, route, request, note));
-  const answer = answerFrom(store, {
-    cacheBytes: config.responseCacheBytes,
-    charge,
-    sharedCache: { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
-  });
+  const answer = answerWith(store, config, limiter);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, store, config.baseUrl);
@@ -118,21 +210,8 @@ export function createApp({
   const registry = registryHandlers(answer, store, config.baseUrl);
   const lookup = lookupHandlers(answer, store);
   const claude = claudeHandlers(answer, store, config.baseUrl);
-  const limited: Limit = limiter ? { beforeHandle: limiter.hook } : {};
-  const open: Limit = {};
-  // Groups that admit a burst, one budget per group and client whatever the route: typing asks for
-  // suggestions several times a second, and a person clicking through pages may open a few at once.
-  const bursts = new Map<Limit, BurstRule>();
-  const burstGroup = (name: string, rule: BurstRule): Limit => {
-    const hook = burstLimit(config, server, { name, rule }, config.rateLimitMaxKeys, sharedLimits);
-    const group: Limit = hook ? { beforeHandle: hook } : {};
-    bursts.set(group, rule);
-    return group;
-  };
-  const typing = burstGroup("suggest", SUGGEST_RULE);
-  const browsing = burstGroup("pages", PAGES_RULE);
-  // Clients that read everything: a sync paging through the MCP registry API, an update check.
-  const paging = burstGroup("paging", PAGING_RULE);
+  const groups = limitGroups(config, server, limiter, sharedLimits);
+  const { limited, open, typing, browsing, paging } = groups;
   const pages = pageHandlers(answer);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();
@@ -172,33 +251,8 @@ export function createApp({
     ["/docs/assets/:file", docs.asset, open, apiDocsDocs.asset],
     ["/metrics", metricsHandler(metrics, config.metricsToken), open, metricsDoc],
   ] as const;
-  for (const [path, , group] of routes) {
-    if (group === limited) metrics.limitGroup(path, "catalog");
-    else if (group === typing) metrics.limitGroup(path, "suggest");
-    else if (group === browsing) metrics.limitGroup(path, "pages");
-    else if (group === paging) metrics.limitGroup(path, "paging");
-  }
-  const documented: DocumentedRoute[] = routes.map(([path, , group, doc]) => ({
-    path,
-    limited: group === limited || bursts.has(group),
-    ...(bursts.has(group) ? { burst: bursts.get(group) } : {}),
-    doc,
-  }));
-  const app = new Elysia()
-    .decorate(requestNote())
-    .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp }, metrics, slowRequestMs))
-    // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
-    // route parse cookies, headers and query on every request.
-    .onError(({ error, code, request, route, note }) => {
-      const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
-      if (stopping.active) response.headers.set("connection", "close");
-      // The runtime dates every answer but those to HEAD.
-      if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
-      logRequest(log, request.method, route, response.status, note as RequestNote | undefined, metrics, slowRequestMs);
-      return response;
-    })
-    .onRequest(checkRequestLine)
-    .onAfterHandle({ as: "global" }, closeWhileStopping(stopping));
+  const documented = documentRoutes(routes, groups, metrics);
+  const app = plumbing({ store, config, slowRequestMs, log, stopping, metrics });
   // The one route that also takes a body: a batch lookup too long for a URL.
   app.post("/api/v1/lookup", lookup.post as (context: CatalogContext) => unknown, paging);
   for (const [path, handler, group] of routes) {

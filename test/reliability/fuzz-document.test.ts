@@ -69,6 +69,17 @@ function valuesOf(schema: Schema): fc.Arbitrary<string> {
     const small = fc.bigInt({ min, max: min + 200n < max ? min + 200n : max });
     return fc.oneof(small, fc.bigInt({ min, max }), fc.constant(max)).map(String);
   }
+  // A boolean query value is written `true` or `false`.
+  if (schema.type === "boolean") return fc.constantFrom("true", "false");
+  // A date-time named only by its format: drawn as one, since random text almost never is.
+  if (!schema.pattern && (schema as { format?: string }).format === "date-time") {
+    const instant = fc.date({
+      min: new Date("2000-01-01T00:00:00Z"),
+      max: new Date("2099-12-31T23:59:59Z"),
+      noInvalidDate: true,
+    });
+    return instant.map((d) => d.toISOString()).filter((value) => valid(value));
+  }
   const drawn = schema.pattern
     ? fc.stringMatching(generable(schema.pattern))
     : fc.oneof(fc.constantFrom(...(schema.examples ?? ["x"])), fc.string({ unit: "grapheme", maxLength: 250 }));
@@ -78,7 +89,8 @@ function valuesOf(schema: Schema): fc.Arbitrary<string> {
 /** A request of `template`: every path parameter, each query parameter or none, values the document allows. */
 function requestsOf(template: string, parameters: Parameter[]): fc.Arbitrary<string> {
   const pathParams = parameters.filter((p) => p.in === "path");
-  const queryParams = parameters.filter((p) => p.in === "query");
+  // An opaque value (a cursor the server handed out) is not drawn: only the server can make one.
+  const queryParams = parameters.filter((p) => p.in === "query" && !(p.schema as { "x-opaque"?: boolean })["x-opaque"]);
   // "." and ".." are not values a client can send as a segment: its URL parser resolves them.
   const segment = (p: Parameter) => valuesOf(p.schema).filter((v) => v !== "." && v !== "..");
   const query = queryParams.map((p) =>

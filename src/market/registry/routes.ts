@@ -155,7 +155,13 @@ function parseVersion(query: URLSearchParams, snapshot: Snapshot, path: VersionP
 
 const ListQuery = t.Object({
   cursor: t.Optional(
-    t.String({ description: "The `metadata.nextCursor` of the page before; opaque, of one snapshot." }),
+    t.String({
+      pattern: "^[A-Za-z0-9_-]{1,600}$",
+      "x-opaque": true,
+      description:
+        "The `metadata.nextCursor` of the page before; opaque, of one snapshot: any other value, or one of an " +
+        "earlier snapshot, is a 400.",
+    }),
   ),
   limit: t.Optional(
     t.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Servers per page (default ${DEFAULT_LIMIT}).` }),
@@ -169,7 +175,13 @@ const ListQuery = t.Object({
       description: "Only servers updated after this RFC 3339 time, oldest update first.",
     }),
   ),
-  version: t.Optional(t.String({ description: "`latest` (every server: each has one version) or an exact version." })),
+  version: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 255,
+      description: "`latest` (every server: each has one version) or an exact version.",
+    }),
+  ),
   include_deleted: t.Optional(t.Boolean({ description: "Accepted; removed plugins are never listed." })),
 });
 

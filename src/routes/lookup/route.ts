@@ -5,7 +5,7 @@
  * same way, without the cache. Malformed input is a 400; an id the catalog does not know is reported.
  */
 import { Type as t } from "@sinclair/typebox";
-import { isPlatformName } from "../../catalog/model/names";
+import { isPlatformName, repoIdListPattern } from "../../catalog/model/names";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer, CatalogContext } from "../../http/answer";
@@ -13,7 +13,8 @@ import { acceptsGzip, CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render, 
 import { okEnvelope } from "../../http/envelope";
 import { badRequest, HttpError, unavailable } from "../../http/errors";
 import type { RouteDoc } from "../../http/openapi";
-import { parseSnapshotAt } from "../../http/params";
+import { described } from "../../http/param";
+import { parseSnapshotAt, SINCE } from "../../http/params";
 import { gzipped, MIN_GZIP_BYTES } from "../../http/render";
 import { envelopeSchema, stringEnum } from "../../http/wireschemas";
 import { lookupData, MAX_LOOKUP_IDS } from "./answer";
@@ -122,10 +123,11 @@ export const lookupDoc = {
     "are reported in `unknown`; a malformed id, more than 100 ids or a body that is not JSON is a 400.",
   query: t.Object({
     ids: t.String({
+      pattern: repoIdListPattern(MAX_LOOKUP_IDS),
       description: `1 to ${MAX_LOOKUP_IDS} \`owner/repo\` ids, comma-separated.`,
       examples: ["modelcontextprotocol/servers,example/unknown"],
     }),
-    since: t.Optional(t.String({ format: "date-time", description: "The snapshotAt of the catalog the client read." })),
+    since: t.Optional(described(SINCE, "The snapshotAt of the catalog the client read.").schema),
   }),
   body: LookupSchema,
   cached: "snapshot",

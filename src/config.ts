@@ -211,7 +211,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     rateLimitMaxKeys: integer(env, "RATE_LIMIT_MAX_KEYS", DEFAULT_MAX_KEYS, 1, 100_000_000),
     trustProxy: proxyHops(env, "TRUST_PROXY"),
     // 16 MiB holds the first pages of every list, sort and filter many times over; more only
-    // grows the process (bench/README.md: RSS under a stream of distinct requests).
+    // grows the process (bench/RESULTS.md: RSS under a stream of distinct requests).
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),
     // A new snapshot reaches a shared cache's clients within these two together: 90 s by default.
     sharedCacheMaxAgeS: integer(env, "SHARED_CACHE_MAX_AGE_S", 60, 0, 86_400),
@@ -224,7 +224,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     redisUrl: redisUrl(env, "REDIS_URL"),
     redisLockTtlMs: integer(env, "REDIS_LOCK_TTL_MS", 30_000, 1000, 3_600_000),
     redisSnapshotKey: secretKey(env, "REDIS_SNAPSHOT_KEY"),
-    // Twice the largest snapshot measured at 100,000 plugins (bench/README.md).
+    // Twice the largest snapshot measured at 100,000 plugins (bench/RESULTS.md).
     redisSnapshotMaxBytes: integer(env, "REDIS_SNAPSHOT_MAX_BYTES", 1024 ** 3, 1024 * 1024, 64 * 1024 ** 3),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
     metricsToken: metricsToken(env, "METRICS_TOKEN"),

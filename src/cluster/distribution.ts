@@ -61,15 +61,6 @@ export interface SharingOptions {
   fetchTimeoutMs?: number;
 }
 
-function snapshotAtOf(path: string): { snapshotAt: string; total: number } {
-  const snapshot = Snapshot.open(path);
-  try {
-    return { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total };
-  } finally {
-    snapshot.close();
-  }
-}
-
 /** Stores the file at `path` in parts, reading and hashing one part at a time; returns its head. */
 async function storeParts(link: RedisLink, path: string, snapshotAt: string): Promise<SnapshotHead> {
   const hash = new Bun.CryptoHasher("sha256");
@@ -117,7 +108,7 @@ export async function shareSnapshot(
   log: Log,
   options: SharingOptions = {},
 ): Promise<void> {
-  const { snapshotAt } = snapshotAtOf(path);
+  const { snapshotAt } = Snapshot.recorded(path);
   const now = (options.now ?? Date.now)();
   let current = await readCurrent(link);
   const problem = current === null ? null : timeProblem(current, now);

@@ -10,7 +10,7 @@ import { RedisClient } from "bun";
 import { partCount, partKey, partSize, type SnapshotHead } from "./snapshot-head";
 import { type Verdict, verdictOfChild, verifyHere } from "./verify";
 
-/** Longer than fetching and checking a sound snapshot of 100,000 plugins takes (bench/README.md). */
+/** Longer than fetching and checking a sound snapshot of 100,000 plugins takes (bench/RESULTS.md). */
 export const FETCH_TIMEOUT_MS = 90_000;
 
 interface FetchRequest {

@@ -11,7 +11,7 @@ import { SCHEMA } from "../catalog/model/schema";
 import { Snapshot } from "../catalog/snapshot/snapshot";
 import { checkCounts, headerProblem } from "../catalog/snapshot/validity";
 
-/** Longer than a sound snapshot of 100,000 plugins takes to check (bench/README.md), far shorter than a stall. */
+/** Longer than a sound snapshot of 100,000 plugins takes to check (bench/RESULTS.md), far shorter than a stall. */
 export const VERIFY_TIMEOUT_MS = 30_000;
 
 /**

@@ -7,7 +7,7 @@
  * whose source holds `return f(` or `=> f(` as asynchronous (a promise and an await on every
  * request), and Bun folds `const r = f(); return r;` back into `return f()`, so the 304 case
  * (null) is returned apart.
- * test/api/sync-handlers.test.ts fails when a handler turns asynchronous.
+ * test/api/handler-shape.test.ts fails when a handler turns asynchronous.
  */
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";

@@ -176,3 +176,16 @@ export async function collectAll(
   }
   return { ids, totals };
 }
+
+/** Waits until something answers `/healthz` at `url` (a process just started), about 5 s at most. */
+export async function accepting(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await fetch(`${url}/healthz`);
+      return;
+    } catch {
+      await Bun.sleep(25);
+    }
+  }
+  throw new Error(`nothing answers at ${url}`);
+}

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { accepting } from "../helpers";
 import { Env } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
 import { freePort, RedisServer } from "./redis-server";
@@ -11,18 +12,6 @@ let redis: RedisServer;
 let nginx: Bun.Subprocess | undefined;
 let balancer: string;
 const services: Service[] = [];
-
-async function accepting(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(`${url}/healthz`);
-      return;
-    } catch {
-      await Bun.sleep(25);
-    }
-  }
-  throw new Error(`nothing answers at ${url}`);
-}
 
 beforeAll(async () => {
   env = new Env();

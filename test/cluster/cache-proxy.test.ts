@@ -9,7 +9,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginRecord } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
-import { plugin, snapshotInput, tempDir } from "../helpers";
+import { accepting, plugin, snapshotInput, tempDir } from "../helpers";
 import { ensureStopped, ROOT, type Service, startService } from "../reliability/support/process";
 import { freePort, RedisServer } from "./redis-server";
 
@@ -47,18 +47,6 @@ function nginxConf(port: number): string {
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `${t}_temp_path ${dir}/${t};`);
   return `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/nginx-error.log; events {}
 http { access_log off; ${temp.join(" ")} include ${dir}/catalog.conf; }`;
-}
-
-async function accepting(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(`${url}/healthz`);
-      return;
-    } catch {
-      await Bun.sleep(25);
-    }
-  }
-  throw new Error(`nothing answers at ${url}`);
 }
 
 /** Each origin's request lines, once their logs have caught up (no new line for 250 ms). */

@@ -13,14 +13,20 @@ import { allowedImage, publicHttpsUrl } from "./public-hosts";
  * one space between words. No quote, `$`, backtick, `;`, `&`, `|`, `<` or `>` otherwise, `~`,
  * `*`, `?`, `!`, `#`, brackets, braces, parentheses, backslash or line break.
  */
-export const SAFE_COMMAND_PATTERN =
-  "^(?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+(?: (?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+)*$";
+const NAME = "[A-Za-z_][A-Za-z0-9_]{0,63}";
+/** `<NAME>`: what a command or config shows in place of a value the user gives. */
+const PLACEHOLDER = `<${NAME}>`;
+/** A value a manifest gave, shown as it is: letters, digits and `@/:._+,-` (no `=`, no placeholder). */
+const PLAIN = "[A-Za-z0-9@/:._+,-]";
+const WORD = `(?:[A-Za-z0-9@/:._=+,-]|${PLACEHOLDER})+`;
+export const SAFE_COMMAND_PATTERN = `^${WORD}(?: ${WORD})*$`;
 const SAFE_SYNTAX = new RegExp(SAFE_COMMAND_PATTERN);
-const SAFE_WORD = /^(?:[A-Za-z0-9@/:._=+,-]|<[A-Za-z_][A-Za-z0-9_]{0,63}>)+$/;
+/** One word of a command (an argument's value, a flag). */
+export const SAFE_WORD = new RegExp(`^${WORD}$`);
 
 /** An environment variable's name. */
-export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,63}$";
-const ENV_NAME = new RegExp(ENV_NAME_PATTERN);
+export const ENV_NAME_PATTERN = `^${NAME}$`;
+export const ENV_NAME = new RegExp(ENV_NAME_PATTERN);
 
 /**
  * Environment names that change how a program, its loader, its interpreter or its container
@@ -127,7 +133,11 @@ const UVX_REFUSED =
   /^(?:--index-url|--extra-index-url|--index|--default-index|-i|--find-links|-f|--from|--with|--with-requirements|--with-editable|--directory)(?:=|$)/;
 const PYPI_PINNED = /^[A-Za-z0-9][A-Za-z0-9._-]*==\d[0-9A-Za-z.]*$/;
 /** `-e NAME`, `-e NAME=<NAME>` or `-e NAME=value`: the one docker option an instruction may carry. */
-const DOCKER_ENV = /^([A-Za-z_][A-Za-z0-9_]{0,63})(?:=(<[A-Za-z_][A-Za-z0-9_]{0,63}>|[A-Za-z0-9@/:._+,-]+))?$/;
+const DOCKER_ENV = new RegExp(`^(${NAME})(?:=(${PLACEHOLDER}|${PLAIN}+))?$`);
+/** `--env NAME=<NAME>` or `--env NAME=value` of `claude mcp add`. */
+const MCP_ENV = new RegExp(`^(${NAME})=(?:<(${NAME})>|(${PLAIN}+))$`);
+/** A configuration's environment value given by the manifest. */
+const CONFIG_VALUE = new RegExp(`^${PLAIN}{1,200}$`);
 
 /** The index of the first word that is the pinned package, or -1. */
 const packageAt = (words: readonly string[], pinned: (word: string) => boolean) => words.findIndex(pinned);
@@ -188,9 +198,7 @@ function claudeMcpProblem(words: readonly string[]): string | null {
   }
   while (words[i] === "--env") {
     // A value is the variable's own placeholder or a plain word the manifest gave (never a secret).
-    const env = /^([A-Za-z_][A-Za-z0-9_]{0,63})=(?:<([A-Za-z_][A-Za-z0-9_]{0,63})>|([A-Za-z0-9@/:._+,-]+))$/.exec(
-      words[i + 1] ?? "",
-    );
+    const env = MCP_ENV.exec(words[i + 1] ?? "");
     if (!env || (env[2] !== undefined && env[1] !== env[2]) || !acceptableEnvName(env[1]!))
       return "environment name not accepted";
     i += 2;
@@ -264,7 +272,7 @@ export function configProblem(config: Record<string, unknown>): string | null {
     for (const [key, value] of Object.entries(server.env)) {
       if (!acceptableEnvName(key)) return "environment name not accepted";
       // Its own placeholder, or a plain word the manifest gave as the value (never a secret).
-      if (value !== `<${key}>` && !(typeof value === "string" && /^[A-Za-z0-9@/:._+,-]{1,200}$/.test(value)))
+      if (value !== `<${key}>` && !(typeof value === "string" && CONFIG_VALUE.test(value)))
         return "environment value not accepted";
     }
   }

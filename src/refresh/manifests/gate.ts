@@ -5,7 +5,8 @@
  * What fails is counted under `manifest <file>: <reason>` in the listing decision and yields nothing.
  */
 import type { Install } from "../../catalog/model/details";
-import { SAFE_COMMAND as STORED_COMMAND } from "../../catalog/model/install-rules";
+import { SAFE_COMMAND } from "../../catalog/model/install-rules";
+
 import type { GateCounts } from "../upstream";
 
 export type Json = Record<string, unknown>;
@@ -29,17 +30,6 @@ export const MAX_TEXT = 300;
 
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const ENTRY_NAME = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const PLACEHOLDER = "<[A-Za-z_][A-Za-z0-9_]{0,63}>";
-const WORD = `(?:[A-Za-z0-9@/:._=+,-]|${PLACEHOLDER})+`;
-/**
- * A whole command: words of letters, digits and `@/:._=+,-`, a `<NAME>` placeholder as a value,
- * one space between words. No quote, `$`, backtick, `;`, `&`, `|`, `<` or `>` otherwise, `~`,
- * `*`, `?`, `!`, `#`, brackets, braces, parentheses, backslash or line break.
- */
-export const SAFE_COMMAND = new RegExp(`^${WORD}(?: ${WORD})*$`);
-/** One word of a command (an argument's value, a flag). */
-export const SAFE_WORD = new RegExp(`^${WORD}$`);
 
 /** `NAME` as a placeholder's name: letters, digits and `_`, upper case, never empty. */
 export function placeholder(hint: string): string {
@@ -92,7 +82,7 @@ export class Gate {
 
   /** The instruction if its command passes the last check; null otherwise (counted). */
   instruction(id: string, instruction: Install): Install | null {
-    if (instruction.command !== undefined && !STORED_COMMAND.test(instruction.command))
+    if (instruction.command !== undefined && !SAFE_COMMAND.test(instruction.command))
       return this.refuse(instruction.from, "instruction not safe", id);
     return instruction;
   }

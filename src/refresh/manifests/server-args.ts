@@ -5,8 +5,9 @@
  * `<NAME>` placeholder; a secret is always a placeholder; an optional argument without a value is left out.
  */
 import type { Install } from "../../catalog/model/details";
+import { ENV_NAME } from "../../catalog/model/install-rules";
 import { cleanText } from "../upstream";
-import { ENV_NAME, isObject, type Json, placeholder, str } from "./gate";
+import { isObject, type Json, placeholder, str } from "./gate";
 
 /** A snake_case member's camelCase name (`is_required` → `isRequired`). */
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -189,3 +189,13 @@ export async function accepting(url: string): Promise<void> {
   }
   throw new Error(`nothing answers at ${url}`);
 }
+
+/** Polls until `check` holds, failing with `what` after `ms`; answers how long it took. */
+export async function eventually(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await Bun.sleep(50);
+  }
+  return Date.now() - started;
+}

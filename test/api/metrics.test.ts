@@ -10,7 +10,7 @@ import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { RedisLink, sharedMode } from "../../src/cluster/redis";
 import { RefreshJob, refreshRun } from "../../src/scheduler/cron";
 import { freePort, RedisServer } from "../cluster/redis-server";
-import { startServer, type TestServer, testConfig } from "../helpers";
+import { eventually, startServer, type TestServer, testConfig } from "../helpers";
 import { Env } from "../refresh/support";
 import { spawnService } from "../reliability/support/process";
 
@@ -221,7 +221,19 @@ describe("GET /metrics of the service as started", () => {
     const { url, service: running, scrapeIt } = await service({});
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
     await running.waitFor("refresh.published", 30_000);
-    const got = await scrapeIt();
+    // The log line comes before the run is counted and its snapshot prepared: scrape until both show.
+    let got = await scrapeIt();
+    await eventually(
+      async () => {
+        got = await scrapeIt();
+        return (
+          (got.get('catalog_refresh_runs_total{outcome="published"}') ?? 0) >= 1 &&
+          got.get("catalog_snapshot_plugins") === 1
+        );
+      },
+      10_000,
+      "the published refresh counted and its snapshot served",
+    );
     expect(got.get('catalog_refresh_runs_total{outcome="published"}')).toBeGreaterThanOrEqual(1);
     expect(got.get("catalog_refresh_last_success_timestamp_seconds")).toBeGreaterThan(Date.now() / 1000 - 60);
     expect(got.get('catalog_github_calls_total{kind="graphql"}')).toBeGreaterThanOrEqual(1);

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { eventually } from "../helpers";
 import { within } from "../refresh/cli";
 import { Env, OLD_SNAPSHOT_AT } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
@@ -24,16 +25,6 @@ async function snapshotAt(service: Service): Promise<string> {
 async function readyRedis(service: Service): Promise<{ status: string; limiter: string }> {
   const body = (await (await fetch(`${service.url}/readyz`)).json()) as { redis: { status: string; limiter: string } };
   return body.redis;
-}
-
-/** Polls until `check` holds, failing with `what` after `ms`. */
-async function eventually(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await Bun.sleep(50);
-  }
-  return Date.now() - started;
 }
 
 function count(services: Service[], event: string): number {

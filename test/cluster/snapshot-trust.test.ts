@@ -15,6 +15,7 @@ import { SNAPSHOT_CHANNEL, shareSnapshot } from "../../src/cluster/distribution"
 import { RedisLink } from "../../src/cluster/redis";
 import { headKey, PART_BYTES, partKey, type SnapshotHead, signHead } from "../../src/cluster/snapshot-head";
 import { verifySnapshotFile } from "../../src/cluster/verify";
+import { eventually } from "../helpers";
 import { CATEGORY_IDS, Env, OLD_SNAPSHOT_AT, record } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "../reliability/support/process";
 import { RedisServer } from "./redis-server";
@@ -39,14 +40,6 @@ async function ready(s: Service): Promise<{ snapshotAt: string; redis: { status:
     snapshotAt: string;
     redis: { status: string; limiter: string };
   };
-}
-
-async function eventually(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await Bun.sleep(50);
-  }
 }
 
 /** A sound snapshot file of one plugin at `snapshotAt`, in the test's directory. */

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
+import { DEFAULT_SECURITY_LIMITS } from "./refresh/security/checker";
 
 export interface Config {
   readonly port: number;
@@ -61,6 +62,12 @@ export interface Config {
   readonly registryMaxRequests: number;
   readonly registryTimeoutMs: number;
   readonly registryBudgetMs: number;
+  /** deps.dev's base URL (Scorecards, advisories, provenance); null: not asked. */
+  readonly depsDevUrl: string | null;
+  /** deps.dev batch requests one refresh may send, each one's timeout, and the time all of them may take. */
+  readonly depsDevMaxRequests: number;
+  readonly depsDevTimeoutMs: number;
+  readonly depsDevBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +200,7 @@ export function loadConfig(env: Env = Bun.env): Config {
   const token = env.GITHUB_TOKEN?.trim();
   const sources = DEFAULT_SOURCE_LIMITS;
   const registries = DEFAULT_REGISTRY_LIMITS;
+  const depsDev = DEFAULT_SECURITY_LIMITS;
   return Object.freeze({
     port,
     host,
@@ -233,5 +241,9 @@ export function loadConfig(env: Env = Bun.env): Config {
     registryMaxRequests: integer(env, "REGISTRY_MAX_REQUESTS", registries.maxRequests, 0, 1_000_000),
     registryTimeoutMs: integer(env, "REGISTRY_TIMEOUT_MS", registries.timeoutMs, 100, 120_000),
     registryBudgetMs: integer(env, "REGISTRY_BUDGET_MS", registries.budgetMs, 1000, 3_600_000),
+    depsDevUrl: optionalUrl(env, "DEPSDEV_URL", "https://api.deps.dev"),
+    depsDevMaxRequests: integer(env, "DEPSDEV_MAX_REQUESTS", depsDev.maxRequests, 0, 100_000),
+    depsDevTimeoutMs: integer(env, "DEPSDEV_TIMEOUT_MS", depsDev.timeoutMs, 100, 120_000),
+    depsDevBudgetMs: integer(env, "DEPSDEV_BUDGET_MS", depsDev.budgetMs, 1000, 3_600_000),
   });
 }

@@ -76,6 +76,17 @@ describe("configuration", () => {
     expect(set.pypiUrl).toBeNull();
   });
 
+  test("deps.dev defaults to its public API with its own budget, takes a base URL, or is off", () => {
+    expect(loadConfig({})).toMatchObject({
+      depsDevUrl: "https://api.deps.dev",
+      depsDevMaxRequests: 500,
+      depsDevTimeoutMs: 10_000,
+      depsDevBudgetMs: 90_000,
+    });
+    expect(loadConfig({ DEPSDEV_URL: "http://127.0.0.1:8080/" }).depsDevUrl).toBe("http://127.0.0.1:8080");
+    expect(loadConfig({ DEPSDEV_URL: "off" }).depsDevUrl).toBeNull();
+  });
+
   test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).toThrow(/REDIS_URL: expected a redis:\/\//);
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).not.toThrow(/secret/);
@@ -100,6 +111,8 @@ describe("configuration", () => {
     ["NPM_REGISTRY_URL", "registry.npmjs.org"],
     ["PYPI_URL", "file:///etc"],
     ["REGISTRY_TIMEOUT_MS", "10"],
+    ["DEPSDEV_URL", "api.deps.dev"],
+    ["DEPSDEV_BUDGET_MS", "forever"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} stops start-up with an error naming ${name}`, () => {

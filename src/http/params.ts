@@ -6,6 +6,7 @@
 import { Type as t } from "@sinclair/typebox";
 import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/model/details";
 import { RISK_FILTERS } from "../catalog/model/risk";
+import { ADVISORY_FILTERS } from "../catalog/model/security";
 import { SORTS, type Sort } from "../catalog/search/orders";
 import { PAGE_SIZE, type Query } from "../catalog/search/query";
 import { badRequest, snapshotChanged } from "./errors";
@@ -47,6 +48,13 @@ export const FILTERS = {
     fallback: null,
     description: "`none`: only plugins without risk notes (`include=risk`); a rule id: only those with a note of it.",
   }),
+  advisories: choice("advisories", ADVISORY_FILTERS, {
+    fallback: null,
+    description:
+      "`none`: only plugins whose pinned npm/PyPI versions deps.dev checked and knows no advisory of " +
+      "(`include=security`); `any`: only those with at least one. Plugins with nothing pinned, or not " +
+      "answered, match neither.",
+  }),
 };
 
 /** `include=`: the parts added to each plugin; none by default, so the answer is the contract's. */
@@ -54,8 +62,8 @@ export const INCLUDE = words("include", INCLUDE_PARTS, {
   examples: ["contents,install,flags,works_with"],
   description:
     "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
-    "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes). Without it the plugin has exactly " +
-    "the contract's fields.",
+    "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes), `security` (Scorecard, advisories, " +
+    "provenance). Without it the plugin has exactly the contract's fields.",
 });
 
 export const SORT = choice("sort", SORTS, {
@@ -133,6 +141,7 @@ export function parseFilters(params: URLSearchParams) {
   const original = FILTERS.original.read(params);
   const has = FILTERS.has.read(params);
   const risk = FILTERS.risk.read(params);
+  const advisories = FILTERS.advisories.read(params);
   return {
     q,
     curated,
@@ -141,6 +150,7 @@ export function parseFilters(params: URLSearchParams) {
     harness,
     original,
     risk,
+    advisories,
   } satisfies Query;
 }
 

@@ -28,6 +28,9 @@ import {
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";
+import type { SecurityOptions } from "./security/checker";
+import { securityPhase } from "./security/phase";
+import type { SecurityCounts } from "./security/step";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import { Refused } from "./validate";
@@ -55,6 +58,8 @@ export interface RefreshOptions {
   sharedLock?: SharedLock;
   /** The package registries to check install lines against (NPM_REGISTRY_URL, PYPI_URL); none when absent. */
   registries?: RegistryOptions;
+  /** deps.dev for Scorecards, advisories and provenance (DEPSDEV_URL); not asked when absent. */
+  security?: SecurityOptions;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -75,6 +80,8 @@ export interface RunReport {
   held?: string[];
   /** Install lines the package registries confirmed, refused or left unknown, and lines derived from package files. */
   packages?: PackageCounts;
+  /** Plugins deps.dev scored, did not score or did not answer about, and those with advisories. */
+  security?: SecurityCounts;
   snapshotAt?: string;
   total?: number;
 }
@@ -143,6 +150,7 @@ function prepare(options: RefreshOptions): Run {
     checkpoint,
     gate,
     registries: options.registries ?? null,
+    security: options.security ?? null,
     log,
     now,
   };
@@ -180,6 +188,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
     report.packages = await packagesPhase(run);
+    report.security = await securityPhase(run);
     const candidate = validatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;

@@ -33,6 +33,17 @@ export function refreshOptionsFrom(
         budgetMs: config.registryBudgetMs,
       },
     },
+    security:
+      config.depsDevUrl === null
+        ? undefined
+        : {
+            depsDev: config.depsDevUrl,
+            limits: {
+              maxRequests: config.depsDevMaxRequests,
+              timeoutMs: config.depsDevTimeoutMs,
+              budgetMs: config.depsDevBudgetMs,
+            },
+          },
     sharedLock,
     ...overrides,
   };

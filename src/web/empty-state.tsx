@@ -28,6 +28,7 @@ function EmptyState({ snapshot, p, inCategory, hasMore }: ListingProps & { hasMo
     harness: null,
     original: false,
     risk: null,
+    advisories: null,
   };
   return (
     <div class="empty" role="status">

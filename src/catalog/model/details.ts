@@ -16,6 +16,7 @@ import {
   SERVER_NAME_PATTERN,
 } from "./install-rules";
 import { RiskNotesSchema } from "./risk";
+import { SecuritySchema } from "./security";
 
 /** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
 export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as const;
@@ -26,7 +27,7 @@ export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "insta
 export type HasKind = (typeof HAS_KINDS)[number];
 
 /** The parts a client may ask for with `include=`. */
-export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk"] as const;
+export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk", "security"] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
 /**
@@ -165,6 +166,8 @@ export const DetailsSchema = Type.Object(
       Type.Null(),
     ]),
     risk: Type.Optional(RiskNotesSchema),
+    /** deps.dev's Scorecard, advisories and provenance; absent when deps.dev was not asked. */
+    security: Type.Optional(SecuritySchema),
 
     /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
     mcp_registry: Type.Optional(McpRegistrySchema),
@@ -239,6 +242,7 @@ export interface DetailFragments {
   flags: string;
   works_with: string;
   risk: string;
+  security: string;
 }
 
 export function detailFragments(details: PluginDetails | null, lookalikeOf: string | null): DetailFragments {
@@ -251,6 +255,7 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
       `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}`,
     works_with: `"works_with":${JSON.stringify(d.works_with)}`,
     risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
+    security: `"security":${JSON.stringify(d.security ?? null)}`,
   };
 }
 

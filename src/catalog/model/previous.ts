@@ -63,6 +63,7 @@ interface Row {
   x_flags?: string;
   x_works_with?: string;
   x_risk?: string;
+  x_security?: string;
 }
 
 const COLUMNS =
@@ -71,6 +72,8 @@ const COLUMNS =
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 /** A file of an earlier schema may lack the risk column: its plugins have no notes yet. */
 const NO_RISK = `"risk":[]`;
+/** Nor the security column: deps.dev was not asked about them yet. */
+const NO_SECURITY = `"security":null`;
 
 /** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
@@ -81,6 +84,7 @@ function fragmentsOfRow(row: Row): DetailFragments {
     flags: row.x_flags!,
     works_with: row.x_works_with!,
     risk: row.x_risk ?? NO_RISK,
+    security: row.x_security ?? NO_SECURITY,
   };
 }
 
@@ -114,10 +118,11 @@ function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
     return null;
   }
   const parts = JSON.parse(
-    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk}}`,
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.security}}`,
   ) as Record<string, unknown>;
   const { lookalike_of: _, ...details } = parts;
   if ((details.risk as unknown[]).length === 0) delete details.risk;
+  if (details.security === null) delete details.security;
   return validDetails(details);
 }
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
@@ -155,7 +160,8 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         .all()
         .map((c) => c.name),
     );
-    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${columns.has("x_risk") ? ", x_risk" : ""}` : "";
+    const optional = ["x_risk", "x_security"].filter((c) => columns.has(c)).map((c) => `, ${c}`);
+    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {
       plugins.set(row.id.toLowerCase(), {

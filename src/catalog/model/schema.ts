@@ -32,7 +32,7 @@
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
  * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -68,7 +68,8 @@ CREATE TABLE plugins (
   x_install TEXT NOT NULL,
   x_flags TEXT NOT NULL,
   x_works_with TEXT NOT NULL,
-  x_risk TEXT NOT NULL
+  x_risk TEXT NOT NULL,
+  x_security TEXT NOT NULL
 );
 
 CREATE INDEX plugins_changed_at ON plugins (changed_at);
@@ -129,10 +130,10 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
-/** A detail filter: `has=`, `harness=`, `original=`, `risk=`. */
-export type DetailFilter = "has" | "harness" | "original" | "risk";
+/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `advisories=`. */
+export type DetailFilter = "has" | "harness" | "original" | "risk" | "advisories";
 
-/** The key of the members of a `has=`, `harness=`, `original=` or `risk=` filter value. */
+/** The key of the members of a `has=`, `harness=`, `original=`, `risk=` or `advisories=` filter value. */
 export function detailMemberKey(kind: DetailFilter, value = ""): string {
   return `members|${kind}:${value}`;
 }

@@ -11,7 +11,7 @@ import { type DetailFragments, detailFragments, detailsProblem, type PluginDetai
 export const MAX_FRAGMENT_CHARS = 512 * 1024;
 
 const REPO_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
-const PARTS = ["contents", "install", "flags", "works_with", "risk"] as const;
+const PARTS = ["contents", "install", "flags", "works_with", "risk", "security"] as const;
 
 /** Why a row's fragments may not be served, or null. */
 export function fragmentsProblem(f: DetailFragments): string | null {
@@ -28,6 +28,8 @@ export function fragmentsProblem(f: DetailFragments): string | null {
     return "not JSON";
   }
   const { lookalike_of: lookalikeOf, ...details } = parts;
+  // A plugin deps.dev was never asked about stores a null part, as the builder writes it.
+  if (details.security === null) delete details.security;
   if (lookalikeOf !== null && !(typeof lookalikeOf === "string" && REPO_ID.test(lookalikeOf))) return "lookalike_of";
   const problem = detailsProblem(details);
   if (problem !== null) return problem;

@@ -6,6 +6,7 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { ContentsSchema, DetailsSchema, HARNESSES, InstallSchema } from "./details";
 import { RISK_RULE_TEXT, RiskNotesSchema } from "./risk";
+import { SecuritySchema } from "./security";
 
 /** A string of a fixed set, as a plain `enum` (TypeBox would write a union of constants). */
 export function stringEnum<const V extends readonly string[]>(values: V, options: Record<string, unknown> = {}) {
@@ -124,6 +125,34 @@ export const RiskPart = t.Array(RiskNotesSchema.items, {
   ],
 });
 
+/** `include=security`: deps.dev's signals, a part of the full form only (the catalog form keeps its members). */
+export const SecurityPart = t.Union([SecuritySchema, t.Null()], {
+  description:
+    "From deps.dev, for the exact versions the npm and PyPI install lines pin and the repository's project: " +
+    "`scorecard` (OpenSSF Scorecard `{score, date}`; null with `scorecard_status` `not_scored` when deps.dev " +
+    "has none, never 0, or `unknown` when it did not answer), `advisories` (OSV ids: GHSA-…, CVE-…, PYSEC-…, " +
+    "MAL-…, OSV-…), `provenance`, each package's own in `packages`, and `checked_at`. Null when deps.dev " +
+    "was not asked about this plugin.",
+  examples: [
+    {
+      scorecard: { score: 7.4, date: "2026-11-23" },
+      scorecard_status: "scored",
+      advisories: ["GHSA-8jxr-pcg8-qhm5"],
+      provenance: false,
+      packages: [
+        {
+          system: "npm",
+          name: "@acme/fs-server",
+          version: "1.0.0",
+          advisories: ["GHSA-8jxr-pcg8-qhm5"],
+          provenance: null,
+        },
+      ],
+      checked_at: "2026-11-27T06:00:00.000Z",
+    },
+  ],
+});
+
 export const PluginSchema = closed(
   {
     id: t.String({ description: "`<owner>/<repo>`", examples: ["modelcontextprotocol/servers"] }),
@@ -151,6 +180,7 @@ export const PluginSchema = closed(
     latest_release: t.Optional(DetailParts.latest_release),
     works_with: t.Optional(DetailParts.works_with),
     risk: t.Optional(RiskPart),
+    security: t.Optional(SecurityPart),
   },
   "A plugin in full form; the parts `include=` asks for follow its fields.",
 );
@@ -169,7 +199,7 @@ export const ShortPluginSchema = closed(
   "A plugin in short form, for client sync.",
 );
 
-const { risk: _risk, ...catalogFields } = PluginSchema.properties;
+const { risk: _risk, security: _security, ...catalogFields } = PluginSchema.properties;
 
 export const CatalogPluginSchema = closed(
   {

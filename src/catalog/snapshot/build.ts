@@ -15,6 +15,7 @@ import {
   POPULARITY,
   tagToken,
 } from "../model/schema";
+import { advisoryFilters } from "../model/security";
 import { isoMillis } from "../model/time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";
 import { fragmentsOf, fullView, shortView } from "../model/views";
@@ -38,7 +39,7 @@ interface Entry extends Ranked {
 
 /**
  * The detail filters of a record: its `has=` kinds, `works_with` harnesses, whether it is an
- * original, and its risk notes' rules (`none` without any).
+ * original, its risk notes' rules (`none` without any), and whether its pinned packages have advisories.
  */
 function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
   const filters: Array<[DetailFilter, string]> = hasKinds(record.details ?? null).map((k) => ["has", k]);
@@ -47,6 +48,7 @@ function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
   const rules = new Set((record.details?.risk ?? []).map((n) => n.rule));
   if (rules.size === 0) filters.push(["risk", "none"]);
   for (const rule of rules) filters.push(["risk", rule]);
+  for (const value of advisoryFilters(record.details?.security)) filters.push(["advisories", value]);
   return filters;
 }
 
@@ -102,7 +104,7 @@ function insertPlugins(
   history: SnapshotHistory,
 ): void {
   const insert = db.prepare(
-    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
   const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
@@ -142,6 +144,7 @@ function insertPlugins(
       json[i]![2].flags,
       json[i]![2].works_with,
       json[i]![2].risk,
+      json[i]![2].security,
     );
   });
 }

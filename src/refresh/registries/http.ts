@@ -75,16 +75,25 @@ export class RegistryClient {
   }
 
   /** GET `base + path` as JSON: 404 is `missing`; a timeout, 429, 5xx or malformed body is `unknown`. */
-  async get(path: string): Promise<Answer> {
+  get(path: string): Promise<Answer> {
+    return this.send(path, { headers: { accept: "application/json" } });
+  }
+
+  /** POST a JSON body to `base + path` (a batch endpoint), answered as `get` answers. */
+  post(path: string, body: unknown): Promise<Answer> {
+    return this.send(path, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { accept: "application/json", "content-type": "application/json" },
+    });
+  }
+
+  private async send(path: string, init: RequestInit): Promise<Answer> {
     if (this.down) return { kind: "unknown", reason: "registry down" };
     const signal = this.budget.take();
     if (signal === null) return { kind: "unknown", reason: "budget spent" };
     try {
-      const response = await fetch(this.base + path, {
-        signal,
-        redirect: "error",
-        headers: { accept: "application/json" },
-      });
+      const response = await fetch(this.base + path, { ...init, signal, redirect: "error" });
       if (response.status === 404) {
         await response.body?.cancel();
         this.failures = 0;

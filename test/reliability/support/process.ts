@@ -26,6 +26,8 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
     PORT: "0",
     HOST: "127.0.0.1",
     REFRESH_CRON: "off",
+    // Tests never ask the real deps.dev.
+    DEPSDEV_URL: "off",
     ...env,
   };
 }

@@ -70,8 +70,11 @@ function versionFacts(version: Record<string, unknown>, count: () => void): Vers
   return { advisories: [...ids].sort().slice(0, MAX_ADVISORIES), provenance };
 }
 
-/** A project's Scorecard, through the gate: a finite score in 0..10 (one decimal) and its day. */
-function projectFacts(project: Record<string, unknown>, count: () => void): ProjectFacts {
+/**
+ * A project's Scorecard, through the gate: a finite score in 0..10 (one decimal) and its day. A
+ * Scorecard that fails is not an answer (undefined): the project stays unknown, not "not scored".
+ */
+function projectFacts(project: Record<string, unknown>, count: () => void): ProjectFacts | undefined {
   const card = project.scorecard;
   if (card === undefined || card === null) return { scorecard: null };
   const score = isObject(card) ? card.overallScore : null;
@@ -79,7 +82,7 @@ function projectFacts(project: Record<string, unknown>, count: () => void): Proj
   const valid = typeof score === "number" && Number.isFinite(score) && score >= 0 && score <= 10;
   if (!valid || !DATE.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
     count();
-    return { scorecard: null };
+    return undefined;
   }
   return { scorecard: { score: Math.round(score * 10) / 10, date: day } };
 }
@@ -92,7 +95,7 @@ async function batch<T>(
   path: string,
   requests: unknown[],
   keyOf: KeyOf,
-  facts: (item: Record<string, unknown>, count: () => void) => T,
+  facts: (item: Record<string, unknown>, count: () => void) => T | undefined,
   field: "version" | "project",
   asked: ReadonlySet<string>,
 ): Promise<BatchResult<T>> {
@@ -114,7 +117,9 @@ async function batch<T>(
       const key = isObject(response) ? keyOf(response.request) : null;
       if (key === null || !asked.has(key)) continue;
       const item = (response as Record<string, unknown>)[field];
-      result.found.set(key, isObject(item) ? facts(item, count) : null);
+      // Absent: deps.dev does not know it; present but not an object: not an answer.
+      const value = item === undefined || item === null ? null : isObject(item) ? facts(item, count) : undefined;
+      if (value !== undefined) result.found.set(key, value);
     }
     pageToken = str(body.nextPageToken);
     if (!pageToken || pageToken.length > 2000) return result;

@@ -1,0 +1,186 @@
+/**
+ * Scorecard, advisories and provenance end to end: the packages world on the fake platform and a
+ * fake deps.dev (real HTTP servers on 127.0.0.1). A real refresh asks deps.dev in batches for the
+ * exact versions the install lines pin and for each repository's project, stores what passes the
+ * gate, caches it, serves it with `include=security` and the `advisories=` filter, and publishes
+ * on time with the fields unknown when deps.dev fails in any way.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import type { SecurityOptions } from "../../src/refresh/security/checker";
+import { FakeDepsDev, type DepsDevMode } from "../fakes/depsdev";
+import { world } from "../fakes/package-world";
+import { FakeRegistries } from "../fakes/registries";
+import { Env, published } from "./support";
+
+let env: Env;
+let depsDev: FakeDepsDev;
+let registries: FakeRegistries;
+afterEach(() => {
+  env.stop();
+  depsDev.stop();
+  registries.stop();
+});
+
+function options(limits: Partial<SecurityOptions["limits"]> = {}): { security: SecurityOptions } {
+  return {
+    security: { depsDev: depsDev.url, limits: { maxRequests: 100, timeoutMs: 2000, budgetMs: 10_000, ...limits } },
+  };
+}
+
+function setUp(mode: DepsDevMode = "ok") {
+  env = new Env({ searches: [{ query: "topic:mcp-server" }] });
+  env.github.setRemaining("search", 1000);
+  registries = new FakeRegistries();
+  world(env.github, registries);
+  depsDev = new FakeDepsDev();
+  depsDev.mode = mode;
+  depsDev.version("NPM", "@acme/fs-server", "1.0.0", { advisories: ["GHSA-8jxr-pcg8-qhm5", "CVE-2026-12345"] });
+  depsDev.version("NPM", "prov-tool", "2.0.0", {
+    provenance: { sourceRepository: "https://github.com/prov/tool", verified: true },
+  });
+  depsDev.version("PYPI", "pyname-mcp", "1.0.0", { advisories: ["PYSEC-2026-7"] });
+  depsDev.projects.set("github.com/acme/fs-server", { overallScore: 7.43, date: "2026-11-23T00:00:00Z" });
+  depsDev.projects.set("github.com/prov/tool", null);
+}
+
+interface Security {
+  scorecard: { score: number; date: string } | null;
+  scorecard_status: string;
+  advisories: string[] | null;
+  provenance: boolean | null;
+  packages: Array<Record<string, unknown>>;
+  checked_at: string | null;
+}
+
+async function securityOf(url: string, id: string): Promise<Security | null> {
+  const response = await fetch(`${url}/api/v1/plugins/${id}?include=security`);
+  return ((await response.json()) as { data: { plugin: { security: Security | null } } }).data.plugin.security;
+}
+
+async function ids(url: string): Promise<string[]> {
+  const body = (await (await fetch(url)).json()) as { data: { items: Array<{ id: string }> } };
+  return body.data.items.map((i) => i.id).sort();
+}
+
+describe("Scorecard and advisories from deps.dev", () => {
+  test("the pinned versions' advisories and provenance and the repository's Scorecard are stored and served", async () => {
+    setUp();
+    const report = published(await env.refresh(options()));
+    expect(report.security).toMatchObject({ scored: 1, withAdvisories: 3, advisoriesUnknown: 0, scorecardUnknown: 0 });
+    const { url } = env.serve();
+    const fs = await securityOf(url, "acme/fs-server");
+    expect(fs).toMatchObject({
+      scorecard: { score: 7.4, date: "2026-11-23" },
+      scorecard_status: "scored",
+      advisories: ["CVE-2026-12345", "GHSA-8jxr-pcg8-qhm5"],
+      provenance: false,
+      packages: [
+        {
+          system: "npm",
+          name: "@acme/fs-server",
+          version: "1.0.0",
+          advisories: ["CVE-2026-12345", "GHSA-8jxr-pcg8-qhm5"],
+          provenance: null,
+        },
+      ],
+    });
+    expect(fs!.checked_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // A project deps.dev knows without a Scorecard is "not scored", never 0; a verified provenance from here.
+    expect(await securityOf(url, "prov/tool")).toMatchObject({
+      scorecard: null,
+      scorecard_status: "not_scored",
+      advisories: [],
+      provenance: true,
+      packages: [{ provenance: { repository: "prov/tool", verified: true } }],
+    });
+    // Nothing pinned: no advisories to know; deps.dev does not know the project: not scored.
+    expect(await securityOf(url, "solo/weather-mcp")).toMatchObject({
+      scorecard_status: "not_scored",
+      advisories: null,
+      provenance: null,
+      packages: [],
+    });
+    expect(await securityOf(url, "mcpname/pyname")).toMatchObject({ advisories: ["PYSEC-2026-7"] });
+    // The look-alike pins the same version: the same advisories, from the one batch.
+    expect((await securityOf(url, "acme-tools/fs-server"))!.advisories).toEqual(fs!.advisories);
+    const versionBatches = depsDev.asked.filter((a) => a.path === "/v3alpha/versionbatch");
+    expect(versionBatches).toHaveLength(1);
+    expect(versionBatches[0]!.body.requests).toContainEqual({
+      versionKey: { system: "NPM", name: "@acme/fs-server", version: "1.0.0" },
+    });
+    expect(depsDev.asked.filter((a) => a.path === "/v3alpha/projectbatch")).toHaveLength(1);
+
+    expect(await ids(`${url}/api/v1/plugins?advisories=none&pageSize=50`)).toEqual(["prov/tool"]);
+    expect(await ids(`${url}/api/v1/plugins?advisories=any&pageSize=50`)).toEqual([
+      "acme-tools/fs-server",
+      "acme/fs-server",
+      "mcpname/pyname",
+    ]);
+    const bad = await fetch(`${url}/api/v1/plugins?advisories=few`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: number; data: null }).data).toBeNull();
+  });
+
+  test("answers are cached beside the snapshot: the next run asks nothing, even with deps.dev down", async () => {
+    setUp();
+    published(await env.refresh(options()));
+    const asked = depsDev.asked.length;
+    depsDev.mode = "down";
+    published(await env.refresh(options()));
+    expect(depsDev.asked.length).toBe(asked);
+    const { url } = env.serve();
+    expect(await securityOf(url, "acme/fs-server")).toMatchObject({ scorecard: { score: 7.4 }, advisories: { length: 2 } });
+  });
+
+  test("the gate drops advisory ids of no known form and a score outside 0..10; pages are followed", async () => {
+    setUp();
+    depsDev.pageSize = 1;
+    depsDev.version("NPM", "@acme/fs-server", "1.0.0", {
+      advisories: ["GHSA-8jxr-pcg8-qhm5", "<img src=x onerror=alert(1)>", "GHSA-aaaa-bbbb-cccc", "CVE-2026-1"],
+    });
+    depsDev.projects.set("github.com/acme/fs-server", { overallScore: 11, date: "2026-11-23T00:00:00Z" });
+    depsDev.projects.set("github.com/prov/tool", { overallScore: "9", date: "yesterday" });
+    published(await env.refresh(options()));
+    const { url } = env.serve();
+    const fs = await securityOf(url, "acme/fs-server");
+    expect(fs!.advisories).toEqual(["GHSA-8jxr-pcg8-qhm5"]);
+    // A Scorecard that fails the gate is no answer: unknown, neither scored nor "not scored".
+    expect(fs).toMatchObject({ scorecard: null, scorecard_status: "unknown" });
+    expect(await securityOf(url, "prov/tool")).toMatchObject({ scorecard: null, scorecard_status: "unknown" });
+    expect(depsDev.asked.filter((a) => a.body.pageToken !== undefined).length).toBeGreaterThan(0);
+  });
+
+  for (const mode of ["down", "429", "malformed", "oversize", "wrong-shape", "hang"] as const) {
+    test(`deps.dev ${mode}: the refresh publishes on time with the fields unknown`, async () => {
+      setUp(mode);
+      const started = Date.now();
+      published(await env.refresh(options({ timeoutMs: 300, budgetMs: 1500 })));
+      expect(Date.now() - started).toBeLessThan(8000);
+      const { url } = env.serve();
+      expect(await securityOf(url, "acme/fs-server")).toMatchObject({
+        scorecard: null,
+        scorecard_status: "unknown",
+        advisories: null,
+        provenance: null,
+        checked_at: null,
+      });
+      expect(await ids(`${url}/api/v1/plugins?advisories=none&pageSize=50`)).toEqual([]);
+    });
+  }
+
+  test("the request budget bounds the batches; deps.dev off asks nothing and stores no security", async () => {
+    setUp();
+    const report = published(await env.refresh(options({ maxRequests: 1 })));
+    expect(depsDev.asked).toHaveLength(1);
+    expect(report.security).toMatchObject({ scorecardUnknown: report.security!.plugins });
+    depsDev.asked.length = 0;
+    env.stop();
+    depsDev.stop();
+    registries.stop();
+    setUp();
+    published(await env.refresh({}));
+    expect(depsDev.asked).toHaveLength(0);
+    const { url } = env.serve();
+    expect(await securityOf(url, "acme/fs-server")).toBeNull();
+  });
+});

@@ -30,7 +30,7 @@ export interface RefreshRun {
 
 interface MetricsSources {
   /** The snapshot being served, or null before one is loaded. */
-  snapshot?: () => { snapshotAt: string; total: number } | null;
+  snapshot?: () => { snapshotAt: string; total: number; security?: unknown } | null;
   sharedMode?: () => SharedMode;
   /** The process's heap, RSS, CPU and event-loop lag; on unless false. */
   processMetrics?: boolean;
@@ -38,6 +38,38 @@ interface MetricsSources {
 }
 
 const REFRESH_OUTCOMES = ["published", "refused", "incomplete", "locked", "skipped", "failed"] as const;
+
+/** The states of each deps.dev signal counted (model/security.ts); a file's other keys are not exported. */
+const SECURITY_STATES = {
+  scorecard: ["scored", "not_scored", "unknown"],
+  advisories: ["none", "any", "unknown", "unpinned"],
+} as const;
+
+const asObject = (v: unknown): Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** The served snapshot's coverage by deps.dev, as its builder counted it. */
+function securityMetrics(registers: Registry[], snapshot: () => { security?: unknown } | null): void {
+  new Gauge({
+    name: "catalog_snapshot_security_plugins",
+    help:
+      "Plugins of the served snapshot by deps.dev signal and state: scorecard (scored, not_scored, unknown) " +
+      "and advisories of the pinned versions (none, any, unknown, unpinned).",
+    labelNames: ["signal", "state"],
+    registers,
+    collect() {
+      this.reset();
+      // Plugins by signal and state, as the snapshot's builder counted them; read from the file, so only counts pass.
+      const security = asObject(snapshot()?.security);
+      for (const [signal, states] of Object.entries(SECURITY_STATES)) {
+        for (const state of states) {
+          const n = asObject(security[signal])[state];
+          if (Number.isSafeInteger(n) && (n as number) >= 0) this.set({ signal, state }, n as number);
+        }
+      }
+    },
+  });
+}
 
 /** The served snapshot's age and size, and the mode of the state shared across instances. */
 function stateMetrics(registers: Registry[], sources: MetricsSources, now: () => number): void {
@@ -59,6 +91,7 @@ function stateMetrics(registers: Registry[], sources: MetricsSources, now: () =>
       this.set(snapshot()?.total ?? 0);
     },
   });
+  securityMetrics(registers, snapshot);
   const sharedMode = sources.sharedMode ?? (() => "off" as const);
   new Gauge({
     name: "catalog_shared_state",

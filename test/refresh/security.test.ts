@@ -116,6 +116,12 @@ describe("Scorecard and advisories from deps.dev", () => {
       "acme/fs-server",
       "mcpname/pyname",
     ]);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="scored"} 1');
+    expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="unknown"} 0');
+    expect(metrics).toContain('catalog_snapshot_security_plugins{signal="advisories",state="any"} 3');
+    expect(metrics).toContain('catalog_snapshot_security_plugins{signal="advisories",state="none"} 1');
+
     const bad = await fetch(`${url}/api/v1/plugins?advisories=few`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: number; data: null }).data).toBeNull();

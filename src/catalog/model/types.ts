@@ -2,6 +2,7 @@
 import type { CandidateDecision, ListingRules } from "./candidates";
 
 import type { PluginDetails } from "./details";
+import type { SecurityCoverage } from "./security";
 
 /** Facts about one repository as the hosting platform reports them (or the embedded default records them). */
 export interface RepoFacts {
@@ -113,6 +114,8 @@ export interface SnapshotStats {
   curated: number;
   categories: number;
   totalStars: number;
+  /** How many plugins deps.dev covers (security.ts); absent in a file built before it was counted. */
+  security?: SecurityCoverage;
 }
 
 export interface Category {

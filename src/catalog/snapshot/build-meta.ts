@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { NO_LISTING_RULES } from "../model/candidates";
 import type { McpRegistryIdentity } from "../model/details";
 import { SCHEMA_VERSION } from "../model/schema";
+import { securityCoverage } from "../model/security";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";
 
 /** Statistics of a set of records, as the manifest reports them. */
@@ -15,7 +16,8 @@ export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotSt
     if (p.curated) curated++;
     totalStars += p.stars;
   }
-  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
+  const security = securityCoverage(plugins.map((p) => p.details?.security));
+  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars, security };
 }
 
 export function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): void {

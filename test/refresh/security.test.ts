@@ -116,6 +116,16 @@ describe("Scorecard and advisories from deps.dev", () => {
       "acme/fs-server",
       "mcpname/pyname",
     ]);
+    // The plugin page says it beside the install lines; "not scored", never 0.
+    const page = await (await fetch(`${url}/plugin/acme/fs-server`)).text();
+    expect(page).toContain("<strong>7.4</strong> / 10, scored 2026-11-23");
+    expect(page).toContain('<a href="https://osv.dev/vulnerability/GHSA-8jxr-pcg8-qhm5">GHSA-8jxr-pcg8-qhm5</a>');
+    expect(page.indexOf('id="security"')).toBeGreaterThan(page.indexOf('id="install"'));
+    const prov = await (await fetch(`${url}/plugin/prov/tool`)).text();
+    expect(prov).toContain("not scored");
+    expect(prov).toContain("no known advisory");
+    expect(prov).toContain("(verified provenance)");
+
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="scored"} 1');
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="unknown"} 0');

@@ -75,7 +75,9 @@ function renderError(
 export function servedSnapshot(store: CatalogStore) {
   return () => {
     const snapshot = store.current();
-    return snapshot && { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total, security: snapshot.stats.security };
+    return (
+      snapshot && { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total, security: snapshot.stats.security }
+    );
   };
 }
 

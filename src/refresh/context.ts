@@ -7,8 +7,8 @@ import type { Checkpoint } from "./checkpoint";
 import type { GitHub } from "./github/client";
 import type { Progress } from "./progress";
 import type { RegistryOptions } from "./registries/verifier";
-import type { SecurityOptions } from "./security/checker";
 import type { DiscoveryRules } from "./rules";
+import type { SecurityOptions } from "./security/checker";
 import type { UpstreamGate } from "./upstream";
 
 /** Everything one run works with. */

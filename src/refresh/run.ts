@@ -28,10 +28,10 @@ import {
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";
+import { loadDiscoveryRules } from "./rules";
 import type { SecurityOptions } from "./security/checker";
 import { securityPhase } from "./security/phase";
 import type { SecurityCounts } from "./security/step";
-import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import { Refused } from "./validate";
 

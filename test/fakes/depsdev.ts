@@ -56,8 +56,10 @@ export class FakeDepsDev {
     if (request.method !== "POST") return Response.json({ code: 12, message: "Method Not Allowed" }, { status: 405 });
     if (this.mode === "hang") return new Promise<Response>(() => {});
     if (this.mode === "down") return new Response("upstream connect error", { status: 503 });
-    if (this.mode === "429") return new Response("Too Many Requests", { status: 429, headers: { "retry-after": "60" } });
-    if (this.mode === "malformed") return new Response('{"responses": [', { headers: { "content-type": "application/json" } });
+    if (this.mode === "429")
+      return new Response("Too Many Requests", { status: 429, headers: { "retry-after": "60" } });
+    if (this.mode === "malformed")
+      return new Response('{"responses": [', { headers: { "content-type": "application/json" } });
     if (this.mode === "oversize") return Response.json({ responses: [], padding: "x".repeat(3 * 1024 * 1024) });
     if (this.mode === "wrong-shape") return Response.json({ responses: { not: "a list" } });
     const requests = body.requests ?? [];
@@ -70,7 +72,10 @@ export class FakeDepsDev {
     if (responses === null) return Response.json({ code: 5, message: "Not Found" }, { status: 404 });
     const start = Number(body.pageToken ?? "0");
     const end = start + this.pageSize;
-    return Response.json({ responses: responses.slice(start, end), nextPageToken: end < responses.length ? String(end) : "" });
+    return Response.json({
+      responses: responses.slice(start, end),
+      nextPageToken: end < responses.length ? String(end) : "",
+    });
   }
 
   private versionOf(request: Record<string, unknown>) {
@@ -114,7 +119,15 @@ export class FakeDepsDev {
                 date: card.date,
                 repository: { name: id, commit: "0".repeat(40) },
                 scorecard: { version: "v5.0.0", commit: "0".repeat(40) },
-                checks: [{ name: "Maintained", documentation: { shortDescription: "", url: "" }, score: 10, reason: "", details: [] }],
+                checks: [
+                  {
+                    name: "Maintained",
+                    documentation: { shortDescription: "", url: "" },
+                    score: 10,
+                    reason: "",
+                    details: [],
+                  },
+                ],
                 overallScore: card.overallScore,
                 metadata: [],
               },

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { SecurityOptions } from "../../src/refresh/security/checker";
-import { FakeDepsDev, type DepsDevMode } from "../fakes/depsdev";
+import { type DepsDevMode, FakeDepsDev } from "../fakes/depsdev";
 import { world } from "../fakes/package-world";
 import { FakeRegistries } from "../fakes/registries";
 import { Env, published } from "./support";
@@ -145,7 +145,10 @@ describe("Scorecard and advisories from deps.dev", () => {
     published(await env.refresh(options()));
     expect(depsDev.asked.length).toBe(asked);
     const { url } = env.serve();
-    expect(await securityOf(url, "acme/fs-server")).toMatchObject({ scorecard: { score: 7.4 }, advisories: { length: 2 } });
+    expect(await securityOf(url, "acme/fs-server")).toMatchObject({
+      scorecard: { score: 7.4 },
+      advisories: { length: 2 },
+    });
   });
 
   test("the gate drops advisory ids of no known form and a score outside 0..10; pages are followed", async () => {

@@ -4,13 +4,14 @@
  * `security` is set from the answers. Unknown stays unknown (null), never good; the details pass
  * their stored schema again before they replace the fetched ones. Nothing here fails the refresh.
  */
+
+import { type PluginDetails, validDetails } from "../../catalog/model/details";
 import { MAX_SECURITY_PACKAGES, type PackageSecurity, type Security } from "../../catalog/model/security";
+import { isoMillis } from "../../catalog/model/time";
 import type { Outcome } from "../outcome";
 import { packageOf } from "../registries/step";
-import type { VersionAsk } from "./depsdev";
 import type { SecurityChecker } from "./checker";
-import { type PluginDetails, validDetails } from "../../catalog/model/details";
-import { isoMillis } from "../../catalog/model/time";
+import type { VersionAsk } from "./depsdev";
 
 type Fetched = Extract<Outcome, { kind: "fetched" }> & { details: PluginDetails };
 
@@ -52,7 +53,8 @@ export function securityOf(checker: SecurityChecker, repo: string, pinned: Versi
   });
   const allKnown = packages.length > 0 && packages.every((p) => p.advisories !== null);
   const advisories = allKnown ? [...new Set(packages.flatMap((p) => p.advisories!))].sort().slice(0, 50) : null;
-  const ours = (p: PackageSecurity) => p.provenance?.verified === true && ids.has(p.provenance.repository.toLowerCase());
+  const ours = (p: PackageSecurity) =>
+    p.provenance?.verified === true && ids.has(p.provenance.repository.toLowerCase());
   const scorecard = project?.facts?.scorecard ?? null;
   return {
     scorecard,

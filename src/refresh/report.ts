@@ -2,9 +2,11 @@
  * The end-of-run summary a person reads: what changed, what each discovery rule found, what the
  * gate cleaned, what it cost, how long each phase took.
  */
+
 import { REJECTION } from "./caps";
 import type { DiscoverySummary } from "./evidence";
 import type { RefreshResult, RunReport } from "./run";
+import type { SecurityCounts } from "./security/step";
 import { GateCounts } from "./upstream";
 
 const LIST_AT_MOST = 10;
@@ -82,10 +84,19 @@ export function formatResult(result: RefreshResult): string[] {
             `unknown ${report.packages.unknown}; derived from package files ${report.packages.derived}`,
         ]
       : []),
+    ...(report.security ? [securityLine(report.security)] : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),
   ];
+}
+
+/** What deps.dev said of the fetched plugins: their Scorecards, and the advisories of their pinned versions. */
+function securityLine(s: SecurityCounts): string {
+  return (
+    `  deps.dev: Scorecard for ${s.scored}, not scored ${s.notScored}, unknown ${s.scorecardUnknown}; ` +
+    `plugins with advisories ${s.withAdvisories}, advisories unknown ${s.advisoriesUnknown}`
+  );
 }
 
 /** The process exit code of a result: 0 published, 3 refused, 4 another run holds the lock, 5 out of API budget. */

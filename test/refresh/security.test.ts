@@ -6,6 +6,7 @@
  * on time with the fields unknown when deps.dev fails in any way.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { formatResult } from "../../src/refresh/report";
 import type { SecurityOptions } from "../../src/refresh/security/checker";
 import { type DepsDevMode, FakeDepsDev } from "../fakes/depsdev";
 import { world } from "../fakes/package-world";
@@ -65,8 +66,12 @@ async function ids(url: string): Promise<string[]> {
 describe("Scorecard and advisories from deps.dev", () => {
   test("the pinned versions' advisories and provenance and the repository's Scorecard are stored and served", async () => {
     setUp();
-    const report = published(await env.refresh(options()));
+    const result = await env.refresh(options());
+    const report = published(result);
     expect(report.security).toMatchObject({ scored: 1, withAdvisories: 3, advisoriesUnknown: 0, scorecardUnknown: 0 });
+    expect(formatResult(result).join("\n")).toContain(
+      "deps.dev: Scorecard for 1, not scored 10, unknown 0; plugins with advisories 3",
+    );
     const { url } = env.serve();
     const fs = await securityOf(url, "acme/fs-server");
     expect(fs).toMatchObject({

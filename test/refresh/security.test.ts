@@ -156,6 +156,32 @@ describe("Scorecard and advisories from deps.dev", () => {
     });
   });
 
+  test("a stale answer is asked again and used while deps.dev does not answer, until it is a month old", async () => {
+    setUp();
+    const day = 24 * 3_600_000;
+    const t0 = Date.now();
+    const at = (days: number) => ({ ...options(), now: () => new Date(t0 + days * day) });
+    published(await env.refresh(at(0)));
+    depsDev.mode = "down";
+    const before = depsDev.asked.length;
+    published(await env.refresh(at(2)));
+    // Versions are kept a day, projects a week: only the versions are asked again.
+    expect(depsDev.asked.slice(before).map((a) => a.path)).toEqual(["/v3alpha/versionbatch"]);
+    let { url } = env.serve();
+    expect(await securityOf(url, "acme/fs-server")).toMatchObject({
+      scorecard: { score: 7.4 },
+      advisories: ["CVE-2026-12345", "GHSA-8jxr-pcg8-qhm5"],
+      checked_at: new Date(t0).toISOString(),
+    });
+    published(await env.refresh(at(31)));
+    ({ url } = env.serve());
+    expect(await securityOf(url, "acme/fs-server")).toMatchObject({
+      scorecard_status: "unknown",
+      advisories: null,
+      checked_at: null,
+    });
+  });
+
   test("the gate drops advisory ids of no known form and a score outside 0..10; pages are followed", async () => {
     setUp();
     depsDev.pageSize = 1;

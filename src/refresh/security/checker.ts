@@ -91,12 +91,17 @@ export class SecurityChecker {
     this.cache = checkCache.Check(stored) ? stored : { version: 1, versions: {}, projects: {} };
   }
 
+  /** What is known of a version, unless it is a month old: that is as good as unknown. */
   version(ask: VersionAsk): Known<VersionFacts> | undefined {
-    return this.cache.versions[versionKey(ask)];
+    return this.usable(this.cache.versions[versionKey(ask)]);
   }
 
   project(repo: string): Known<ProjectFacts> | undefined {
-    return this.cache.projects[projectKey(repo)];
+    return this.usable(this.cache.projects[projectKey(repo)]);
+  }
+
+  private usable<T extends { at: number }>(entry: T | undefined): T | undefined {
+    return entry && this.now() - entry.at < FORGET_AFTER_MS ? entry : undefined;
   }
 
   /** Asks deps.dev for every version and project not freshly cached, versions first, in batches. */

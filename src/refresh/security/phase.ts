@@ -11,7 +11,7 @@ export async function securityPhase(run: Run): Promise<SecurityCounts | undefine
   const options = run.security;
   if (options === null) return undefined;
   run.progress.phase("security", "plugins");
-  const checker = new SecurityChecker(options, run.databasePath);
+  const checker = new SecurityChecker(options, run.databasePath, () => run.now().getTime());
   try {
     const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
     const counts = await checkSecurity(run.checkpoint.outcomes.entries(), formerIds, checker);

@@ -14,7 +14,8 @@ export interface FakeVersion {
   provenance?: { sourceRepository: string; verified: boolean };
 }
 
-export type DepsDevMode = "ok" | "down" | "hang" | "429" | "malformed" | "oversize" | "wrong-shape";
+/** `garbage`: each asked item is a string, and a response about a version nobody asked rides along. */
+export type DepsDevMode = "ok" | "down" | "hang" | "429" | "malformed" | "oversize" | "wrong-shape" | "garbage";
 
 interface BatchBody {
   requests?: Array<Record<string, unknown>>;
@@ -63,6 +64,16 @@ export class FakeDepsDev {
     if (this.mode === "oversize") return Response.json({ responses: [], padding: "x".repeat(3 * 1024 * 1024) });
     if (this.mode === "wrong-shape") return Response.json({ responses: { not: "a list" } });
     const requests = body.requests ?? [];
+    if (this.mode === "garbage")
+      return Response.json({
+        responses: [
+          {
+            request: { versionKey: { system: "NPM", name: "planted", version: "1.0.0" } },
+            version: { advisoryKeys: [] },
+          },
+          ...requests.map((r) => ({ request: r, version: "GHSA-8jxr-pcg8-qhm5", project: 7 })),
+        ],
+      });
     const responses =
       path === "/v3alpha/versionbatch"
         ? requests.map((r) => ({ request: r, ...this.versionOf(r) }))

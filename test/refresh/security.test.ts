@@ -200,7 +200,7 @@ describe("Scorecard and advisories from deps.dev", () => {
     expect(depsDev.asked.filter((a) => a.body.pageToken !== undefined).length).toBeGreaterThan(0);
   });
 
-  for (const mode of ["down", "429", "malformed", "oversize", "wrong-shape", "hang"] as const) {
+  for (const mode of ["down", "429", "malformed", "oversize", "wrong-shape", "garbage", "hang"] as const) {
     test(`deps.dev ${mode}: the refresh publishes on time with the fields unknown`, async () => {
       setUp(mode);
       const started = Date.now();

@@ -131,6 +131,12 @@ describe("Scorecard and advisories from deps.dev", () => {
     expect(prov).toContain("no known advisory");
     expect(prov).toContain("(verified provenance)");
 
+    // The browse page takes the filter too, and keeps it through its form.
+    const browse = await (await fetch(`${url}/browse?advisories=none`)).text();
+    expect(browse).toContain('href="/plugin/prov/tool"');
+    expect(browse).not.toContain('href="/plugin/acme/fs-server"');
+    expect(browse).toContain('<input type="hidden" name="advisories" value="none"');
+
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="scored"} 1');
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="unknown"} 0');

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../src/config";
+import { refreshOptionsFrom } from "../src/scheduler/options";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -85,6 +86,13 @@ describe("configuration", () => {
     });
     expect(loadConfig({ DEPSDEV_URL: "http://127.0.0.1:8080/" }).depsDevUrl).toBe("http://127.0.0.1:8080");
     expect(loadConfig({ DEPSDEV_URL: "off" }).depsDevUrl).toBeNull();
+    // A refresh, scheduled or by hand, gets them as its options; off, it asks nothing.
+    const set = loadConfig({ DEPSDEV_URL: "http://127.0.0.1:8080", DEPSDEV_MAX_REQUESTS: "7" });
+    expect(refreshOptionsFrom(set).security).toEqual({
+      depsDev: "http://127.0.0.1:8080",
+      limits: { maxRequests: 7, timeoutMs: 10_000, budgetMs: 90_000 },
+    });
+    expect(refreshOptionsFrom(loadConfig({ DEPSDEV_URL: "off" })).security).toBeUndefined();
   });
 
   test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {

@@ -148,6 +148,26 @@ describe("Scorecard and advisories from deps.dev", () => {
     expect(((await bad.json()) as { code: number; data: null }).data).toBeNull();
   });
 
+  test("lines derived from package files by the package checks are asked about too, after them", async () => {
+    setUp();
+    depsDev.version("NPM", "weather-mcp", "0.3.0", {
+      provenance: { sourceRepository: "https://github.com/solo/weather-mcp", verified: true },
+    });
+    depsDev.version("PYPI", "py-server", "2.1.0", { advisories: ["GHSA-8jxr-pcg8-qhm5"] });
+    const limits = { maxRequests: 500, timeoutMs: 2000, budgetMs: 10_000 };
+    published(await env.refresh({ ...options(), registries: { npm: registries.url, pypi: registries.url, limits } }));
+    const { url } = env.serve();
+    expect(await securityOf(url, "solo/weather-mcp")).toMatchObject({
+      advisories: [],
+      provenance: true,
+      packages: [{ system: "npm", name: "weather-mcp", version: "0.3.0" }],
+    });
+    expect(await securityOf(url, "pyco/py-server")).toMatchObject({
+      advisories: ["GHSA-8jxr-pcg8-qhm5"],
+      packages: [{ system: "pypi", name: "py-server", version: "2.1.0" }],
+    });
+  });
+
   test("answers are cached beside the snapshot: the next run asks nothing, even with deps.dev down", async () => {
     setUp();
     published(await env.refresh(options()));

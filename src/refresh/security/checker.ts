@@ -65,7 +65,6 @@ export interface Known<T> {
 }
 
 export interface AskCounts {
-  requests: number;
   answered: number;
   unanswered: number;
   dropped: number;
@@ -77,7 +76,7 @@ export class SecurityChecker {
   private readonly client: RegistryClient;
   private readonly cache: CacheFile;
   private readonly path: string;
-  readonly counts: AskCounts = { requests: 0, answered: 0, unanswered: 0, dropped: 0, failures: [] };
+  readonly counts: AskCounts = { answered: 0, unanswered: 0, dropped: 0, failures: [] };
 
   constructor(
     options: SecurityOptions,
@@ -130,7 +129,6 @@ export class SecurityChecker {
   }
 
   private keep<T>(result: BatchResult<T>, keys: string[], into: Record<string, Known<T>>): void {
-    this.counts.requests++;
     this.counts.dropped += result.dropped;
     if (result.failure !== null && this.counts.failures.length < 10) this.counts.failures.push(result.failure);
     const at = this.now();

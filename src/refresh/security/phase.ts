@@ -15,7 +15,7 @@ export async function securityPhase(run: Run): Promise<SecurityCounts | undefine
   try {
     const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
     const counts = await checkSecurity(run.checkpoint.outcomes.entries(), formerIds, checker);
-    run.log("refresh.security", { ...counts, ...checker.counts });
+    run.log("refresh.security", { ...counts, ...checker.counts, requests: checker.budget.requests });
     return counts;
   } finally {
     try {

@@ -6,7 +6,12 @@
  */
 
 import { type PluginDetails, validDetails } from "../../catalog/model/details";
-import { MAX_SECURITY_PACKAGES, type PackageSecurity, type Security } from "../../catalog/model/security";
+import {
+  MAX_ADVISORIES,
+  MAX_SECURITY_PACKAGES,
+  type PackageSecurity,
+  type Security,
+} from "../../catalog/model/security";
 import { isoMillis } from "../../catalog/model/time";
 import type { Outcome } from "../outcome";
 import { packageOf } from "../registries/step";
@@ -52,7 +57,9 @@ export function securityOf(checker: SecurityChecker, repo: string, pinned: Versi
     return { ...ask, advisories: facts?.advisories ?? null, provenance: facts?.provenance ?? null };
   });
   const allKnown = packages.length > 0 && packages.every((p) => p.advisories !== null);
-  const advisories = allKnown ? [...new Set(packages.flatMap((p) => p.advisories!))].sort().slice(0, 50) : null;
+  const advisories = allKnown
+    ? [...new Set(packages.flatMap((p) => p.advisories!))].sort().slice(0, MAX_ADVISORIES)
+    : null;
   const ours = (p: PackageSecurity) =>
     p.provenance?.verified === true && ids.has(p.provenance.repository.toLowerCase());
   const scorecard = project?.facts?.scorecard ?? null;

@@ -6,6 +6,7 @@
  * on time with the fields unknown when deps.dev fails in any way.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { formatResult } from "../../src/refresh/report";
 import type { SecurityOptions } from "../../src/refresh/security/checker";
 import { type DepsDevMode, FakeDepsDev } from "../fakes/depsdev";
@@ -206,6 +207,21 @@ describe("Scorecard and advisories from deps.dev", () => {
       advisories: null,
       checked_at: null,
     });
+  });
+
+  test("a cache file that fails its schema is not read: everything is asked again", async () => {
+    setUp();
+    published(await env.refresh(options()));
+    const path = `${env.databasePath}-security.json`;
+    const cache = JSON.parse(readFileSync(path, "utf8"));
+    const key = "npm:@acme/fs-server@1.0.0";
+    cache.versions[key].facts.advisories = ["<img src=x onerror=alert(1)>"];
+    writeFileSync(path, JSON.stringify(cache));
+    const before = depsDev.asked.length;
+    published(await env.refresh(options()));
+    expect(depsDev.asked.length).toBe(before + 2);
+    const { url } = env.serve();
+    expect((await securityOf(url, "acme/fs-server"))!.advisories).toEqual(["CVE-2026-12345", "GHSA-8jxr-pcg8-qhm5"]);
   });
 
   test("the gate drops advisory ids of no known form and a score outside 0..10; pages are followed", async () => {

@@ -3,6 +3,7 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
+import { DEFAULT_MCP_REGISTRY_PAGES } from "./refresh/mcp-registry";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 
 export interface Config {
@@ -61,6 +62,10 @@ export interface Config {
   readonly registryMaxRequests: number;
   readonly registryTimeoutMs: number;
   readonly registryBudgetMs: number;
+  /** The official MCP registry a refresh reads as a discovery source; null: not read. */
+  readonly mcpRegistryUrl: string | null;
+  /** Pages of the MCP registry one refresh reads at most. */
+  readonly mcpRegistryMaxPages: number;
 }
 
 export class ConfigError extends Error {
@@ -233,5 +238,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     registryMaxRequests: integer(env, "REGISTRY_MAX_REQUESTS", registries.maxRequests, 0, 1_000_000),
     registryTimeoutMs: integer(env, "REGISTRY_TIMEOUT_MS", registries.timeoutMs, 100, 120_000),
     registryBudgetMs: integer(env, "REGISTRY_BUDGET_MS", registries.budgetMs, 1000, 3_600_000),
+    mcpRegistryUrl: optionalUrl(env, "MCP_REGISTRY_URL", "https://registry.modelcontextprotocol.io"),
+    mcpRegistryMaxPages: integer(env, "MCP_REGISTRY_MAX_PAGES", DEFAULT_MCP_REGISTRY_PAGES, 1, 100_000),
   });
 }

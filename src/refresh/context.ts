@@ -5,6 +5,7 @@ import type { PreviousCatalog } from "../catalog/model/previous";
 import type { SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
 import type { GitHub } from "./github/client";
+import type { McpRegistryOptions } from "./mcp-registry";
 import type { Progress } from "./progress";
 import type { RegistryOptions } from "./registries/verifier";
 import type { DiscoveryRules } from "./rules";
@@ -31,6 +32,8 @@ export interface Run {
   maxGrowth: number;
   /** The package registries asked whether a package belongs to its repository; null: none. */
   registries: RegistryOptions | null;
+  /** The official MCP registry read as a discovery source; null: not read. */
+  mcpRegistry: McpRegistryOptions | null;
   log: Log;
   now: () => Date;
 }

@@ -15,6 +15,7 @@ import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
 import type { Usage } from "./github/usage";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
+import type { McpRegistryOptions } from "./mcp-registry";
 import type { ChangeSummary } from "./merge";
 import {
   discoverPhase,
@@ -55,6 +56,8 @@ export interface RefreshOptions {
   sharedLock?: SharedLock;
   /** The package registries to check install lines against (NPM_REGISTRY_URL, PYPI_URL); none when absent. */
   registries?: RegistryOptions;
+  /** The official MCP registry as a discovery source (MCP_REGISTRY_URL); not read when absent. */
+  mcpRegistry?: McpRegistryOptions;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -143,6 +146,7 @@ function prepare(options: RefreshOptions): Run {
     checkpoint,
     gate,
     registries: options.registries ?? null,
+    mcpRegistry: options.mcpRegistry ?? null,
     log,
     now,
   };

@@ -111,6 +111,28 @@ describe("Claude Code marketplaces", () => {
     expect((await server!.get("/market/claude/categories/nothing/marketplace.json")).status).toBe(404);
   });
 
+  test("a plugin's page names the marketplace it is served in, its served names and the two commands", async () => {
+    server = startServer(catalog(), { baseUrl: "https://plugins.example.org" });
+    const page = await (await server!.get("/plugin/acme/market")).text();
+    expect(page).toContain(
+      "Served in the marketplace <code>plugin-catalog</code> as <code>tool-acme</code>, <code>root</code>",
+    );
+    expect(page).toContain(
+      [
+        "/plugin marketplace add https://plugins.example.org/market/claude/marketplace.json",
+        "/plugin install tool-acme@plugin-catalog",
+        "/plugin install root@plugin-catalog",
+      ].join("\n"),
+    );
+    // A name made unique is the one the page gives.
+    expect(await (await server!.get("/plugin/beta/market")).text()).toContain(
+      "/plugin install tool-beta-market-tool@plugin-catalog",
+    );
+    // A plugin in no served marketplace (none inside, or archived) has no such section.
+    for (const id of ["plain/repo", "gone/archived"])
+      expect(await (await server!.get(`/plugin/${id}`)).text()).not.toContain("/plugin marketplace add");
+  });
+
   test("sources: the root, a folder, never a path out of the repository or another repository", () => {
     expect(sourceOf("a/b", ".")).toEqual({ source: "github", repo: "a/b" });
     expect(sourceOf("a/b", "./x/y/")).toEqual({ source: "git-subdir", url: "a/b", path: "x/y" });

@@ -87,7 +87,11 @@ function uniqueNames(entries: Served[]): void {
 
 /** The marketplaces of one snapshot, as JSON text by key (`all`, a category id, `picks`). */
 export class ClaudeMarketplaces {
-  private constructor(private readonly documents: ReadonlyMap<string, string>) {}
+  private constructor(
+    private readonly documents: ReadonlyMap<string, string>,
+    /** The served names of each repository's entries, by lowercased id. */
+    private readonly names: ReadonlyMap<string, readonly string[]>,
+  ) {}
 
   static *writing(snapshot: Snapshot, baseUrl: string): Generator<void, ClaudeMarketplaces> {
     const entries: Served[] = [];
@@ -118,7 +122,17 @@ export class ClaudeMarketplaces {
       const chosen = entries.filter((e) => e.categories.includes(category.id));
       documents.set(category.id, document(category.id, `Claude Code plugins of ${category.name}.`, chosen));
     }
-    return new ClaudeMarketplaces(documents);
+    const names = new Map<string, string[]>();
+    for (const e of entries) {
+      const key = (e.source.source === "github" ? e.source.repo : e.source.url).toLowerCase();
+      names.set(key, [...(names.get(key) ?? []), e.name]);
+    }
+    return new ClaudeMarketplaces(documents, names);
+  }
+
+  /** The names the entries of repository `id` are served under (in every marketplace), none when it has none. */
+  served(id: string): readonly string[] {
+    return this.names.get(id.toLowerCase()) ?? [];
   }
 
   /** The marketplace of `key`, or null for a category the snapshot has not. */

@@ -12,7 +12,7 @@ import { CACHE_CONTROL, JSON_TYPE, render } from "../../http/cache";
 import { notFound } from "../../http/errors";
 import type { RouteDoc } from "../../http/openapi";
 import { PreparedPerSnapshot } from "../prepared";
-import { ClaudeMarketplaces, PICKS } from "./marketplaces";
+import { ClaudeMarketplaces, MARKETPLACE_NAME, PICKS } from "./marketplaces";
 
 const SourceSchema = t.Union([
   t.Object({ source: t.Literal("github"), repo: t.String({ description: "`owner/repo`: the plugin is its root." }) }),
@@ -73,6 +73,12 @@ export function claudeHandlers(answer: Answer, store: CatalogStore, baseUrl: str
     return render(text, JSON_TYPE, CACHE_CONTROL);
   };
   return {
+    /** Where repository `id`'s plugins are served: the marketplace of every plugin, its URL and their names. */
+    servedIn: (snapshot: Snapshot, id: string) => {
+      const names = prepared.get(snapshot).served(id);
+      const url = `${baseUrl}/market/claude/marketplace.json`;
+      return names.length ? { marketplace: MARKETPLACE_NAME, url, names } : null;
+    },
     all: answer.route(
       "claude-all",
       () => undefined,

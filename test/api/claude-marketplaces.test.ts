@@ -15,7 +15,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-function market(id: string, entries: Array<[string, string]>, fields: Partial<PluginRecord> = {}): PluginRecord {
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+
+function market(
+  id: string,
+  entries: Array<[string, string]>,
+  fields: Partial<PluginRecord> = {},
+  commit?: string,
+): PluginRecord {
   const plugins = entries.map(([name, source]) => ({ name, source, description: `${name} does things` }));
   const contents: Contents = {
     skills: [],
@@ -25,6 +32,7 @@ function market(id: string, entries: Array<[string, string]>, fields: Partial<Pl
     mcp_servers: [],
     plugins,
     counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: plugins.length },
+    ...(commit ? { commit } : {}),
   };
   return plugin(id, { ...fields, details: { ...noDetails(), works_with: ["claude-code"], contents } });
 }
@@ -39,6 +47,7 @@ const catalog = () =>
         ["elsewhere", "other/repo"],
       ],
       { stars: 50, curated: true, categories: ["skills", "commands"] },
+      SHA,
     ),
     market("beta/market", [["tool", "./tool/"]], { stars: 40, categories: ["commands"] }),
     market("beta/again", [["tool", "./tool"]], { stars: 30, categories: ["commands"] }),
@@ -82,8 +91,9 @@ describe("Claude Code marketplaces", () => {
     expectValidMarketplace(all);
     expect(all.name).toBe("plugin-catalog");
     expect(all.plugins.map((p) => [p.name, p.source])).toEqual([
-      ["tool-acme", { source: "git-subdir", url: "acme/market", path: "plugins/tool" }],
-      ["root", { source: "github", repo: "acme/market" }],
+      // Pinned to the commit the refresh read; a plugin read without one is not.
+      ["tool-acme", { source: "git-subdir", url: "acme/market", path: "plugins/tool", sha: SHA }],
+      ["root", { source: "github", repo: "acme/market", sha: SHA }],
       ["tool-beta-market-tool", { source: "git-subdir", url: "beta/market", path: "tool" }],
       ["tool-beta-again-tool", { source: "git-subdir", url: "beta/again", path: "tool" }],
     ]);
@@ -139,5 +149,7 @@ describe("Claude Code marketplaces", () => {
     expect(sourceOf("a/b", "./x/../..")).toBeNull();
     expect(sourceOf("a/b", "c/d")).toBeNull();
     expect(sourceOf("a/b", "https://example.com/x.git")).toBeNull();
+    expect(sourceOf("a/b", "./", SHA)).toEqual({ source: "github", repo: "a/b", sha: SHA });
+    expect(sourceOf("a/b", "./x", "ABC")).toEqual({ source: "git-subdir", url: "a/b", path: "x" });
   });
 });

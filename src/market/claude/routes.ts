@@ -14,12 +14,24 @@ import type { RouteDoc } from "../../http/openapi";
 import { PreparedPerSnapshot } from "../prepared";
 import { ClaudeMarketplaces, MARKETPLACE_NAME, PICKS } from "./marketplaces";
 
+const Sha = t.Optional(
+  t.String({
+    pattern: "^[0-9a-f]{40}$",
+    description: "The commit the catalog read the plugin's marketplace at: Claude Code fetches exactly it.",
+  }),
+);
+
 const SourceSchema = t.Union([
-  t.Object({ source: t.Literal("github"), repo: t.String({ description: "`owner/repo`: the plugin is its root." }) }),
+  t.Object({
+    source: t.Literal("github"),
+    repo: t.String({ description: "`owner/repo`: the plugin is its root." }),
+    sha: Sha,
+  }),
   t.Object({
     source: t.Literal("git-subdir"),
     url: t.String({ description: "`owner/repo` on GitHub." }),
     path: t.String({ minLength: 1, description: "The plugin's folder in it." }),
+    sha: Sha,
   }),
 ]);
 

@@ -5,7 +5,7 @@
  * leaves discovery as it is without the registry.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Log } from "../../src/base/log";
 import type { DiscoveryState } from "../../src/refresh/discover";
@@ -149,6 +149,19 @@ describe("the MCP registry as a discovery source", () => {
     const key = ruleKey.registry(w.registry.url);
     expect(report.discovery!.truncated).toContainEqual({ rule: key, cap: "calls", size: 2, kept: 1 });
     expect(savedState(w.env).rules[key]).toBeUndefined();
+  });
+
+  test("a mark in the state file that is no UTC timestamp is not sent: the run reads everything", async () => {
+    const w = world();
+    published(await w.env.refresh({ mcpRegistry: source(w.registry), now: () => NOW }));
+    const key = ruleKey.registry(w.registry.url);
+    const state = savedState(w.env);
+    state.rules[key]!.since = "2026-11-01&cursor=x";
+    writeFileSync(`${w.env.databasePath}-discovery.json`, JSON.stringify(state));
+    published(await w.env.refresh({ mcpRegistry: source(w.registry), now: () => LATER }));
+    expect(w.registry.asked).toHaveLength(2);
+    expect(w.registry.asked[1]!.has("updated_since")).toBe(false);
+    expect(savedState(w.env).rules[key]!.since).toBe("2026-11-01T10:00:00.000Z");
   });
 
   const hostile: RegistryMode[] = ["down", "hang", "malformed", "huge", "loop", "wrong-shape"];

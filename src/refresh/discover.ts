@@ -267,7 +267,12 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
     options.log("refresh.listings_skipped", { reason: "needs GITHUB_TOKEN" });
   }
   const registry = options.mcpRegistry;
-  if (registry) steps.push(() => run.registry(registry));
+  if (registry && gh.authenticated) steps.push(() => run.registry(registry));
+  else if (registry) {
+    // Like a list's: each server it names would be fetched by a call of its own.
+    options.log("refresh.registry_skipped", { reason: "needs GITHUB_TOKEN" });
+    run.keep(ruleKey.registry(registry.url));
+  }
   steps.push(...rules.searches.map((r) => () => run.search(r.query)));
   for (const rule of rules.code) {
     const key = ruleKey.code(rule.query);

@@ -164,6 +164,14 @@ describe("the MCP registry as a discovery source", () => {
     expect(savedState(w.env).rules[key]!.since).toBe("2026-11-01T10:00:00.000Z");
   });
 
+  test("without a token the registry is not asked, like the lists: each newcomer would cost a call of its own", async () => {
+    const w = world();
+    const { log, events } = recorder();
+    published(await w.env.refresh({ token: undefined, mcpRegistry: source(w.registry), now: () => NOW, log }));
+    expect(w.registry.asked).toHaveLength(0);
+    expect(events).toContain("refresh.registry_skipped");
+  });
+
   const hostile: RegistryMode[] = ["down", "hang", "malformed", "huge", "loop", "wrong-shape"];
   test.each(hostile)("a registry answering %s leaves discovery as it is without it", async (mode) => {
     const w = world();

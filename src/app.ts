@@ -214,7 +214,7 @@ export function createApp({
   const claude = claudeHandlers(answer, store, config.baseUrl);
   const groups = limitGroups(config, server, limiter, sharedLimits);
   const { limited, open, typing, browsing, paging } = groups;
-  const pages = pageHandlers(answer);
+  const pages = pageHandlers(answer, claude.servedIn);
   const suggest = suggestHandlers(answer);
   const assets = assetHandlers();
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in

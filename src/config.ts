@@ -3,6 +3,7 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
+import { DEFAULT_MCP_REGISTRY_PAGES } from "./refresh/mcp-registry";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 import { DEFAULT_SECURITY_LIMITS } from "./refresh/security/checker";
 
@@ -68,6 +69,10 @@ export interface Config {
   readonly depsDevMaxRequests: number;
   readonly depsDevTimeoutMs: number;
   readonly depsDevBudgetMs: number;
+  /** The official MCP registry a refresh reads as a discovery source; null: not read. */
+  readonly mcpRegistryUrl: string | null;
+  /** Pages of the MCP registry one refresh reads at most. */
+  readonly mcpRegistryMaxPages: number;
 }
 
 export class ConfigError extends Error {
@@ -245,5 +250,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     depsDevMaxRequests: integer(env, "DEPSDEV_MAX_REQUESTS", depsDev.maxRequests, 0, 100_000),
     depsDevTimeoutMs: integer(env, "DEPSDEV_TIMEOUT_MS", depsDev.timeoutMs, 100, 120_000),
     depsDevBudgetMs: integer(env, "DEPSDEV_BUDGET_MS", depsDev.budgetMs, 1000, 3_600_000),
+    mcpRegistryUrl: optionalUrl(env, "MCP_REGISTRY_URL", "https://registry.modelcontextprotocol.io"),
+    mcpRegistryMaxPages: integer(env, "MCP_REGISTRY_MAX_PAGES", DEFAULT_MCP_REGISTRY_PAGES, 1, 100_000),
   });
 }

@@ -95,6 +95,23 @@ describe("configuration", () => {
     expect(refreshOptionsFrom(loadConfig({ DEPSDEV_URL: "off" })).security).toBeUndefined();
   });
 
+  test("the MCP registry source defaults to the official registry, takes a base URL, or is off", () => {
+    expect(loadConfig({})).toMatchObject({
+      mcpRegistryUrl: "https://registry.modelcontextprotocol.io",
+      mcpRegistryMaxPages: 300,
+    });
+    expect(loadConfig({ MCP_REGISTRY_URL: "http://127.0.0.1:8080/" }).mcpRegistryUrl).toBe("http://127.0.0.1:8080");
+    expect(loadConfig({ MCP_REGISTRY_URL: "off" }).mcpRegistryUrl).toBeNull();
+    const options = refreshOptionsFrom(
+      loadConfig({ MCP_REGISTRY_URL: "http://127.0.0.1:8080", MCP_REGISTRY_MAX_PAGES: "7" }),
+    );
+    expect(options.mcpRegistry).toEqual({
+      url: "http://127.0.0.1:8080",
+      limits: { maxRequests: 7, timeoutMs: 5000, budgetMs: 120_000 },
+    });
+    expect(refreshOptionsFrom(loadConfig({ MCP_REGISTRY_URL: "off" })).mcpRegistry).toBeUndefined();
+  });
+
   test("a REDIS_URL that is not redis:// is refused without echoing its password", () => {
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).toThrow(/REDIS_URL: expected a redis:\/\//);
     expect(() => loadConfig({ REDIS_URL: "http://:secret@cache" })).not.toThrow(/secret/);
@@ -121,6 +138,8 @@ describe("configuration", () => {
     ["REGISTRY_TIMEOUT_MS", "10"],
     ["DEPSDEV_URL", "api.deps.dev"],
     ["DEPSDEV_BUDGET_MS", "forever"],
+    ["MCP_REGISTRY_URL", "registry.modelcontextprotocol.io"],
+    ["MCP_REGISTRY_MAX_PAGES", "0"],
   ];
   for (const [name, value] of bad) {
     test(`${name}=${value} stops start-up with an error naming ${name}`, () => {

@@ -59,7 +59,10 @@ const CheckpointFile = Type.Object({
           listed: Type.Array(Type.String()),
         }),
       ),
-      state: Type.Record(Type.String(), Type.Object({ runAt: Type.String(), fullAt: Type.String() })),
+      state: Type.Record(
+        Type.String(),
+        Type.Object({ runAt: Type.String(), fullAt: Type.String(), since: Type.Optional(Type.String()) }),
+      ),
       capped: Type.Array(Type.Object({ rule: Type.String(), query: Type.String(), count: Type.Number() })),
       truncated: Type.Optional(
         Type.Array(

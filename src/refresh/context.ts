@@ -5,6 +5,7 @@ import type { PreviousCatalog } from "../catalog/model/previous";
 import type { SourceCaps } from "./caps";
 import type { Checkpoint } from "./checkpoint";
 import type { GitHub } from "./github/client";
+import type { McpRegistryOptions } from "./mcp-registry";
 import type { Progress } from "./progress";
 import type { RegistryOptions } from "./registries/verifier";
 import type { DiscoveryRules } from "./rules";
@@ -34,6 +35,8 @@ export interface Run {
   registries: RegistryOptions | null;
   /** deps.dev, asked for Scorecards, advisories and provenance; null: off. */
   security: SecurityOptions | null;
+  /** The official MCP registry read as a discovery source; null: not read. */
+  mcpRegistry: McpRegistryOptions | null;
   log: Log;
   now: () => Date;
 }

@@ -17,6 +17,7 @@ import type { GitHub } from "./github/client";
 import { readContents } from "./github/contents";
 import { type CappedSlice, SEARCH_EPOCH, searchCode, searchRepositories } from "./github/search";
 import { listedInManifest, listedInMarkdown } from "./lists";
+import { type McpRegistryOptions, readRegistry } from "./mcp-registry";
 import { type DiscoveryRules, ruleKey } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
@@ -25,7 +26,8 @@ export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
 /** When each rule last ran, and ran in full; kept beside the database, valid for the snapshot it names. */
 export interface DiscoveryState {
   snapshotAt: string | null;
-  rules: Record<string, { runAt: string; fullAt: string }>;
+  /** `since`: the MCP registry's high-water mark, the `updated_since` of its next read. */
+  rules: Record<string, { runAt: string; fullAt: string; since?: string }>;
 }
 
 export interface Found {
@@ -61,6 +63,8 @@ export interface DiscoverOptions {
   gate: UpstreamGate;
   /** Each source's caps on new candidates, calls and bytes. */
   caps: SourceCaps;
+  /** The official MCP registry as a source; null or absent: not read. */
+  mcpRegistry?: McpRegistryOptions | null;
   onStep: (done: number, total: number, found: number) => void;
 }
 
@@ -83,6 +87,7 @@ export function addFound(
 }
 
 type RuleStates = DiscoveryState["rules"];
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
 function isFullDue(state: RuleStates[string] | undefined, options: DiscoverOptions): boolean {
   return !state?.fullAt || options.now.getTime() - Date.parse(state.fullAt) >= options.rules.fullEveryDays * DAY_MS;
@@ -157,6 +162,45 @@ class Discoverer {
     );
   }
 
+  /**
+   * The MCP registry: every server changed since the last complete read (all of them when a full
+   * run is due). A server the registry proved its repository's owner published is listed by it
+   * (evidence); the others are candidates that need evidence of their own. An answer that is not
+   * one leaves discovery as it was without the registry; a read the page budget cut keeps what it
+   * read and the old mark, so the next run reads the rest again.
+   */
+  async registry(source: McpRegistryOptions): Promise<void> {
+    const key = ruleKey.registry(source.url);
+    const saved = this.saved[key];
+    const since = saved?.since && !isFullDue(saved, this.options) && ISO_UTC.test(saved.since) ? saved.since : null;
+    const read = await readRegistry(source, since, this.options.gate, key);
+    const log = { rule: key, pages: read.pages, servers: read.servers.length, since, reason: read.reason };
+    if (read.end === "failed") {
+      this.options.log("refresh.registry_unavailable", log);
+      this.keep(key);
+      return;
+    }
+    this.addAll(
+      key,
+      read.servers.filter((s) => s.proven).map((s) => s.id),
+      true,
+    );
+    this.addAll(
+      key,
+      read.servers.filter((s) => !s.proven).map((s) => s.id),
+      false,
+    );
+    this.options.log("refresh.registry_read", log);
+    if (read.end === "cut") {
+      this.report(key, [], false, { calls: read.pages, cut: true });
+      this.keep(key);
+      return;
+    }
+    const now = this.options.now.toISOString();
+    const mark = read.highWater ?? since;
+    this.state[key] = { runAt: now, fullAt: since === null ? now : saved!.fullAt, ...(mark ? { since: mark } : {}) };
+  }
+
   /** A listing's text within the byte cap; "" when missing. Missing and cut listings are logged with their size. */
   private async read(rule: string, repository: string, path: string): Promise<string> {
     const cap = this.options.caps.limits.listMaxBytes;
@@ -221,6 +265,13 @@ export async function discover(gh: GitHub, options: DiscoverOptions): Promise<Di
   } else if (rules.lists.length + rules.marketplaces.length > 0) {
     // Each listed newcomer would cost a call of its own, at 60 calls an hour without a token.
     options.log("refresh.listings_skipped", { reason: "needs GITHUB_TOKEN" });
+  }
+  const registry = options.mcpRegistry;
+  if (registry && gh.authenticated) steps.push(() => run.registry(registry));
+  else if (registry) {
+    // Like a list's: each server it names would be fetched by a call of its own.
+    options.log("refresh.registry_skipped", { reason: "needs GITHUB_TOKEN" });
+    run.keep(ruleKey.registry(registry.url));
   }
   steps.push(...rules.searches.map((r) => () => run.search(r.query)));
   for (const rule of rules.code) {

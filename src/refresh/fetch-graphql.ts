@@ -20,6 +20,7 @@ import type { UpstreamGate } from "./upstream";
 export const GRAPHQL_BATCH = 100;
 /** Error types that mean the repository is gone for us; any other error fails the run. */
 const GONE = new Set(["NOT_FOUND", "FORBIDDEN"]);
+const COMMIT = /^[0-9a-f]{40}$/;
 
 type BatchData = Record<string, unknown> & { rateLimit?: { cost: number; remaining: number; resetAt: string } };
 
@@ -43,7 +44,9 @@ function fragment(files: GraphFetch["files"]): string {
   const objects = files.map(
     ({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`,
   );
-  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, manifestSelection()].join("\n  ")} }`;
+  // The default branch's head: the commit HEAD names while this query reads the files.
+  const head = "defaultBranchRef { target { oid } }";
+  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, head, manifestSelection()].join("\n  ")} }`;
 }
 
 function batchQuery(ids: string[], files: GraphFetch["files"]): { query: string; variables: Record<string, string> } {
@@ -82,8 +85,17 @@ async function runBatch(
   }
 }
 
+/** The head commit the query read the files at, when the platform named one as a full SHA-1. */
+function headCommit(node: Record<string, unknown>): string | undefined {
+  const ref = node.defaultBranchRef as { target?: { oid?: unknown } } | null | undefined;
+  const oid = ref && typeof ref === "object" ? ref.target?.oid : undefined;
+  return typeof oid === "string" && COMMIT.test(oid) ? oid : undefined;
+}
+
 interface Read {
   outcome: Outcome;
+  /** The commit the manifests were read at. */
+  commit?: string;
   reading: ManifestReading | null;
   /** Hook scripts its hooks.json names, read for risk notes in the follow-up query. */
   scripts?: string[];
@@ -103,7 +115,8 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   const readable = typeof text === "string" && Buffer.byteLength(text) <= DEFAULT_SOURCE_LIMITS.listMaxBytes;
   const lists = readable ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
   const reading = options.manifests.read(node, facts.full_name);
-  return { outcome: { kind: "fetched", facts, etag: null, files, lists }, reading, scripts: hookScripts(node) };
+  const outcome: Outcome = { kind: "fetched", facts, etag: null, files, lists };
+  return { outcome, reading, scripts: hookScripts(node), commit: headCommit(node) };
 }
 
 /** Repositories of one follow-up query: one query per batch at most. */
@@ -174,6 +187,7 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
 function settle(read: Read, options: GraphFetch): Outcome {
   const { outcome, reading } = read;
   if (outcome.kind !== "fetched" || reading === null) return outcome;
+  if (read.commit !== undefined && reading.details.contents) reading.details.contents.commit = read.commit;
   const details = options.manifests.checked(reading.details, outcome.facts.full_name);
   if (details) outcome.details = details;
   if (reading.packages.npm || reading.packages.pypi) outcome.packages = reading.packages;

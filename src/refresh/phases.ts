@@ -72,6 +72,7 @@ export async function discoverPhase(run: Run): Promise<Discovery> {
     log: run.log,
     gate: run.gate,
     caps: run.caps,
+    mcpRegistry: run.mcpRegistry,
     onStep: (done, total) => run.progress.update(done, total),
   });
   run.checkpoint.save();

@@ -85,6 +85,8 @@ export const ruleKey = {
   marketplace: (repository: string) => `marketplace ${repository}`,
   list: (repository: string, path: string) => `list ${repository}/${path}`,
   repositories: "repositories",
+  /** The official MCP registry at `url`. */
+  registry: (url: string) => `registry ${url}`,
   /** Marketplace manifests met while fetching, followed to the plugins they list. */
   followed: "followed marketplace manifests",
   /** One such manifest, as the source that vouches for its owner's repositories. */

@@ -15,6 +15,7 @@ import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
 import type { Usage } from "./github/usage";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
+import type { McpRegistryOptions } from "./mcp-registry";
 import type { ChangeSummary } from "./merge";
 import {
   discoverPhase,
@@ -60,6 +61,8 @@ export interface RefreshOptions {
   registries?: RegistryOptions;
   /** deps.dev for Scorecards, advisories and provenance (DEPSDEV_URL); not asked when absent. */
   security?: SecurityOptions;
+  /** The official MCP registry as a discovery source (MCP_REGISTRY_URL); not read when absent. */
+  mcpRegistry?: McpRegistryOptions;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -151,6 +154,7 @@ function prepare(options: RefreshOptions): Run {
     gate,
     registries: options.registries ?? null,
     security: options.security ?? null,
+    mcpRegistry: options.mcpRegistry ?? null,
     log,
     now,
   };

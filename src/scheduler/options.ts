@@ -44,6 +44,19 @@ export function refreshOptionsFrom(
               budgetMs: config.depsDevBudgetMs,
             },
           },
+    // Its own budget: the pages, each bounded like a package registry's request.
+    ...(config.mcpRegistryUrl === null
+      ? {}
+      : {
+          mcpRegistry: {
+            url: config.mcpRegistryUrl,
+            limits: {
+              maxRequests: config.mcpRegistryMaxPages,
+              timeoutMs: config.registryTimeoutMs,
+              budgetMs: config.registryBudgetMs,
+            },
+          },
+        }),
     sharedLock,
     ...overrides,
   };

@@ -20,7 +20,7 @@ import { listing } from "./browse";
 import { parseBrowse } from "./browse-query";
 import { HTML_TYPE, renderPage } from "./layout";
 import { BadRequestPage } from "./notices";
-import { pluginPage } from "./plugin";
+import { pluginPage, type ServedIn } from "./plugin";
 
 export { browseQuery, parseBrowse } from "./browse-query";
 
@@ -110,7 +110,7 @@ export const pageDocs = {
 const searches = (p: ListParams): boolean => p.q !== null;
 
 // A malformed parameter's page (badPage) is answered apart, never cached.
-export function pageHandlers(answer: Answer) {
+export function pageHandlers(answer: Answer, servedIn: ServedIn = () => null) {
   return {
     browse: answer.route(
       "page:browse",
@@ -127,7 +127,7 @@ export function pageHandlers(answer: Answer) {
     plugin: answer.route(
       "page:plugin",
       (_query, _snapshot, { owner, repo }: { owner: string; repo: string }) => `${owner}/${repo}`,
-      pluginPage,
+      (snapshot, id) => pluginPage(snapshot, id, servedIn),
     ),
   };
 }

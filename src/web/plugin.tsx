@@ -15,6 +15,40 @@ import { Contents, Flags, Install, Section, ValueSection } from "./record-parts"
 import { RiskNotes } from "./risk";
 import { SecuritySignals } from "./security";
 
+/** Where a repository's Claude Code plugins are served by the catalog: a marketplace's name and URL, the plugins' names in it. */
+export interface Served {
+  marketplace: string;
+  url: string;
+  names: readonly string[];
+}
+export type ServedIn = (snapshot: Snapshot, id: string) => Served | null;
+
+/** The two commands that add the catalog's marketplace to Claude Code and install each plugin from it. */
+function ServedSection({ served }: { served: Served | null }) {
+  if (served === null) return null;
+  const commands = [
+    `/plugin marketplace add ${served.url}`,
+    ...served.names.map((name) => `/plugin install ${name}@${served.marketplace}`),
+  ];
+  return (
+    <Section id="claude-marketplace" title="In the catalog's Claude Code marketplace">
+      <p>
+        Served in the marketplace <code>{served.marketplace}</code> as{" "}
+        {served.names.map((name, i) => (
+          <>
+            {i > 0 ? ", " : null}
+            <code>{name}</code>
+          </>
+        ))}
+        . In Claude Code:
+      </p>
+      <pre data-copy="the Claude Code commands">
+        <code>{commands.join("\n")}</code>
+      </pre>
+    </Section>
+  );
+}
+
 /** What the plugin record may carry beyond the full form (install, contents, flags, works_with). */
 type PluginRecordView = PluginView & Record<string, unknown>;
 
@@ -67,7 +101,7 @@ function Links({ p }: { p: PluginRecordView }) {
 }
 
 /** The page of one record (exported for the markup test, which renders parts the gate would not serve). */
-export function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
+export function pluginView(snapshot: Snapshot, p: PluginRecordView, served: Served | null = null): Rendered {
   const primary = snapshot.categories.find((c) => c.id === p.category) ?? null;
   return renderPage(
     <Page
@@ -108,6 +142,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
         </Section>
       ) : null}
       <Install install={p.install} />
+      <ServedSection served={served} />
       <RiskNotes risk={p.risk} />
       <SecuritySignals security={p.security} />
       <Contents contents={p.contents} />
@@ -118,7 +153,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
 }
 
 /** One plugin's page; a former id or another spelling of the id redirects, an unknown one is 404. */
-export function pluginPage(snapshot: Snapshot, id: string): Rendered {
+export function pluginPage(snapshot: Snapshot, id: string, servedIn: ServedIn = () => null): Rendered {
   // Every part the snapshot stores beside the full form: contents, install, flags, works_with.
   const json = snapshot.plugin(id, INCLUDE_PARTS);
   if (json === null) {
@@ -128,5 +163,5 @@ export function pluginPage(snapshot: Snapshot, id: string): Rendered {
   }
   const record = JSON.parse(json) as PluginRecordView;
   if (record.id !== id) return movedTo(pluginPath(record.id), `Plugin ${id} is written ${record.id}.`);
-  return pluginView(snapshot, record);
+  return pluginView(snapshot, record, servedIn(snapshot, record.id));
 }

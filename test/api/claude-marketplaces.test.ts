@@ -15,7 +15,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-function market(id: string, entries: Array<[string, string]>, fields: Partial<PluginRecord> = {}): PluginRecord {
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+
+function market(
+  id: string,
+  entries: Array<[string, string]>,
+  fields: Partial<PluginRecord> = {},
+  commit?: string,
+): PluginRecord {
   const plugins = entries.map(([name, source]) => ({ name, source, description: `${name} does things` }));
   const contents: Contents = {
     skills: [],
@@ -25,6 +32,7 @@ function market(id: string, entries: Array<[string, string]>, fields: Partial<Pl
     mcp_servers: [],
     plugins,
     counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: plugins.length },
+    ...(commit ? { commit } : {}),
   };
   return plugin(id, { ...fields, details: { ...noDetails(), works_with: ["claude-code"], contents } });
 }
@@ -39,6 +47,7 @@ const catalog = () =>
         ["elsewhere", "other/repo"],
       ],
       { stars: 50, curated: true, categories: ["skills", "commands"] },
+      SHA,
     ),
     market("beta/market", [["tool", "./tool/"]], { stars: 40, categories: ["commands"] }),
     market("beta/again", [["tool", "./tool"]], { stars: 30, categories: ["commands"] }),
@@ -82,8 +91,9 @@ describe("Claude Code marketplaces", () => {
     expectValidMarketplace(all);
     expect(all.name).toBe("plugin-catalog");
     expect(all.plugins.map((p) => [p.name, p.source])).toEqual([
-      ["tool-acme", { source: "git-subdir", url: "acme/market", path: "plugins/tool" }],
-      ["root", { source: "github", repo: "acme/market" }],
+      // Pinned to the commit the refresh read; a plugin read without one is not.
+      ["tool-acme", { source: "git-subdir", url: "acme/market", path: "plugins/tool", sha: SHA }],
+      ["root", { source: "github", repo: "acme/market", sha: SHA }],
       ["tool-beta-market-tool", { source: "git-subdir", url: "beta/market", path: "tool" }],
       ["tool-beta-again-tool", { source: "git-subdir", url: "beta/again", path: "tool" }],
     ]);
@@ -111,11 +121,35 @@ describe("Claude Code marketplaces", () => {
     expect((await server!.get("/market/claude/categories/nothing/marketplace.json")).status).toBe(404);
   });
 
+  test("a plugin's page names the marketplace it is served in, its served names and the two commands", async () => {
+    server = startServer(catalog(), { baseUrl: "https://plugins.example.org" });
+    const page = await (await server!.get("/plugin/acme/market")).text();
+    expect(page).toContain(
+      "Served in the marketplace <code>plugin-catalog</code> as <code>tool-acme</code>, <code>root</code>",
+    );
+    expect(page).toContain(
+      [
+        "/plugin marketplace add https://plugins.example.org/market/claude/marketplace.json",
+        "/plugin install tool-acme@plugin-catalog",
+        "/plugin install root@plugin-catalog",
+      ].join("\n"),
+    );
+    // A name made unique is the one the page gives.
+    expect(await (await server!.get("/plugin/beta/market")).text()).toContain(
+      "/plugin install tool-beta-market-tool@plugin-catalog",
+    );
+    // A plugin in no served marketplace (none inside, or archived) has no such section.
+    for (const id of ["plain/repo", "gone/archived"])
+      expect(await (await server!.get(`/plugin/${id}`)).text()).not.toContain("/plugin marketplace add");
+  });
+
   test("sources: the root, a folder, never a path out of the repository or another repository", () => {
     expect(sourceOf("a/b", ".")).toEqual({ source: "github", repo: "a/b" });
     expect(sourceOf("a/b", "./x/y/")).toEqual({ source: "git-subdir", url: "a/b", path: "x/y" });
     expect(sourceOf("a/b", "./x/../..")).toBeNull();
     expect(sourceOf("a/b", "c/d")).toBeNull();
     expect(sourceOf("a/b", "https://example.com/x.git")).toBeNull();
+    expect(sourceOf("a/b", "./", SHA)).toEqual({ source: "github", repo: "a/b", sha: SHA });
+    expect(sourceOf("a/b", "./x", "ABC")).toEqual({ source: "git-subdir", url: "a/b", path: "x" });
   });
 });

@@ -26,6 +26,8 @@ export interface FakeRepo {
   parent?: string | null;
   /** The latest release, if any. */
   release?: { tag: string; date: string } | null;
+  /** The default branch's head commit; by default a hash of the files, so it moves when they change. */
+  head?: unknown;
 }
 
 export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & {
@@ -211,9 +213,15 @@ export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<str
     isFork: Boolean(repo.parent),
     parent: repo.parent ? { nameWithOwner: repo.parent } : null,
     latestRelease: repo.release ? { tagName: repo.release.tag, publishedAt: repo.release.date } : null,
+    defaultBranchRef: { target: { oid: repo.head !== undefined ? repo.head : headOf(repo.files) } },
   };
   for (const field of omit) delete node[field];
   return node;
+}
+
+/** A commit id standing for the files: 40 lowercase hex digits that change whenever they do. */
+export function headOf(files: Record<string, string>): string {
+  return new Bun.CryptoHasher("sha1").update(JSON.stringify(Object.entries(files).sort())).digest("hex");
 }
 
 /** A weak ETag over the body, as the platform sends for repositories. */

@@ -28,6 +28,7 @@ export function spawnRefresh(
       GITHUB_TOKEN: "test-token",
       // Tests never ask the real package registries.
       NPM_REGISTRY_URL: "off",
+      MCP_REGISTRY_URL: "off",
       PYPI_URL: "off",
       DEPSDEV_URL: "off",
       ...extraEnv,

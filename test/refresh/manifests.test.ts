@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { headOf } from "../fakes/github-repos";
 import { FIXTURES, HOSTILE, SECRET_DEFAULT } from "../fakes/manifest-repos";
 import { FULL_FIELDS } from "../helpers";
 import { Env, published } from "./support";
@@ -38,7 +39,10 @@ describe("manifests read in the refresh's GraphQL batches", () => {
     for (const [kind, { seed, expected }] of Object.entries(FIXTURES)) {
       const { body, text } = await get(`${server.url}/api/v1/plugins/${seed.full_name}?${INCLUDE}`);
       const plugin = body.data.plugin;
-      expect({ kind, contents: plugin.contents }).toEqual({ kind, contents: expected.contents });
+      // The commit the manifests were read at comes with them: the fake's head of the seed's files.
+      const { commit, ...contents } = plugin.contents ?? {};
+      expect({ kind, contents: plugin.contents && contents }).toEqual({ kind, contents: expected.contents });
+      expect({ kind, commit }).toEqual({ kind, commit: plugin.contents ? headOf(seed.files ?? {}) : undefined });
       // Byte-exact: the instructions' JSON text as served is the expected JSON text.
       expect(text).toContain(`"install":${JSON.stringify(expected.install)}`);
       expect({ kind, works_with: plugin.works_with }).toEqual({ kind, works_with: expected.works_with });

@@ -80,6 +80,12 @@ export const ContentsSchema = Type.Object(
         { additionalProperties: false, description: "The marketplace a repository's marketplace.json names." },
       ),
     ),
+    commit: Type.Optional(
+      Type.String({
+        pattern: "^[0-9a-f]{40}$",
+        description: "The commit (the default branch's head) the manifests were read at; absent when not known.",
+      }),
+    ),
     truncated: Type.Optional(
       Type.Array(Type.Union(CUT_LISTS.map((k) => Type.Literal(k))), {
         description: "Lists cut at their limit (500 items, 520 install instructions): `counts` holds the true number.",

@@ -19,7 +19,9 @@ const ROWS_PER_READ = 50;
 /** The plugins that may hold entries: listed originals that work with Claude Code, not archived. */
 const CLAUDE_PLUGINS = { harness: "claude-code", original: true, archived: false };
 
-type Source = { source: "github"; repo: string } | { source: "git-subdir"; url: string; path: string };
+type Source =
+  | { source: "github"; repo: string; sha?: string }
+  | { source: "git-subdir"; url: string; path: string; sha?: string };
 
 interface Served {
   name: string;
@@ -33,19 +35,23 @@ interface Served {
   curated: boolean;
 }
 
-/** A marketplace.json source for a plugin inside repository `id`, or null for one elsewhere. */
-export function sourceOf(id: string, source: string): Source | null {
+/**
+ * A marketplace.json source for a plugin inside repository `id`, or null for one elsewhere; pinned
+ * with `sha` to `commit`, the commit its manifest was read at, when the refresh knew it.
+ */
+export function sourceOf(id: string, source: string, commit?: string): Source | null {
   if (!source.startsWith(".")) return null;
   const path = source.replace(/^\.\/?/, "").replace(/\/+$/, "");
   if (path.split("/").some((part) => part === ".." || part === ".")) return null;
-  return path === "" ? { source: "github", repo: id } : { source: "git-subdir", url: id, path };
+  const sha = commit !== undefined && /^[0-9a-f]{40}$/.test(commit) ? { sha: commit } : {};
+  return path === "" ? { source: "github", repo: id, ...sha } : { source: "git-subdir", url: id, path, ...sha };
 }
 
 /** The entries of one listed plugin's marketplace, before their names are made unique. */
 function entriesOf(plugin: PluginCatalogView, baseUrl: string): Served[] {
   const out: Served[] = [];
   for (const entry of plugin.contents?.plugins ?? []) {
-    const source = sourceOf(plugin.id, entry.source);
+    const source = sourceOf(plugin.id, entry.source, plugin.contents?.commit);
     if (source === null) continue;
     const description = entry.description || plugin.description;
     out.push({
@@ -87,7 +93,11 @@ function uniqueNames(entries: Served[]): void {
 
 /** The marketplaces of one snapshot, as JSON text by key (`all`, a category id, `picks`). */
 export class ClaudeMarketplaces {
-  private constructor(private readonly documents: ReadonlyMap<string, string>) {}
+  private constructor(
+    private readonly documents: ReadonlyMap<string, string>,
+    /** The served names of each repository's entries, by lowercased id. */
+    private readonly names: ReadonlyMap<string, readonly string[]>,
+  ) {}
 
   static *writing(snapshot: Snapshot, baseUrl: string): Generator<void, ClaudeMarketplaces> {
     const entries: Served[] = [];
@@ -118,7 +128,17 @@ export class ClaudeMarketplaces {
       const chosen = entries.filter((e) => e.categories.includes(category.id));
       documents.set(category.id, document(category.id, `Claude Code plugins of ${category.name}.`, chosen));
     }
-    return new ClaudeMarketplaces(documents);
+    const names = new Map<string, string[]>();
+    for (const e of entries) {
+      const key = (e.source.source === "github" ? e.source.repo : e.source.url).toLowerCase();
+      names.set(key, [...(names.get(key) ?? []), e.name]);
+    }
+    return new ClaudeMarketplaces(documents, names);
+  }
+
+  /** The names the entries of repository `id` are served under (in every marketplace), none when it has none. */
+  served(id: string): readonly string[] {
+    return this.names.get(id.toLowerCase()) ?? [];
   }
 
   /** The marketplace of `key`, or null for a category the snapshot has not. */

@@ -12,14 +12,26 @@ import { CACHE_CONTROL, JSON_TYPE, render } from "../../http/cache";
 import { notFound } from "../../http/errors";
 import type { RouteDoc } from "../../http/openapi";
 import { PreparedPerSnapshot } from "../prepared";
-import { ClaudeMarketplaces, PICKS } from "./marketplaces";
+import { ClaudeMarketplaces, MARKETPLACE_NAME, PICKS } from "./marketplaces";
+
+const Sha = t.Optional(
+  t.String({
+    pattern: "^[0-9a-f]{40}$",
+    description: "The commit the catalog read the plugin's marketplace at: Claude Code fetches exactly it.",
+  }),
+);
 
 const SourceSchema = t.Union([
-  t.Object({ source: t.Literal("github"), repo: t.String({ description: "`owner/repo`: the plugin is its root." }) }),
+  t.Object({
+    source: t.Literal("github"),
+    repo: t.String({ description: "`owner/repo`: the plugin is its root." }),
+    sha: Sha,
+  }),
   t.Object({
     source: t.Literal("git-subdir"),
     url: t.String({ description: "`owner/repo` on GitHub." }),
     path: t.String({ minLength: 1, description: "The plugin's folder in it." }),
+    sha: Sha,
   }),
 ]);
 
@@ -73,6 +85,12 @@ export function claudeHandlers(answer: Answer, store: CatalogStore, baseUrl: str
     return render(text, JSON_TYPE, CACHE_CONTROL);
   };
   return {
+    /** Where repository `id`'s plugins are served: the marketplace of every plugin, its URL and their names. */
+    servedIn: (snapshot: Snapshot, id: string) => {
+      const names = prepared.get(snapshot).served(id);
+      const url = `${baseUrl}/market/claude/marketplace.json`;
+      return names.length ? { marketplace: MARKETPLACE_NAME, url, names } : null;
+    },
     all: answer.route(
       "claude-all",
       () => undefined,

@@ -6,10 +6,11 @@
  * nothing leaves the machine.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pluginNameRefusal } from "../../../src/refresh/manifests/plugin";
+import { claude, validateErrors } from "../../claude-cli";
 import {
   ACCEPTED_SOURCES,
   ALLOWED,
@@ -21,22 +22,8 @@ import {
 } from "../../fakes/marketplace-cases";
 import { json, readRepo } from "./read";
 
-const MODULES = join(import.meta.dir, "../../../node_modules/@anthropic-ai");
-/** The platform's binary the package ships (its own `bin` is linked to it by an install script). */
-const PLATFORM = join(MODULES, `claude-code-${process.platform}-${process.arch}`, "claude");
-const CLAUDE = existsSync(PLATFORM) ? PLATFORM : join(MODULES, "claude-code/bin/claude.exe");
 const root = mkdtempSync(join(tmpdir(), "claude-client-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const ENV = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_AUTOUPDATER: "1",
-  HTTPS_PROXY: "http://127.0.0.1:9",
-  HTTP_PROXY: "http://127.0.0.1:9",
-  NO_COLOR: "1",
-};
 
 let dirs = 0;
 /** The case written out as a marketplace folder, with a plugin folder for each relative source. */
@@ -53,18 +40,7 @@ function folder(c: MarketCase): string {
   return dir;
 }
 
-async function claude(args: string[]): Promise<{ code: number; out: string }> {
-  const home = mkdtempSync(join(root, "home-"));
-  const proc = Bun.spawn([CLAUDE, ...args], { env: { ...ENV, HOME: home }, stdout: "pipe", stderr: "pipe" });
-  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code: await proc.exited, out: out + err };
-}
-
-/** The CLI's errors (not warnings) of `validate`: the `❯ path: message` lines under "Found N error(s)". */
-function errors(out: string): string[] {
-  const block = /✘ Found \d+ errors?:\n\n([\s\S]*?)(?:\n\n|$)/.exec(out)?.[1] ?? "";
-  return block.split("\n").flatMap((l) => (/^\s*❯ /.test(l) ? [l.replace(/^\s*❯ /, "")] : []));
-}
+const run = (args: string[]) => claude(root, args);
 
 /** Indices of entries the CLI refuses; of duplicates, all but the first (the one it installs). */
 function refusedByClient(c: MarketCase, errs: string[]): number[] {
@@ -106,10 +82,10 @@ const cases = [
 /** What the client says of one case. */
 async function judge(label: string, c: MarketCase) {
   const dir = folder(c);
-  const validated = await claude(["plugin", "validate", dir]);
-  const errs = errors(validated.out);
+  const validated = await run(["plugin", "validate", dir]);
+  const errs = validateErrors(validated.out);
   expect({ label, exit: validated.code }).toEqual({ label, exit: errs.length ? 1 : 0 });
-  const added = ADDED.has(label) ? await claude(["plugin", "marketplace", "add", dir]) : { code: 0 };
+  const added = ADDED.has(label) ? await run(["plugin", "marketplace", "add", dir]) : { code: 0 };
   const nameRefused = errs.some((e) => e.startsWith("name:")) || added.code !== 0;
   return { label, marketplace: nameRefused, entries: refusedByClient(c, errs) };
 }

@@ -82,6 +82,7 @@ export function appWithSnapshot(
     RATE_LIMIT_WINDOW_MS: "0",
     REFRESH_CRON: "off",
     NPM_REGISTRY_URL: "off",
+    MCP_REGISTRY_URL: "off",
     PYPI_URL: "off",
     DEPSDEV_URL: "off",
     DATABASE_PATH: path,

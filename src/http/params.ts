@@ -42,7 +42,14 @@ export const FILTERS = {
     fallback: null,
     description: "Only plugins whose evidence says they work with this harness (`works_with`).",
   }),
-  original: flag("original", "Leave out forks (`fork_of`) and look-alikes (`lookalike_of`) of another plugin."),
+  original: flag(
+    "original",
+    "Leave out forks (`fork_of`), look-alikes (`lookalike_of`) and copies (`canonical`) of another plugin.",
+  ),
+  verified: flag(
+    "verified",
+    "Only plugins whose owner is an organization whose domain the platform verified (`owner_verified`).",
+  ),
   risk: choice("risk", RISK_FILTERS, {
     fallback: null,
     description: "`none`: only plugins without risk notes (`include=risk`); a rule id: only those with a note of it.",
@@ -54,7 +61,7 @@ export const INCLUDE = words("include", INCLUDE_PARTS, {
   examples: ["contents,install,flags,works_with"],
   description:
     "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
-    "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes). Without it the plugin has exactly " +
+    "`lookalike_of`, `latest_release`, and when set `deprecation`, `canonical`, `owner_verified`), `works_with`, `risk` (risk notes). Without it the plugin has exactly " +
     "the contract's fields.",
 });
 
@@ -133,6 +140,7 @@ export function parseFilters(params: URLSearchParams) {
   const original = FILTERS.original.read(params);
   const has = FILTERS.has.read(params);
   const risk = FILTERS.risk.read(params);
+  const verified = FILTERS.verified.read(params);
   return {
     q,
     curated,
@@ -141,6 +149,7 @@ export function parseFilters(params: URLSearchParams) {
     harness,
     original,
     risk,
+    verified,
   } satisfies Query;
 }
 

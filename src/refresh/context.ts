@@ -31,6 +31,8 @@ export interface Run {
   maxGrowth: number;
   /** The package registries asked whether a package belongs to its repository; null: none. */
   registries: RegistryOptions | null;
+  /** The owner file's path in each repository (OWNER_FILE; manifests/owner.ts). */
+  ownerFile: string;
   log: Log;
   now: () => Date;
 }

@@ -25,6 +25,7 @@ import {
   publishPhase,
   validatePhase,
 } from "./phases";
+import { DEFAULT_OWNER_FILE } from "./manifests/reader";
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";
@@ -55,6 +56,8 @@ export interface RefreshOptions {
   sharedLock?: SharedLock;
   /** The package registries to check install lines against (NPM_REGISTRY_URL, PYPI_URL); none when absent. */
   registries?: RegistryOptions;
+  /** The owner file's path in each repository (OWNER_FILE); DEFAULT_OWNER_FILE when absent. */
+  ownerFile?: string;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -143,6 +146,7 @@ function prepare(options: RefreshOptions): Run {
     checkpoint,
     gate,
     registries: options.registries ?? null,
+    ownerFile: options.ownerFile ?? DEFAULT_OWNER_FILE,
     log,
     now,
   };

@@ -137,6 +137,16 @@ export type Install = Static<typeof InstallSchema>;
 
 const RepoId = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$" });
 
+/** An owner's deprecation notice: why, and the catalog plugin to use instead (null when none or refused). */
+export const DeprecationSchema = Type.Object(
+  {
+    message: Type.Union([Type.String({ minLength: 1, maxLength: 300 }), Type.Null()]),
+    replacement: Type.Union([RepoId, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type Deprecation = Static<typeof DeprecationSchema>;
+
 /** An MCP registry server name: a reverse-DNS namespace, one slash, the server's own name. */
 export const MCP_SERVER_NAME = "^[a-zA-Z0-9.-]{1,100}/[a-zA-Z0-9._-]{1,100}$";
 /** An exact version as server.json may state it: no range, no wildcard, not `latest` (checked apart). */
@@ -168,6 +178,12 @@ export const DetailsSchema = Type.Object(
 
     /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
     mcp_registry: Type.Optional(McpRegistrySchema),
+    /** The owner file's deprecation (refresh/manifests/owner.ts): its message and replacement, each checked. */
+    deprecation: Type.Optional(DeprecationSchema),
+    /** The repository the owner file names as the one this is a copy of, once checked against the catalog. */
+    canonical: Type.Optional(RepoId),
+    /** The owner is an organization whose domain the platform verified; absent otherwise. */
+    owner_verified: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );
@@ -248,10 +264,20 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
     install: `"install":${JSON.stringify(d.install)}`,
     flags:
       `"fork_of":${JSON.stringify(d.fork_of)},"deprecated":${d.deprecated},` +
-      `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}`,
+      `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}` +
+      ownerFlags(d),
     works_with: `"works_with":${JSON.stringify(d.works_with)}`,
     risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
   };
+}
+
+/** The owner's members of the flags part, each only when set: `deprecation`, `canonical`, `owner_verified`. */
+function ownerFlags(d: PluginDetails): string {
+  let out = "";
+  if (d.deprecation) out += `,"deprecation":${JSON.stringify({ message: d.deprecation.message, replacement: d.deprecation.replacement })}`;
+  if (d.canonical) out += `,"canonical":${JSON.stringify(d.canonical)}`;
+  if (d.owner_verified === true) out += `,"owner_verified":true`;
+  return out;
 }
 
 /** A full-form JSON object with the asked parts appended, in INCLUDE_PARTS order. */

@@ -32,7 +32,7 @@
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
  * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -129,8 +129,8 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
-/** A detail filter: `has=`, `harness=`, `original=`, `risk=`. */
-export type DetailFilter = "has" | "harness" | "original" | "risk";
+/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `verified=`. */
+export type DetailFilter = "has" | "harness" | "original" | "risk" | "verified";
 
 /** The key of the members of a `has=`, `harness=`, `original=` or `risk=` filter value. */
 export function detailMemberKey(kind: DetailFilter, value = ""): string {

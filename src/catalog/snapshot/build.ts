@@ -43,7 +43,8 @@ interface Entry extends Ranked {
 function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
   const filters: Array<[DetailFilter, string]> = hasKinds(record.details ?? null).map((k) => ["has", k]);
   for (const h of record.details?.works_with ?? []) filters.push(["harness", h]);
-  if (!record.details?.fork_of && !record.lookalike_of) filters.push(["original", ""]);
+  if (!record.details?.fork_of && !record.lookalike_of && !record.details?.canonical) filters.push(["original", ""]);
+  if (record.details?.owner_verified) filters.push(["verified", ""]);
   const rules = new Set((record.details?.risk ?? []).map((n) => n.rule));
   if (rules.size === 0) filters.push(["risk", "none"]);
   for (const rule of rules) filters.push(["risk", rule]);
@@ -232,7 +233,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
   }));
   const byKey = new Map(entries.map((e) => [e.record.id.toLowerCase(), e]));
   for (const entry of entries) {
-    const of = entry.record.details?.fork_of ?? entry.record.lookalike_of;
+    const of = entry.record.details?.fork_of ?? entry.record.lookalike_of ?? entry.record.details?.canonical;
     const original = of ? byKey.get(of.toLowerCase()) : undefined;
     if (original && original !== entry) {
       entry.original = original;

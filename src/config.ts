@@ -3,8 +3,8 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
-import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 import { DEFAULT_OWNER_FILE } from "./refresh/manifests/owner";
+import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 
 export interface Config {
   readonly port: number;

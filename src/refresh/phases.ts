@@ -213,13 +213,13 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
   let records = toRecords(valid, identity.editorial, context);
   checkOwnerClaims(records, run.gate.counts, run.ownerFile);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
-  let summary = summarize(run.previous, records, merged, replaced);
+  let summary = summarize(run.previous, records, merged, replaced, byOwner);
   const held = heldGrowth(run, summary.added);
   if (held.length > 0) {
     const out = new Set(held.map((id) => id.toLowerCase()));
     for (const key of out) counts.reasons[key] = REJECTION.heldForReview;
     records = records.filter((r) => !out.has(r.id.toLowerCase()));
-    summary = summarize(run.previous, records, merged, replaced);
+    summary = summarize(run.previous, records, merged, replaced, byOwner);
   }
   const decisions = decideCandidates({
     ...run,

@@ -15,6 +15,7 @@ import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
 import type { Usage } from "./github/usage";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
+import { DEFAULT_OWNER_FILE } from "./manifests/reader";
 import type { ChangeSummary } from "./merge";
 import {
   discoverPhase,
@@ -25,7 +26,6 @@ import {
   publishPhase,
   validatePhase,
 } from "./phases";
-import { DEFAULT_OWNER_FILE } from "./manifests/reader";
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";

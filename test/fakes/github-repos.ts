@@ -26,6 +26,11 @@ export interface FakeRepo {
   parent?: string | null;
   /** The latest release, if any. */
   release?: { tag: string; date: string } | null;
+  /**
+   * The owner as GraphQL's `owner { ... on Organization { isVerified } }` sees it: an organization
+   * with its domain verified (true) or not (false); a user when absent.
+   */
+  orgVerified?: boolean;
 }
 
 export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & {
@@ -211,6 +216,8 @@ export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<str
     isFork: Boolean(repo.parent),
     parent: repo.parent ? { nameWithOwner: repo.parent } : null,
     latestRelease: repo.release ? { tagName: repo.release.tag, publishedAt: repo.release.date } : null,
+    // A fragment on Organization answers nothing for a user.
+    owner: repo.orgVerified === undefined ? {} : { isVerified: repo.orgVerified },
   };
   for (const field of omit) delete node[field];
   return node;

@@ -274,7 +274,8 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
 /** The owner's members of the flags part, each only when set: `deprecation`, `canonical`, `owner_verified`. */
 function ownerFlags(d: PluginDetails): string {
   let out = "";
-  if (d.deprecation) out += `,"deprecation":${JSON.stringify({ message: d.deprecation.message, replacement: d.deprecation.replacement })}`;
+  if (d.deprecation)
+    out += `,"deprecation":${JSON.stringify({ message: d.deprecation.message, replacement: d.deprecation.replacement })}`;
   if (d.canonical) out += `,"canonical":${JSON.stringify(d.canonical)}`;
   if (d.owner_verified === true) out += `,"owner_verified":true`;
   return out;

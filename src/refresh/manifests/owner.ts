@@ -66,8 +66,7 @@ export function readOwnerFile(gate: Gate, text: string | null, file: string, id:
   if (exclude !== undefined && typeof exclude !== "boolean")
     return gate.refuse(file, "exclude is not true or false", id);
   const deprecation = deprecated === undefined ? null : deprecationOf(deprecated);
-  if (deprecation === undefined)
-    return gate.refuse(file, "deprecated is not {message, replacement: owner/repo}", id);
+  if (deprecation === undefined) return gate.refuse(file, "deprecated is not {message, replacement: owner/repo}", id);
   if (canonical !== undefined && !isRepoId(canonical)) return gate.refuse(file, "canonical is not owner/repo", id);
   return { exclude: exclude === true, deprecation, canonical: canonical ?? null };
 }

@@ -19,6 +19,7 @@ import {
 import { manifestRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
 import type { GateCounts } from "../upstream";
+import { forkOf, latestRelease } from "./flags";
 import {
   ENTRY_NAME,
   Gate,
@@ -33,9 +34,8 @@ import { readGemini } from "./gemini";
 import { hookEvents } from "./hooks";
 import { readMarketplace } from "./marketplace";
 import { mcpJson } from "./mcp";
-import { dependencies } from "./packages";
-import { forkOf, latestRelease } from "./flags";
 import { DEFAULT_OWNER_FILE, MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner";
+import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
 import type { ManifestReading, PublishedNames } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
@@ -44,8 +44,8 @@ import { finishSkills } from "./skill-folders";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
-export type { ManifestReading, PublishedNames } from "./reading";
 export { DEFAULT_OWNER_FILE } from "./owner";
+export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
 

@@ -52,7 +52,7 @@ export const HOSTILE_OWNERS = {
   oversize: owned("hostile/oversize", `exclude: true\n# ${"x".repeat(5000)}\n`),
   wrongTypes: owned("hostile/wrong-types", 'exclude: "yes"\ncanonical: 42\n'),
   deep: owned("hostile/deep", `deprecated: ${"[".repeat(1500)}${"]".repeat(1500)}\n`),
-  aliases: owned("hostile/aliases", "a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\nexclude: true\n"),
+  aliases: owned("hostile/aliases", "deprecated: &d\n  message: hi\nexclude: true\ncanonical: *d\n"),
   // Keys no owner file may set: ignored; the deprecation beside them still holds.
   promote: owned(
     "hostile/promote",

@@ -26,13 +26,58 @@ export interface OwnerFile {
   canonical: string | null;
 }
 
-/** The YAML (or JSON) mapping of an owner file's text, or null (counted). */
+/** Lines of an owner file's own keys given in YAML at most: its three keys need a handful. */
+const MAX_OWN_LINES = 32;
+const TOP_KEY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)/;
+
+/**
+ * The lines of the owner file's own keys, each with its continuation lines, and how many other
+ * top-level entries it has: only those lines reach the YAML parser, so a file of hundreds of
+ * other keys costs a line scan, not a parse. Null when one of its keys is given twice.
+ */
+function ownLines(yaml: string): { text: string; lines: number; others: number } | null {
+  const kept: string[] = [];
+  const seen = new Set<string>();
+  let keeping = false;
+  let others = 0;
+  for (const line of yaml.split(/\r?\n/)) {
+    if (/^[^\s#]/.test(line)) {
+      const key = TOP_KEY.exec(line)?.[1];
+      keeping = key !== undefined && (OWNER_KEYS as readonly string[]).includes(key);
+      if (keeping && seen.has(key!)) return null;
+      if (keeping) seen.add(key!);
+      else if (line.trimEnd() !== "---") others++;
+    }
+    if (keeping) kept.push(line);
+  }
+  return { text: kept.join("\n"), lines: kept.length, others };
+}
+
+/**
+ * The mapping of an owner file's own keys, or null (counted): JSON when the file starts with `{`,
+ * YAML otherwise (anchors, aliases and duplicate keys refused). Other keys are counted, never parsed.
+ */
 function parsed(gate: Gate, text: string, file: string, id: string): Json | null {
   if (nestedTooDeep(text)) return gate.refuse(file, "nested too deep", id);
+  if (/^\s*\{/.test(text)) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (!isObject(value)) return gate.refuse(file, "not a mapping", id);
+      if (Object.keys(value).some((k) => !(OWNER_KEYS as readonly string[]).includes(k)))
+        gate.refuse(file, "unknown key ignored", id);
+      return value;
+    } catch {
+      return gate.refuse(file, "invalid JSON", id);
+    }
+  }
+  const own = ownLines(text);
+  if (own === null) return gate.refuse(file, "invalid YAML", id);
+  if (own.lines > MAX_OWN_LINES) return gate.refuse(file, "too long", id);
+  if (own.others > 0) gate.refuse(file, "unknown key ignored", id);
   try {
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+    const doc = parseDocument(own.text, { uniqueKeys: true, prettyErrors: false, strict: true });
     if (doc.errors.length > 0) return gate.refuse(file, "invalid YAML", id);
-    const data: unknown = doc.toJS({ maxAliasCount: 0 });
+    const data: unknown = doc.toJS({ maxAliasCount: 0 }) ?? {};
     return isObject(data) ? data : gate.refuse(file, "not a mapping", id);
   } catch {
     return gate.refuse(file, "invalid YAML", id);
@@ -60,8 +105,6 @@ export function readOwnerFile(gate: Gate, text: string | null, file: string, id:
   if (text === null) return null;
   const data = parsed(gate, text, file, id);
   if (data === null) return null;
-  for (const key of Object.keys(data))
-    if (!(OWNER_KEYS as readonly string[]).includes(key)) gate.refuse(file, "unknown key ignored", id);
   const { exclude, deprecated, canonical } = data;
   if (exclude !== undefined && typeof exclude !== "boolean")
     return gate.refuse(file, "exclude is not true or false", id);

@@ -111,7 +111,7 @@ export function indexText(text: string): string {
 export const POPULARITY = "popularity";
 
 /**
- * The key of the per-rowid Int32 blob of originals: the rowid a fork or look-alike imitates, 0 for
+ * The key of the per-rowid Int32 blob of originals: the rowid a fork, look-alike or copy imitates, 0 for
  * none. Each order puts such a plugin just below its original, in its own unit: its popularity
  * (build.ts insertOrders), its stars in the default sort (build.ts rankStars), its search score
  * (ranking.ts rankingOf), since a score mixes relevance in and popularity alone cannot keep it below.

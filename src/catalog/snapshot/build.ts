@@ -32,7 +32,10 @@ interface Entry extends Ranked {
   categories: string[];
   /** Member keys of the `has=`, `harness=` and `original=` filters this plugin answers to. */
   detailKeys: string[];
-  /** The plugin it is a fork or look-alike of, when that one is in the catalog: it ranks below it (see ORIGINALS). */
+  /**
+   * The plugin it is a fork, look-alike or (its owner says) copy of, when that one is in the
+   * catalog: it ranks below it (see ORIGINALS).
+   */
   original: Entry | null;
 }
 
@@ -175,7 +178,7 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): Float64Array {
   const scores = new Float64Array(byStars.length + 1);
   const score = (e: Entry) => popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
   for (const e of byStars) scores[e.rowid] = score(e);
-  // A fork or look-alike scores just below its original, whatever its own numbers (see ORIGINALS).
+  // A fork, look-alike or copy scores just below its original, whatever its own numbers (see ORIGINALS).
   for (const e of byStars) if (e.original) scores[e.rowid] = Math.min(scores[e.rowid]!, score(e.original) * 0.999);
   insert.run(POPULARITY, new Uint8Array(scores.buffer));
   const originals = new Int32Array(byStars.length + 1);

@@ -68,6 +68,8 @@ describe("an owner file, visible at the next refresh", () => {
     const official = entry.body._meta["io.modelcontextprotocol.registry/official"];
     expect(official.status).toBe("deprecated");
     expect(official.statusMessage).toBe("Moved into acme/original. Use acme/original instead.");
+    const catalogKey = Object.keys(entry.body._meta).find((k) => k.endsWith("/catalog"))!;
+    expect(entry.body._meta[catalogKey].deprecation).toEqual(old.deprecation);
   });
 
   test("canonical: the copy ranks just below the one it names, is flagged, and original=true leaves it out", async () => {

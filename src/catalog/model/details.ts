@@ -140,7 +140,8 @@ const RepoId = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9
 /** An owner's deprecation notice: why, and the catalog plugin to use instead (null when none or refused). */
 export const DeprecationSchema = Type.Object(
   {
-    message: Type.Union([Type.String({ minLength: 1, maxLength: 300 }), Type.Null()]),
+    // 300 characters as the reader counts them (code points): up to 600 UTF-16 units.
+    message: Type.Union([Type.String({ minLength: 1, maxLength: 600 }), Type.Null()]),
     replacement: Type.Union([RepoId, Type.Null()]),
   },
   { additionalProperties: false },

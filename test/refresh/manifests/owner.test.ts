@@ -1,5 +1,6 @@
 /** The owner file's reader: YAML or JSON, its three keys only, every refusal counted, bounded work on any input. */
 import { describe, expect, test } from "bun:test";
+import { noDetails, validDetails } from "../../../src/catalog/model/details";
 import { Gate } from "../../../src/refresh/manifests/gate";
 import { readOwnerFile } from "../../../src/refresh/manifests/owner";
 import { GateCounts } from "../../../src/refresh/upstream";
@@ -33,6 +34,8 @@ describe("an owner file", () => {
     const { owner } = read(`deprecated:\n  message: "a\\u0007b\\u202Ec ${"x".repeat(400)}"\n`);
     expect(owner!.deprecation!.message).toStartWith("abc x");
     expect(Array.from(owner!.deprecation!.message!).length).toBe(300);
+    const astral = read(`deprecated:\n  message: ${"\u{1F600}".repeat(400)}\n`).owner!.deprecation!;
+    expect(validDetails({ ...noDetails(), deprecated: true, deprecation: astral })).not.toBeNull();
   });
 
   test("other keys are counted and never parsed: hundreds of them cost a line scan", () => {

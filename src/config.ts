@@ -3,6 +3,7 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
+import { DEFAULT_OWNER_FILE } from "./refresh/manifests/owner";
 import { DEFAULT_MCP_REGISTRY_PAGES } from "./refresh/mcp-registry";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 import { DEFAULT_SECURITY_LIMITS } from "./refresh/security/checker";
@@ -53,6 +54,8 @@ export interface Config {
   readonly redisSnapshotMaxBytes: number;
   /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
   readonly refreshDataDir: string | undefined;
+  /** The owner file's path in each repository the refresh reads (refresh/manifests/owner.ts). */
+  readonly refreshOwnerFile: string;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
   readonly metricsToken: string | undefined;
   /** The npm registry the refresh checks install lines' packages against; null: not checked. */
@@ -190,6 +193,16 @@ function redisUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** A file path inside a repository: relative, `/`-separated, no `.` or `..` segment, what the platform's `HEAD:path` takes. */
+function repoPath(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const segments = raw.split("/");
+  const ok = raw.length <= 200 && segments.every((s) => /^[A-Za-z0-9._-]+$/.test(s) && s !== "." && s !== "..");
+  if (!ok) throw new ConfigError(name, `expected a relative path like ${fallback}, got "${raw.slice(0, 200)}"`);
+  return raw;
+}
+
 /** A bearer token: visible ASCII without spaces, as the Authorization header carries it. */
 function metricsToken(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
@@ -240,6 +253,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     // Twice the largest snapshot measured at 100,000 plugins (bench/RESULTS.md).
     redisSnapshotMaxBytes: integer(env, "REDIS_SNAPSHOT_MAX_BYTES", 1024 ** 3, 1024 * 1024, 64 * 1024 ** 3),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
+    refreshOwnerFile: repoPath(env, "REFRESH_OWNER_FILE", DEFAULT_OWNER_FILE),
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
     npmRegistryUrl: optionalUrl(env, "NPM_REGISTRY_URL", "https://registry.npmjs.org"),
     pypiUrl: optionalUrl(env, "PYPI_URL", "https://pypi.org"),

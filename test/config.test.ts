@@ -64,6 +64,13 @@ describe("configuration", () => {
     expect(() => loadConfig({ METRICS_TOKEN: "my secret" })).not.toThrow(/secret/);
   });
 
+  test("REFRESH_OWNER_FILE defaults to .plugin-catalog.yml and takes a relative path inside the repository only", () => {
+    expect(loadConfig({}).refreshOwnerFile).toBe(".plugin-catalog.yml");
+    expect(loadConfig({ REFRESH_OWNER_FILE: " .github/catalog.yml " }).refreshOwnerFile).toBe(".github/catalog.yml");
+    for (const bad of ["../secrets", "/etc/passwd", "a//b", 'a"b', "a/./b", "x".repeat(201)])
+      expect(() => loadConfig({ REFRESH_OWNER_FILE: bad })).toThrow(/REFRESH_OWNER_FILE: expected a relative path/);
+  });
+
   test("the package registries default to the public ones, take a base URL, or are off", () => {
     expect(loadConfig({})).toMatchObject({
       npmRegistryUrl: "https://registry.npmjs.org",

@@ -43,7 +43,14 @@ export const FILTERS = {
     fallback: null,
     description: "Only plugins whose evidence says they work with this harness (`works_with`).",
   }),
-  original: flag("original", "Leave out forks (`fork_of`) and look-alikes (`lookalike_of`) of another plugin."),
+  original: flag(
+    "original",
+    "Leave out forks (`fork_of`), look-alikes (`lookalike_of`) and copies (`canonical`) of another plugin.",
+  ),
+  verified: flag(
+    "verified",
+    "Only plugins whose owner is an organization whose domain the platform verified (`owner_verified`).",
+  ),
   risk: choice("risk", RISK_FILTERS, {
     fallback: null,
     description: "`none`: only plugins without risk notes (`include=risk`); a rule id: only those with a note of it.",
@@ -62,8 +69,9 @@ export const INCLUDE = words("include", INCLUDE_PARTS, {
   examples: ["contents,install,flags,works_with"],
   description:
     "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
-    "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes), `security` (Scorecard, advisories, " +
-    "provenance). Without it the plugin has exactly the contract's fields.",
+    "`lookalike_of`, `latest_release`, and when set `deprecation`, `canonical`, `owner_verified`), `works_with`, " +
+    "`risk` (risk notes), `security` (Scorecard, advisories, provenance). Without it the plugin has exactly " +
+    "the contract's fields.",
 });
 
 export const SORT = choice("sort", SORTS, {
@@ -142,6 +150,7 @@ export function parseFilters(params: URLSearchParams) {
   const has = FILTERS.has.read(params);
   const risk = FILTERS.risk.read(params);
   const advisories = FILTERS.advisories.read(params);
+  const verified = FILTERS.verified.read(params);
   return {
     q,
     curated,
@@ -151,6 +160,7 @@ export function parseFilters(params: URLSearchParams) {
     original,
     risk,
     advisories,
+    verified,
   } satisfies Query;
 }
 

@@ -32,6 +32,7 @@ const StoredOutcome = Type.Union([
     files: Type.Optional(Type.Array(Type.String())),
     lists: Type.Optional(Type.Array(RepoId)),
     details: Type.Optional(DetailsSchema),
+    excludedByOwner: Type.Optional(Type.Literal(true)),
     packages: Type.Optional(
       Type.Object(
         { npm: Type.Optional(Type.String()), pypi: Type.Optional(Type.String()) },

@@ -37,6 +37,8 @@ export interface Run {
   security: SecurityOptions | null;
   /** The official MCP registry read as a discovery source; null: not read. */
   mcpRegistry: McpRegistryOptions | null;
+  /** The owner file's path in each repository (OWNER_FILE; manifests/owner.ts). */
+  ownerFile: string;
   log: Log;
   now: () => Date;
 }

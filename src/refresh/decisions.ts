@@ -25,6 +25,8 @@ export interface RunDecisions {
   replaced: ReadonlySet<string>;
   /** Records left out for missing or malformed facts (lowercased ids). */
   invalidFacts: ReadonlySet<string>;
+  /** Repositories whose owner file excludes them (lowercased ids). */
+  excludedByOwner: ReadonlySet<string>;
   records: readonly PluginRecord[];
   snapshotAt: string;
 }
@@ -34,6 +36,7 @@ function rejection(run: RunDecisions, asked: string, fullName: string, foundId: 
   const overrides = overridesFor(run, asked);
   const key = fullName.toLowerCase();
   if (overrides[fullName]?.exclude || (foundId && overrides[foundId]?.exclude)) return "excluded";
+  if (run.excludedByOwner.has(key)) return "excluded_by_owner";
   if (run.invalidFacts.has(key)) return "invalid_facts";
   const reason = run.reasons.get(asked) ?? run.reasons.get(key) ?? null;
   // The repository that took a published name was never the plugin: the name's story is the answer.

@@ -39,17 +39,17 @@ export interface GraphFetch {
 }
 
 /** The fragment every repository field spreads: facts, one `object` per evidence file, the manifests. */
-function fragment(files: GraphFetch["files"]): string {
+function fragment(files: GraphFetch["files"], ownerFile: string): string {
   const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
   const objects = files.map(
     ({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`,
   );
   // The default branch's head: the commit HEAD names while this query reads the files.
   const head = "defaultBranchRef { target { oid } }";
-  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, head, manifestSelection()].join("\n  ")} }`;
+  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, head, manifestSelection(ownerFile)].join("\n  ")} }`;
 }
 
-function batchQuery(ids: string[], files: GraphFetch["files"]): { query: string; variables: Record<string, string> } {
+function batchQuery(ids: string[], options: GraphFetch): { query: string; variables: Record<string, string> } {
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];
@@ -64,16 +64,16 @@ function batchQuery(ids: string[], files: GraphFetch["files"]): { query: string;
   rateLimit { cost remaining resetAt }
   ${fields.join("\n  ")}
 }
-${fragment(files)}`;
+${fragment(options.files, options.manifests.ownerFile)}`;
   return { query, variables };
 }
 
 async function runBatch(
   gh: GitHub,
   ids: string[],
-  files: GraphFetch["files"],
+  options: GraphFetch,
 ): Promise<{ data: BatchData; errors: GraphError[] }> {
-  const { query, variables } = batchQuery(ids, files);
+  const { query, variables } = batchQuery(ids, options);
   try {
     return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };
   } catch (error) {
@@ -192,6 +192,7 @@ function settle(read: Read, options: GraphFetch): Outcome {
   if (details) outcome.details = details;
   if (reading.packages.npm || reading.packages.pypi) outcome.packages = reading.packages;
   if (reading.evidence.length) outcome.files = [...(outcome.files ?? []), ...reading.evidence];
+  if (reading.excluded) outcome.excludedByOwner = true;
   return outcome;
 }
 
@@ -204,7 +205,7 @@ export async function fetchGraph(
 ): Promise<void> {
   for (let start = 0; start < ids.length; start += GRAPHQL_BATCH) {
     const batch = ids.slice(start, start + GRAPHQL_BATCH);
-    const { data, errors } = await runBatch(gh, batch, options.files);
+    const { data, errors } = await runBatch(gh, batch, options);
     const rate = data.rateLimit;
     if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
     const reasons = new Map(errors.map((e) => [String(e.path?.[0]), e.type ?? "NOT_FOUND"]));

@@ -149,12 +149,13 @@ export function mergeOutcomes(
   return merged;
 }
 
-/** What the new records change against the published snapshot. */
+/** What the new records change against the published snapshot; `byOwner`: ids whose owner file excludes them. */
 export function summarize(
   previous: PreviousCatalog,
   records: PluginRecord[],
   merged: Merged,
   replacements: Replacement[],
+  byOwner: ReadonlySet<string> = new Set(),
 ): ChangeSummary {
   const renamedTo = new Map(merged.renamed.map((r) => [r.to.toLowerCase(), r.from.toLowerCase()]));
   const kept = new Set<string>();
@@ -179,6 +180,7 @@ export function summarize(
   }
   const reasons = new Map(merged.gone.map((g) => [g.id.toLowerCase(), g.reason]));
   for (const r of replacements) reasons.set(r.id.toLowerCase(), `name taken by repository ${r.to}`);
+  for (const key of byOwner) reasons.set(key, "excluded by its owner");
   for (const [key, before] of previous.plugins) {
     if (!kept.has(key)) summary.removed.push({ id: before.id, reason: reasons.get(key) ?? "excluded or invalid" });
   }

@@ -18,6 +18,8 @@ export type Outcome =
       details?: PluginDetails;
       /** The packages its package.json / pyproject.toml say it publishes (registries/ checks them). */
       packages?: PublishedNames;
+      /** Its owner file says `exclude: true`: it leaves the catalog (manifests/owner.ts). */
+      excludedByOwner?: true;
     }
   /** `304 Not Modified`: the published facts still hold. */
   | { kind: "unchanged"; etag: string }

@@ -23,6 +23,7 @@ import { editorialByIdentity, type PinMismatch } from "./identity";
 import { ManifestReader } from "./manifests/reader";
 import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
 import type { Outcome } from "./outcome";
+import { checkOwnerClaims, excludedByOwner } from "./owner-claims";
 import { checkPackages, type PackageCounts } from "./registries/step";
 import { PackageVerifier } from "./registries/verifier";
 import { type DiscoveryRules, ruleKey } from "./rules";
@@ -112,7 +113,7 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
   };
   progress.update(0, todo.length);
   if (gh.authenticated) {
-    const manifests = new ManifestReader(run.gate.counts, run.rules.evidence);
+    const manifests = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
     const options = { gate: run.gate, files: run.rules.evidence.files, manifests };
     await fetchGraph(gh, todo, options, (batch) => {
       for (const [id, outcome] of batch) record(id, outcome);
@@ -137,7 +138,7 @@ export async function packagesPhase(run: Run): Promise<PackageCounts | undefined
   if (options === null || (options.npm === null && options.pypi === null)) return undefined;
   run.progress.phase("packages", "repositories");
   const verifier = new PackageVerifier(options, run.databasePath);
-  const reader = new ManifestReader(run.gate.counts, run.rules.evidence);
+  const reader = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
   try {
     const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
     const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIds, verifier, reader);
@@ -199,7 +200,9 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
   const merged = mergeOutcomes(run.previous, outcomes, run.hints, snapshotAt);
   for (const gone of merged.gone) run.log("refresh.repository_gone", { ...gone });
   if (merged.unresolved.length) run.log("refresh.unresolved", { ids: merged.unresolved });
-  const { valid, invalid } = checkFacts(merged.facts);
+  const byOwner = excludedByOwner(outcomes);
+  const { valid: checked, invalid } = checkFacts(merged.facts);
+  const valid = checked.filter((f) => !byOwner.has(f.full_name.toLowerCase()));
   for (const { id, fields } of invalid) {
     for (const field of fields) run.gate.counts.leaveOut(`${field}: missing or invalid`, id);
   }
@@ -209,14 +212,15 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
   const identity = editorialByIdentity(run.editorial, valid, repoIdOf, run.previous);
   for (const mismatch of identity.mismatches) run.log("refresh.pin_mismatch", { ...mismatch });
   let records = toRecords(valid, identity.editorial, context);
+  checkOwnerClaims(records, run.gate.counts, run.ownerFile);
   checkCount(run.previous.plugins.size, records.length, run.maxDrop);
-  let summary = summarize(run.previous, records, merged, replaced);
+  let summary = summarize(run.previous, records, merged, replaced, byOwner);
   const held = heldGrowth(run, summary.added);
   if (held.length > 0) {
     const out = new Set(held.map((id) => id.toLowerCase()));
     for (const key of out) counts.reasons[key] = REJECTION.heldForReview;
     records = records.filter((r) => !out.has(r.id.toLowerCase()));
-    summary = summarize(run.previous, records, merged, replaced);
+    summary = summarize(run.previous, records, merged, replaced, byOwner);
   }
   const decisions = decideCandidates({
     ...run,
@@ -226,6 +230,7 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
     reasons: new Map(Object.entries(counts.reasons)),
     replaced: new Set(replaced.map((r) => r.id.toLowerCase())),
     invalidFacts: new Set(invalid.map(({ id }) => id.toLowerCase())),
+    excludedByOwner: byOwner,
     records,
     snapshotAt,
   });

@@ -15,6 +15,7 @@ import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
 import type { Usage } from "./github/usage";
 import type { PinMismatch } from "./identity";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
+import { DEFAULT_OWNER_FILE } from "./manifests/reader";
 import type { McpRegistryOptions } from "./mcp-registry";
 import type { ChangeSummary } from "./merge";
 import {
@@ -63,6 +64,8 @@ export interface RefreshOptions {
   security?: SecurityOptions;
   /** The official MCP registry as a discovery source (MCP_REGISTRY_URL); not read when absent. */
   mcpRegistry?: McpRegistryOptions;
+  /** The owner file's path in each repository (OWNER_FILE); DEFAULT_OWNER_FILE when absent. */
+  ownerFile?: string;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -155,6 +158,7 @@ function prepare(options: RefreshOptions): Run {
     registries: options.registries ?? null,
     security: options.security ?? null,
     mcpRegistry: options.mcpRegistry ?? null,
+    ownerFile: options.ownerFile ?? DEFAULT_OWNER_FILE,
     log,
     now,
   };

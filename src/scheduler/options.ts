@@ -24,6 +24,7 @@ export function refreshOptionsFrom(
       listMaxBytes: config.refreshListMaxBytes,
     },
     dataDir: config.refreshDataDir,
+    ownerFile: config.refreshOwnerFile,
     registries: {
       npm: config.npmRegistryUrl,
       pypi: config.pypiUrl,

@@ -27,6 +27,7 @@ export function browseQuery(p: ListParams, withCategory: boolean, pageNumber = p
   if (p.has.length > 0) out.set("has", p.has.join(","));
   if (p.harness !== null) out.set("harness", p.harness);
   if (p.original) out.set("original", "1");
+  if (p.verified) out.set("verified", "1");
   if (p.risk) out.set("risk", p.risk);
   if (p.advisories) out.set("advisories", p.advisories);
   if (p.sort !== "default") out.set("sort", p.sort);
@@ -43,6 +44,7 @@ export const filtered = (p: ListParams) =>
   p.has.length > 0 ||
   p.harness !== null ||
   p.original ||
+  p.verified ||
   p.risk !== null ||
   p.advisories !== null;
 

@@ -70,13 +70,14 @@ function Select(props: { id: string; name: string; label: string; values: [strin
   );
 }
 
-/** Hidden fields that keep `q`, `has`, `harness`, `original`, `risk` and `advisories` through the form, which has no control for them. */
+/** Hidden fields that keep `q`, `has`, `harness`, `original`, `verified`, `risk` and `advisories` through the form, which has no control for them. */
 const KeptFilters = ({ p }: { p: ListParams }) => (
   <>
     {p.q !== null ? <input type="hidden" name="q" value={p.q} /> : null}
     {p.has.length > 0 ? <input type="hidden" name="has" value={p.has.join(",")} /> : null}
     {p.harness !== null ? <input type="hidden" name="harness" value={p.harness} /> : null}
     {p.original ? <input type="hidden" name="original" value="1" /> : null}
+    {p.verified ? <input type="hidden" name="verified" value="1" /> : null}
     {p.risk ? <input type="hidden" name="risk" value={p.risk} /> : null}
     {p.advisories ? <input type="hidden" name="advisories" value={p.advisories} /> : null}
   </>

@@ -27,6 +27,7 @@ function EmptyState({ snapshot, p, inCategory, hasMore }: ListingProps & { hasMo
     has: [],
     harness: null,
     original: false,
+    verified: false,
     risk: null,
     advisories: null,
   };

@@ -11,6 +11,7 @@ import { categoryPath, pluginPath } from "../http/paths";
 import { categoryName } from "./browse";
 import { DateText, number, Page, renderPage, webUrl } from "./layout";
 import { movedTo, NotFoundPage } from "./notices";
+import { OwnerNotices } from "./owner";
 import { Contents, Flags, Install, Section, ValueSection } from "./record-parts";
 import { RiskNotes } from "./risk";
 import { SecuritySignals } from "./security";
@@ -117,6 +118,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView, served: Serv
           <span class="flag">archived</span>
         </p>
       ) : null}
+      <OwnerNotices flags={p} />
       <p>{p.description || "No description."}</p>
       {p.description_zh ? <p lang="zh">{p.description_zh}</p> : null}
       <Links p={p} />

@@ -147,7 +147,15 @@ export function Install({ install }: { install: unknown }) {
 }
 
 /** The flags a record may carry, as members of its own or in a `flags` object. */
-const FLAG_MEMBERS = ["fork_of", "deprecated", "lookalike_of", "latest_release"] as const;
+const FLAG_MEMBERS = [
+  "fork_of",
+  "deprecated",
+  "lookalike_of",
+  "latest_release",
+  "deprecation",
+  "canonical",
+  "owner_verified",
+] as const;
 
 /** The record's flags (fork of, deprecated, look-alike of, latest release), those set. */
 export function Flags({ record }: { record: Record<string, unknown> }) {
@@ -158,7 +166,7 @@ export function Flags({ record }: { record: Record<string, unknown> }) {
     .map(([key, value]) => {
       // A look-alike names a plugin of the catalog: its page is the one to compare with.
       const node =
-        key === "lookalike_of" && typeof value === "string" ? (
+        (key === "lookalike_of" || key === "canonical") && typeof value === "string" ? (
           <a href={pluginPath(value)}>{value}</a>
         ) : (
           valueNode(value)

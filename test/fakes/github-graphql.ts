@@ -1,6 +1,6 @@
 /**
  * The fake platform's GraphQL: aliased `repository(owner:, name:)` fields with the Repository
- * fields the refresher selects, `object(expression: "HEAD:path")` inside them (a Blob with
+ * fields the refresher selects (the owner's `isVerified` when it is an organization), `object(expression: "HEAD:path")` inside them (a Blob with
  * `byteSize` and `text`, a Tree for a folder, null when nothing is there), and `rateLimit`.
  */
 import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";

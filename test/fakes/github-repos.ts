@@ -28,6 +28,11 @@ export interface FakeRepo {
   release?: { tag: string; date: string } | null;
   /** The default branch's head commit; by default a hash of the files, so it moves when they change. */
   head?: unknown;
+  /**
+   * The owner as GraphQL's `owner { ... on Organization { isVerified } }` sees it: an organization
+   * with its domain verified (true) or not (false); a user when absent.
+   */
+  orgVerified?: boolean;
 }
 
 export type RepoSeed = Partial<Omit<FakeRepo, "id" | "owner" | "name">> & {
@@ -214,6 +219,8 @@ export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<str
     parent: repo.parent ? { nameWithOwner: repo.parent } : null,
     latestRelease: repo.release ? { tagName: repo.release.tag, publishedAt: repo.release.date } : null,
     defaultBranchRef: { target: { oid: repo.head !== undefined ? repo.head : headOf(repo.files) } },
+    // A fragment on Organization answers nothing for a user.
+    owner: repo.orgVerified === undefined ? {} : { isVerified: repo.orgVerified },
   };
   for (const field of omit) delete node[field];
   return node;

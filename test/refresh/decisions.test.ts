@@ -25,6 +25,7 @@ function run(found: Found[], outcomes: Record<string, Outcome>, reasons: RunDeci
     reasons,
     replaced: new Set(),
     invalidFacts: new Set(),
+    excludedByOwner: new Set(),
     records: [],
     snapshotAt: AT,
   };

@@ -19,6 +19,8 @@ export const REJECTIONS = [
   "star_floor",
   /** The editors excluded it (db/overrides.json). */
   "excluded",
+  /** Its owner excluded it: its owner file says `exclude: true` (refresh/manifests/owner.ts). */
+  "excluded_by_owner",
   /** The platform answered with a name the platform's own rules do not allow. */
   "invalid_name",
   /** A fact a record cannot do without (stars, dates) was missing or malformed. */

@@ -15,6 +15,7 @@ import {
   SAFE_COMMAND_PATTERN,
   SERVER_NAME_PATTERN,
 } from "./install-rules";
+import { McpRegistrySchema } from "./mcp-identity";
 import { RiskNotesSchema } from "./risk";
 import { SecuritySchema } from "./security";
 
@@ -144,20 +145,16 @@ export type Install = Static<typeof InstallSchema>;
 
 const RepoId = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$" });
 
-/** An MCP registry server name: a reverse-DNS namespace, one slash, the server's own name. */
-export const MCP_SERVER_NAME = "^[a-zA-Z0-9.-]{1,100}/[a-zA-Z0-9._-]{1,100}$";
-/** An exact version as server.json may state it: no range, no wildcard, not `latest` (checked apart). */
-export const MCP_SERVER_VERSION = "^[0-9A-Za-z][0-9A-Za-z.+_-]{0,99}$";
-
-/** The identity a server.json states: its full name and its own version, when exact. */
-export const McpRegistrySchema = Type.Object(
+/** An owner's deprecation notice: why, and the catalog plugin to use instead (null when none or refused). */
+export const DeprecationSchema = Type.Object(
   {
-    name: Type.String({ pattern: MCP_SERVER_NAME }),
-    version: Type.Union([Type.String({ pattern: MCP_SERVER_VERSION }), Type.Null()]),
+    // 300 characters as the reader counts them (code points): up to 600 UTF-16 units.
+    message: Type.Union([Type.String({ minLength: 1, maxLength: 600 }), Type.Null()]),
+    replacement: Type.Union([RepoId, Type.Null()]),
   },
   { additionalProperties: false },
 );
-export type McpRegistryIdentity = Static<typeof McpRegistrySchema>;
+export type Deprecation = Static<typeof DeprecationSchema>;
 
 /** What the refresh read for one plugin: stored in its checkpoint and in the snapshot. */
 export const DetailsSchema = Type.Object(
@@ -177,6 +174,12 @@ export const DetailsSchema = Type.Object(
 
     /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
     mcp_registry: Type.Optional(McpRegistrySchema),
+    /** The owner file's deprecation (refresh/manifests/owner.ts): its message and replacement, each checked. */
+    deprecation: Type.Optional(DeprecationSchema),
+    /** The repository the owner file names as the one this is a copy of, once checked against the catalog. */
+    canonical: Type.Optional(RepoId),
+    /** The owner is an organization whose domain the platform verified; absent otherwise. */
+    owner_verified: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );
@@ -258,11 +261,22 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
     install: `"install":${JSON.stringify(d.install)}`,
     flags:
       `"fork_of":${JSON.stringify(d.fork_of)},"deprecated":${d.deprecated},` +
-      `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}`,
+      `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}` +
+      ownerFlags(d),
     works_with: `"works_with":${JSON.stringify(d.works_with)}`,
     risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
     security: `"security":${JSON.stringify(d.security ?? null)}`,
   };
+}
+
+/** The owner's members of the flags part, each only when set: `deprecation`, `canonical`, `owner_verified`. */
+function ownerFlags(d: PluginDetails): string {
+  let out = "";
+  if (d.deprecation)
+    out += `,"deprecation":${JSON.stringify({ message: d.deprecation.message, replacement: d.deprecation.replacement })}`;
+  if (d.canonical) out += `,"canonical":${JSON.stringify(d.canonical)}`;
+  if (d.owner_verified === true) out += `,"owner_verified":true`;
+  return out;
 }
 
 /** A full-form JSON object with the asked parts appended, in INCLUDE_PARTS order. */

@@ -112,7 +112,7 @@ export function indexText(text: string): string {
 export const POPULARITY = "popularity";
 
 /**
- * The key of the per-rowid Int32 blob of originals: the rowid a fork or look-alike imitates, 0 for
+ * The key of the per-rowid Int32 blob of originals: the rowid a fork, look-alike or copy imitates, 0 for
  * none. Each order puts such a plugin just below its original, in its own unit: its popularity
  * (build.ts insertOrders), its stars in the default sort (build.ts rankStars), its search score
  * (ranking.ts rankingOf), since a score mixes relevance in and popularity alone cannot keep it below.
@@ -130,8 +130,8 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
-/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `advisories=`. */
-export type DetailFilter = "has" | "harness" | "original" | "risk" | "advisories";
+/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `advisories=`, `verified=`. */
+export type DetailFilter = "has" | "harness" | "original" | "risk" | "advisories" | "verified";
 
 /** The key of the members of a `has=`, `harness=`, `original=`, `risk=` or `advisories=` filter value. */
 export function detailMemberKey(kind: DetailFilter, value = ""): string {

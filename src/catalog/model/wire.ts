@@ -85,7 +85,10 @@ export const DetailParts = {
   fork_of: t.Union([t.String(), t.Null()], {
     description: "The repository this one is a fork of, as the platform says; with `include=flags`.",
   }),
-  deprecated: t.Boolean({ description: 'server.json says `"status": "deprecated"`; with `include=flags`.' }),
+  deprecated: t.Boolean({
+    description:
+      'server.json says `"status": "deprecated"`, or the owner file deprecates it (`deprecation`); with `include=flags`.',
+  }),
   lookalike_of: t.Union([t.String(), t.Null()], {
     description:
       "A catalog plugin of another owner with at least 10× the stars whose name is this name without a random " +
@@ -102,6 +105,40 @@ export const DetailParts = {
       "`agent-skills` (SKILL.md at the root or in `skills/<name>/`).",
     examples: [["claude-code", "agent-skills"]],
   }),
+};
+
+/** The flags an owner sets (the owner file) or the platform verifies, present only when set; with `include=flags`. */
+export const OwnerParts = {
+  deprecation: t.Optional(
+    t.Object(
+      {
+        message: t.Union([t.String(), t.Null()], { description: "The owner's message, cleaned; null when none." }),
+        replacement: t.Union([t.String(), t.Null()], {
+          description:
+            "The catalog plugin to use instead (`owner/repo`); null when none was named or it was refused " +
+            "(missing from the catalog, a look-alike, this plugin itself, a fork of it, or a copy).",
+        }),
+      },
+      {
+        additionalProperties: false,
+        description: "The owner file deprecates this plugin (`deprecated` is then true); with `include=flags`.",
+      },
+    ),
+  ),
+  canonical: t.Optional(
+    t.String({
+      description:
+        "The owner file says this repository is a copy of that catalog plugin: it ranks just below it and " +
+        "`original=true` leaves it out; with `include=flags`.",
+    }),
+  ),
+  owner_verified: t.Optional(
+    t.Literal(true, {
+      description:
+        "The owner is an organization whose domain the platform verified (a verified owner, not an endorsement); " +
+        "absent otherwise; with `include=flags`.",
+    }),
+  ),
 };
 
 /** `include=risk`: the risk notes, a part of the full form only (the catalog form keeps its members). */
@@ -178,6 +215,7 @@ export const PluginSchema = closed(
     deprecated: t.Optional(DetailParts.deprecated),
     lookalike_of: t.Optional(DetailParts.lookalike_of),
     latest_release: t.Optional(DetailParts.latest_release),
+    ...OwnerParts,
     works_with: t.Optional(DetailParts.works_with),
     risk: t.Optional(RiskPart),
     security: t.Optional(SecurityPart),
@@ -209,6 +247,7 @@ export const CatalogPluginSchema = closed(
     repo_id: t.Union([t.Integer(), t.Null()], { description: "The platform's repository id; null when unknown." }),
     previous_ids: t.Array(t.String(), { description: "Former `owner/repo` ids, from renames." }),
     ...DetailParts,
+    ...OwnerParts,
   },
   "A plugin in catalog form: the full form, what a mirror keeps, and every `include=` part.",
 );

@@ -96,6 +96,7 @@ export function searchMatch(match: MatchQuery, filters: Query): string {
   for (const kind of filters.has ?? []) terms.push(`tags : "${tagToken("has", kind)}"`);
   if (filters.harness) terms.push(`tags : "${tagToken("harness", filters.harness)}"`);
   if (filters.original) terms.push(`tags : "${tagToken("original")}"`);
+  if (filters.verified) terms.push(`tags : "${tagToken("verified")}"`);
   if (filters.risk) terms.push(`tags : "${tagToken("risk", filters.risk)}"`);
   if (filters.advisories) terms.push(`tags : "${tagToken("advisories", filters.advisories)}"`);
   const matches = terms.join(" AND ");

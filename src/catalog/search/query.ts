@@ -17,6 +17,8 @@ export interface Query {
   has?: readonly string[];
   harness?: string | null;
   original?: boolean;
+  /** `verified=`: only plugins whose owner is an organization with a domain the platform verified. */
+  verified?: boolean;
   /** `risk=`: `none` (no risk note) or a rule the plugin has a note of; null for any. */
   risk?: string | null;
   /** `advisories=`: `none` (pinned packages checked, no advisory) or `any`; null for any plugin. */

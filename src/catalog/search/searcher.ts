@@ -30,6 +30,7 @@ function detailMembers(query: Query): string[] {
   const keys = (query.has ?? []).map((kind) => detailMemberKey("has", kind));
   if (query.harness) keys.push(detailMemberKey("harness", query.harness));
   if (query.original) keys.push(detailMemberKey("original"));
+  if (query.verified) keys.push(detailMemberKey("verified"));
   if (query.risk) keys.push(detailMemberKey("risk", query.risk));
   if (query.advisories) keys.push(detailMemberKey("advisories", query.advisories));
   return keys;

@@ -1,7 +1,7 @@
 /** What a snapshot file says about itself: its statistics, categories, history and the refresher's decisions. */
 import type { Database } from "bun:sqlite";
 import { NO_LISTING_RULES } from "../model/candidates";
-import type { McpRegistryIdentity } from "../model/details";
+import type { McpRegistryIdentity } from "../model/mcp-identity";
 import { SCHEMA_VERSION } from "../model/schema";
 import { securityCoverage } from "../model/security";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";

@@ -33,7 +33,10 @@ interface Entry extends Ranked {
   categories: string[];
   /** Member keys of the `has=`, `harness=` and `original=` filters this plugin answers to. */
   detailKeys: string[];
-  /** The plugin it is a fork or look-alike of, when that one is in the catalog: it ranks below it (see ORIGINALS). */
+  /**
+   * The plugin it is a fork, look-alike or (its owner says) copy of, when that one is in the
+   * catalog: it ranks below it (see ORIGINALS).
+   */
   original: Entry | null;
 }
 
@@ -44,7 +47,8 @@ interface Entry extends Ranked {
 function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
   const filters: Array<[DetailFilter, string]> = hasKinds(record.details ?? null).map((k) => ["has", k]);
   for (const h of record.details?.works_with ?? []) filters.push(["harness", h]);
-  if (!record.details?.fork_of && !record.lookalike_of) filters.push(["original", ""]);
+  if (!record.details?.fork_of && !record.lookalike_of && !record.details?.canonical) filters.push(["original", ""]);
+  if (record.details?.owner_verified) filters.push(["verified", ""]);
   const rules = new Set((record.details?.risk ?? []).map((n) => n.rule));
   if (rules.size === 0) filters.push(["risk", "none"]);
   for (const rule of rules) filters.push(["risk", rule]);
@@ -177,7 +181,7 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): Float64Array {
   const scores = new Float64Array(byStars.length + 1);
   const score = (e: Entry) => popularity(e.record.stars, e.record.forks, e.record.pushed_at, e.snapshotAt);
   for (const e of byStars) scores[e.rowid] = score(e);
-  // A fork or look-alike scores just below its original, whatever its own numbers (see ORIGINALS).
+  // A fork, look-alike or copy scores just below its original, whatever its own numbers (see ORIGINALS).
   for (const e of byStars) if (e.original) scores[e.rowid] = Math.min(scores[e.rowid]!, score(e.original) * 0.999);
   insert.run(POPULARITY, new Uint8Array(scores.buffer));
   const originals = new Int32Array(byStars.length + 1);
@@ -235,7 +239,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
   }));
   const byKey = new Map(entries.map((e) => [e.record.id.toLowerCase(), e]));
   for (const entry of entries) {
-    const of = entry.record.details?.fork_of ?? entry.record.lookalike_of;
+    const of = entry.record.details?.fork_of ?? entry.record.lookalike_of ?? entry.record.details?.canonical;
     const original = of ? byKey.get(of.toLowerCase()) : undefined;
     if (original && original !== entry) {
       entry.original = original;

@@ -6,7 +6,8 @@
  * plugin holds it already; then it is named in the operator's own namespace (BASE_URL's host,
  * reversed). The catalog's facts go under `_meta` with the catalog's own key.
  */
-import type { Install, McpRegistryIdentity } from "../../catalog/model/details";
+import type { Install } from "../../catalog/model/details";
+import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import { pluginPath } from "../../http/paths";
 
@@ -135,6 +136,16 @@ function entryName(
   return null;
 }
 
+/** Why a deprecated entry is: the owner's own words first, with the replacement, within the schema's 500 characters. */
+function statusMessage(plugin: PluginCatalogView): string {
+  const owner = plugin.deprecation;
+  if (owner) {
+    const instead = owner.replacement ? ` Use ${owner.replacement} instead.` : "";
+    return boundedText(`${owner.message ?? "Deprecated by its owner."}${instead}`, 500);
+  }
+  return plugin.archived ? "The repository is archived." : "server.json says deprecated.";
+}
+
 /** The registry entry of a plugin in catalog form, or null when it is no installable MCP server. */
 export function registryEntry(
   plugin: PluginCatalogView,
@@ -179,9 +190,7 @@ export function registryEntry(
   const stopped = plugin.deprecated || plugin.archived;
   const official = {
     status: stopped ? "deprecated" : "active",
-    ...(stopped
-      ? { statusMessage: plugin.archived ? "The repository is archived." : "server.json says deprecated." }
-      : {}),
+    ...(stopped ? { statusMessage: statusMessage(plugin) } : {}),
     publishedAt: plugin.first_seen_at,
     updatedAt,
     isLatest: true,
@@ -198,6 +207,9 @@ export function registryEntry(
     deprecated: plugin.deprecated,
     fork_of: plugin.fork_of,
     lookalike_of: plugin.lookalike_of,
+    ...(plugin.deprecation ? { deprecation: plugin.deprecation } : {}),
+    ...(plugin.canonical ? { canonical: plugin.canonical } : {}),
+    ...(plugin.owner_verified ? { owner_verified: true } : {}),
     pushed_at: plugin.pushed_at,
     latest_release: plugin.latest_release,
   };

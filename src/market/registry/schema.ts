@@ -4,7 +4,7 @@
  * 2025-12-01, server schema 2025-12-11) that the entries use, with the same names and bounds.
  */
 import { Type as t } from "@sinclair/typebox";
-import { MCP_SERVER_NAME } from "../../catalog/model/details";
+import { MCP_SERVER_NAME } from "../../catalog/model/mcp-identity";
 import { MAX_DESCRIPTION, OFFICIAL_META } from "./entry";
 
 const uri = (description: string) => t.String({ format: "uri", description });

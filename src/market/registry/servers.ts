@@ -4,7 +4,7 @@
  * then a binary search and a slice of one of those orders; a search asks the catalog's own search
  * engine once per snapshot and text (see `searched`).
  */
-import type { McpRegistryIdentity } from "../../catalog/model/details";
+import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { CatalogSlice, Snapshot } from "../../catalog/snapshot/snapshot";
 import { type Entry, type EntryContext, operatorNamespace, registryEntry } from "./entry";

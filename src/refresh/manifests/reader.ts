@@ -12,13 +12,14 @@ import {
   type Install,
   MAX_INSTRUCTIONS,
   MAX_LIST_ITEMS,
-  type McpRegistryIdentity,
   type PluginDetails,
   validDetails,
 } from "../../catalog/model/details";
+import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import { manifestRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
-import { cleanText, type GateCounts, isRepoId } from "../upstream";
+import type { GateCounts } from "../upstream";
+import { forkOf, latestRelease } from "./flags";
 import {
   ENTRY_NAME,
   Gate,
@@ -33,15 +34,17 @@ import { readGemini } from "./gemini";
 import { hookEvents } from "./hooks";
 import { readMarketplace } from "./marketplace";
 import { mcpJson } from "./mcp";
+import { DEFAULT_OWNER_FILE, MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner";
 import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
 import type { ManifestReading, PublishedNames } from "./reading";
-import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, type TreeKey } from "./selection";
+import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
 import { finishSkills } from "./skill-folders";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
+export { DEFAULT_OWNER_FILE } from "./owner";
 export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
@@ -69,6 +72,8 @@ export class ManifestReader {
   constructor(
     counts: GateCounts,
     private readonly rules: DiscoveryRules["evidence"],
+    /** The owner file's path in each repository (OWNER_FILE). */
+    readonly ownerFile: string = DEFAULT_OWNER_FILE,
   ) {
     this.gate = new Gate(counts);
   }
@@ -171,6 +176,12 @@ export class ManifestReader {
     }
   }
 
+  /** The owner file, read through the gate (owner.ts). */
+  private owner(node: Json, id: string): OwnerFile | null {
+    const text = this.gate.text(node[OWNER_ALIAS], this.ownerFile, MAX_OWNER_BYTES, id);
+    return readOwnerFile(this.gate, text, this.ownerFile, id);
+  }
+
   /** Reads everything the batch brought for repository `id` (its `owner/name`). */
   read(node: Json, id: string): ManifestReading {
     const found: Found = {
@@ -213,17 +224,22 @@ export class ManifestReader {
       counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: market?.count ?? 0 },
     };
     if (market?.name) contents.marketplace = { name: market.name, refused: market.refused };
+    const owner = this.owner(node, id);
     const details: PluginDetails = {
       contents,
       install: found.install,
       works_with: [...found.works],
       fork_of: forkOf(node),
-      deprecated: found.deprecated,
+      deprecated: found.deprecated || Boolean(owner?.deprecation),
       latest_release: latestRelease(node),
       ...manifestRisk(node),
       ...(found.registry ? { mcp_registry: found.registry } : {}),
+      ...(owner?.deprecation ? { deprecation: owner.deprecation } : {}),
+      ...(owner?.canonical ? { canonical: owner.canonical } : {}),
+      ...(ownerVerified(node) ? { owner_verified: true as const } : {}),
     };
     return {
+      excluded: owner?.exclude === true,
       details,
       evidence: found.evidence,
       skillDirs: skillFolders.slice(0, MAX_LIST_ITEMS),
@@ -278,18 +294,3 @@ export class ManifestReader {
 
 /** A folder name under `skills/` that can hold a skill. */
 const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;
-
-function forkOf(node: Json): string | null {
-  const parent = (node.parent as { nameWithOwner?: unknown } | null | undefined)?.nameWithOwner;
-  return node.isFork === true && isRepoId(parent) ? parent : null;
-}
-
-function latestRelease(node: Json): PluginDetails["latest_release"] {
-  const release = node.latestRelease as { tagName?: unknown; publishedAt?: unknown } | null | undefined;
-  const tag = typeof release?.tagName === "string" ? cleanText(release.tagName, 100) : null;
-  const date =
-    typeof release?.publishedAt === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(release.publishedAt)
-      ? release.publishedAt
-      : null;
-  return tag && date ? { tag, date } : null;
-}

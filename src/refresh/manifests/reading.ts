@@ -4,6 +4,8 @@ import type { PluginDetails } from "../../catalog/model/details";
 /** The evidence a repository's manifests add, and what a follow-up query must still read. */
 export interface ManifestReading {
   details: PluginDetails;
+  /** The owner file says `exclude: true`: the plugin leaves the catalog (owner.ts). */
+  excluded: boolean;
   /** Evidence labels (`package.json: @modelcontextprotocol/sdk`, `skills/*\/SKILL.md`), matched against the rules. */
   evidence: string[];
   /** Skill folders whose SKILL.md the follow-up query reads (the fetch may read fewer: see fetch-graphql.ts). */

@@ -3,6 +3,8 @@
  * (`m_plugin`, `m_server`, …), folders' entry lists, and the follow-up query's SKILL.md files.
  */
 
+import { DEFAULT_OWNER_FILE } from "./owner";
+
 /** Root files read, by GraphQL alias. */
 export const MANIFEST_FILES = {
   plugin: ".claude-plugin/plugin.json",
@@ -33,8 +35,14 @@ export type TreeKey = keyof typeof MANIFEST_TREES;
 
 export const alias = (key: string) => `m_${key}`;
 
-/** The selection each repository field adds to the batch query: facts for flags, files, folders. */
-export function manifestSelection(): string {
+/** The GraphQL alias of the owner file, whose path OWNER_FILE sets (owner.ts). */
+export const OWNER_ALIAS = "m_owner";
+
+/**
+ * The selection each repository field adds to the batch query: facts for flags (the owner's
+ * verified domain among them), files, folders, and the owner file at `ownerFile`.
+ */
+export function manifestSelection(ownerFile = DEFAULT_OWNER_FILE): string {
   const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
   const blobs = Object.entries(MANIFEST_FILES).map(
     ([key, path]) => `${alias(key)}: ${at(path)} { ... on Blob { byteSize isTruncated text } }`,
@@ -42,7 +50,9 @@ export function manifestSelection(): string {
   const trees = Object.entries(MANIFEST_TREES).map(
     ([key, path]) => `${alias(key)}: ${at(path)} { ... on Tree { entries { name type } } }`,
   );
-  return ["isFork parent { nameWithOwner } latestRelease { tagName publishedAt }", ...blobs, ...trees].join("\n  ");
+  const owner = `${OWNER_ALIAS}: ${at(ownerFile)} { ... on Blob { byteSize isTruncated text } }`;
+  const flags = "isFork parent { nameWithOwner } latestRelease { tagName publishedAt }";
+  return [flags, "owner { ... on Organization { isVerified } }", ...blobs, owner, ...trees].join("\n  ");
 }
 
 /** The GraphQL fields of one follow-up repository: the SKILL.md of each named skill folder. */

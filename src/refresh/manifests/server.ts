@@ -3,12 +3,8 @@
  * camelCase ones since 2025-09-16): its name, status, and install instructions for its npm, PyPI
  * and OCI packages (`claude mcp add …` and the `mcpServers` entry) and its remote endpoints.
  */
-import {
-  type Install,
-  MCP_SERVER_NAME,
-  MCP_SERVER_VERSION,
-  type McpRegistryIdentity,
-} from "../../catalog/model/details";
+import type { Install } from "../../catalog/model/details";
+import { MCP_SERVER_NAME, MCP_SERVER_VERSION, type McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
 import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";

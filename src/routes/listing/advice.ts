@@ -54,6 +54,8 @@ const REJECTED: Record<Rejection, Say> = {
     `It has ${d.stars ?? 0} stars and the keyword searches start at ${lowestFloor(rules) ?? 0}: ${findableBy(rules) ?? evidenceToAdd(rules)}; it is checked again ${when(next)}.`,
   excluded: () =>
     "The catalog's editors excluded it (an override in their data); only they can take it back, so ask them.",
+  excluded_by_owner: (_d, _rules, next) =>
+    `Excluded by its owner: the repository's owner file says \`exclude: true\`; remove that line to be listed again ${when(next)}.`,
   invalid_name: (_d, _rules, next) =>
     `The platform answered with a name its own rules do not allow; it is checked again ${when(next)}.`,
   invalid_facts: (_d, _rules, next) =>

@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { guardedFetch } from "../../src/refresh/remotes/guard";
+import { probeRemote } from "../../src/refresh/remotes/probe";
+import { type FakeRemotes, HOSTS, remoteUrl, startFakeRemotes } from "../fakes/mcp-remotes";
+
+const fakes: FakeRemotes = startFakeRemotes();
+afterAll(() => fakes.stop());
+const options = { timeoutMs: 1500, maxBytes: 1 << 20, allowance: fakes.allowance };
+
+describe("a remote MCP server is recorded as what it is", () => {
+  test("one that answers: its tools, capped at 100, names checked, descriptions cleaned", async () => {
+    const result = await probeRemote(remoteUrl(HOSTS.answering), options);
+    expect(result.status).toBe("answering");
+    expect(result.tools).toHaveLength(100);
+    expect(result.tools[0]).toEqual({ name: "search_docs", description: "Search the documentation by keyword" });
+    expect(result.tools.some((t) => t.name === "bad name!")).toBe(false);
+  });
+
+  test("one that asks for credentials", async () => {
+    expect((await probeRemote(remoteUrl(HOSTS.auth), options)).status).toBe("auth_required");
+  });
+
+  test("one that serves HTML", async () => {
+    const result = await probeRemote(remoteUrl(HOSTS.html), options);
+    expect(result).toMatchObject({ status: "not_mcp", reason: "serves HTML" });
+  });
+
+  test("one that hangs is down, within the time limit", async () => {
+    const started = performance.now();
+    const result = await probeRemote(remoteUrl(HOSTS.hang), { ...options, timeoutMs: 400 });
+    expect(result).toMatchObject({ status: "down", reason: "no answer in time" });
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  test("one redirecting to 127.0.0.1 is down, and the redirect is never followed", async () => {
+    const result = await probeRemote(remoteUrl(HOSTS.redirect), options);
+    expect(result).toMatchObject({ status: "down", reason: "not https" });
+    expect(fakes.privateHits()).toBe(0);
+  });
+
+  test("a name resolving to a private address is never connected to", async () => {
+    const result = await probeRemote(remoteUrl(HOSTS.private), options);
+    expect(result).toMatchObject({ status: "down", reason: "name resolves to an address not public" });
+    expect(fakes.privateHits()).toBe(0);
+  });
+
+  test("a name that does not resolve is down", async () => {
+    expect(await probeRemote(remoteUrl(HOSTS.missing), options)).toMatchObject({ status: "down" });
+  });
+
+  test("a server card listing tools answers without a handshake", async () => {
+    const before = fakes.hits.get(HOSTS.card) ?? 0;
+    const result = await probeRemote(remoteUrl(HOSTS.card), options);
+    expect(result).toEqual({ status: "answering", tools: [{ name: "from_card", description: "Listed in the card" }] });
+    expect((fakes.hits.get(HOSTS.card) ?? 0) - before).toBe(1);
+  });
+});
+
+describe("the guard", () => {
+  const fetcher = guardedFetch({ maxBytes: 1 << 20, allowance: fakes.allowance });
+  const refused = async (url: string) => {
+    try {
+      await fetcher(url);
+      return "sent";
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  test("refuses plain http, literal internal addresses, metadata hosts and internal names", async () => {
+    expect(await refused(`http://${HOSTS.answering}/mcp`)).toBe("not https");
+    for (const url of [
+      "https://127.0.0.1/mcp",
+      "https://[::1]/mcp",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[fd00:ec2::254]/",
+      "https://[::ffff:127.0.0.1]/",
+      "https://100.64.0.1/",
+      "https://10.0.0.1/",
+      "https://0.0.0.0/",
+    ])
+      expect(await refused(url)).toBe("address not public");
+    expect(await refused("https://metadata.google.internal/computeMetadata/v1/")).toBe("name not public");
+    expect(await refused("https://localhost/")).toBe("name not public");
+    expect(await refused(`https://user:secret@${HOSTS.answering}/mcp`)).toBe("credentials in the address");
+    expect(fakes.privateHits()).toBe(0);
+  });
+
+  test("never sends a cookie or Authorization header", async () => {
+    const seen: Array<string | null> = [];
+    const echo = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (r) => {
+        seen.push(r.headers.get("cookie"), r.headers.get("authorization"), r.headers.get("proxy-authorization"));
+        return new Response("ok");
+      },
+    });
+    try {
+      const own = guardedFetch({
+        maxBytes: 1000,
+        allowance: { resolve: async () => ["127.0.0.1"], port: () => echo.port! },
+      });
+      const headers = { cookie: "s=1", authorization: "Bearer t", "proxy-authorization": "Basic x" };
+      expect(await (await own(remoteUrl(HOSTS.answering), { headers })).text()).toBe("ok");
+      expect(seen).toEqual([null, null, null]);
+    } finally {
+      echo.stop(true);
+    }
+  });
+
+  test("cuts an answer past the size cap", async () => {
+    const small = guardedFetch({ maxBytes: 10, allowance: fakes.allowance });
+    // A declared length past the cap is refused at once; an undeclared one while it is read.
+    await expect(small(remoteUrl(HOSTS.html)).then((r) => r.text())).rejects.toThrow("answer too large");
+    const chunked = await small(remoteUrl(HOSTS.answering), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    }).catch((error: Error) => error);
+    const read = chunked instanceof Response ? await chunked.text().catch((e: Error) => e) : chunked;
+    expect(read).toBeInstanceOf(Error);
+  });
+});

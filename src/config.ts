@@ -4,6 +4,7 @@
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
+import { DEFAULT_REMOTE_LIMITS } from "./refresh/remotes/limits";
 
 export interface Config {
   readonly port: number;
@@ -61,6 +62,11 @@ export interface Config {
   readonly registryMaxRequests: number;
   readonly registryTimeoutMs: number;
   readonly registryBudgetMs: number;
+  /** Remote MCP servers: the time all checks of a run may take (0: never asked), one server's limit, how many at once, how long an answer is kept. */
+  readonly remoteProbeBudgetMs: number;
+  readonly remoteProbeTimeoutMs: number;
+  readonly remoteProbeConcurrency: number;
+  readonly remoteProbeReuseHours: number;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +199,7 @@ export function loadConfig(env: Env = Bun.env): Config {
   const token = env.GITHUB_TOKEN?.trim();
   const sources = DEFAULT_SOURCE_LIMITS;
   const registries = DEFAULT_REGISTRY_LIMITS;
+  const remotes = DEFAULT_REMOTE_LIMITS;
   return Object.freeze({
     port,
     host,
@@ -233,5 +240,9 @@ export function loadConfig(env: Env = Bun.env): Config {
     registryMaxRequests: integer(env, "REGISTRY_MAX_REQUESTS", registries.maxRequests, 0, 1_000_000),
     registryTimeoutMs: integer(env, "REGISTRY_TIMEOUT_MS", registries.timeoutMs, 100, 120_000),
     registryBudgetMs: integer(env, "REGISTRY_BUDGET_MS", registries.budgetMs, 1000, 3_600_000),
+    remoteProbeBudgetMs: integer(env, "REMOTE_PROBE_BUDGET_MS", remotes.budgetMs, 0, 3_600_000),
+    remoteProbeTimeoutMs: integer(env, "REMOTE_PROBE_TIMEOUT_MS", remotes.timeoutMs, 100, 60_000),
+    remoteProbeConcurrency: integer(env, "REMOTE_PROBE_CONCURRENCY", remotes.concurrency, 1, 64),
+    remoteProbeReuseHours: integer(env, "REMOTE_PROBE_REUSE_HOURS", remotes.reuseHours, 0, 720),
   });
 }

@@ -7,6 +7,7 @@ import type { Checkpoint } from "./checkpoint";
 import type { GitHub } from "./github/client";
 import type { Progress } from "./progress";
 import type { RegistryOptions } from "./registries/verifier";
+import type { RemoteOptions } from "./remotes/step";
 import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";
 
@@ -31,6 +32,8 @@ export interface Run {
   maxGrowth: number;
   /** The package registries asked whether a package belongs to its repository; null: none. */
   registries: RegistryOptions | null;
+  /** How remote MCP servers are asked what they are; null: not asked. */
+  remotes: RemoteOptions | null;
   log: Log;
   now: () => Date;
 }

@@ -28,6 +28,7 @@ import {
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";
+import { type RemoteCounts, type RemoteOptions, remotesPhase } from "./remotes/step";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import { Refused } from "./validate";
@@ -55,6 +56,8 @@ export interface RefreshOptions {
   sharedLock?: SharedLock;
   /** The package registries to check install lines against (NPM_REGISTRY_URL, PYPI_URL); none when absent. */
   registries?: RegistryOptions;
+  /** How remote MCP servers are asked (REMOTE_PROBE_*); not asked when absent. */
+  remotes?: RemoteOptions;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -75,6 +78,8 @@ export interface RunReport {
   held?: string[];
   /** Install lines the package registries confirmed, refused or left unknown, and lines derived from package files. */
   packages?: PackageCounts;
+  /** Remote MCP servers asked, reused from the previous snapshot or left for lack of time, and their statuses. */
+  remotes?: RemoteCounts;
   snapshotAt?: string;
   total?: number;
 }
@@ -143,6 +148,7 @@ function prepare(options: RefreshOptions): Run {
     checkpoint,
     gate,
     registries: options.registries ?? null,
+    remotes: options.remotes ?? null,
     log,
     now,
   };
@@ -180,6 +186,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
     report.packages = await packagesPhase(run);
+    report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;

@@ -33,6 +33,14 @@ export function refreshOptionsFrom(
         budgetMs: config.registryBudgetMs,
       },
     },
+    remotes: {
+      limits: {
+        budgetMs: config.remoteProbeBudgetMs,
+        timeoutMs: config.remoteProbeTimeoutMs,
+        concurrency: config.remoteProbeConcurrency,
+        reuseHours: config.remoteProbeReuseHours,
+      },
+    },
     sharedLock,
     ...overrides,
   };

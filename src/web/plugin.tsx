@@ -13,6 +13,7 @@ import { DateText, number, Page, renderPage, webUrl } from "./layout";
 import { movedTo, NotFoundPage } from "./notices";
 import { Contents, Flags, Install, Section, ValueSection } from "./record-parts";
 import { RiskNotes } from "./risk";
+import { RemoteTools } from "./tools";
 
 /** What the plugin record may carry beyond the full form (install, contents, flags, works_with). */
 type PluginRecordView = PluginView & Record<string, unknown>;
@@ -108,6 +109,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
       ) : null}
       <Install install={p.install} />
       <RiskNotes risk={p.risk} />
+      <RemoteTools remote={p.remote} tools={p.tools} />
       <Contents contents={p.contents} />
       <ValueSection id="works-with" title="Works with" value={p.works_with} />
       <Flags record={p} />

@@ -15,6 +15,7 @@ import {
   SAFE_COMMAND_PATTERN,
   SERVER_NAME_PATTERN,
 } from "./install-rules";
+import { RemoteSchema, ToolsSchema } from "./remote";
 import { RiskNotesSchema } from "./risk";
 
 /** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
@@ -22,11 +23,12 @@ export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as
 export type Harness = (typeof HARNESSES)[number];
 
 /** The content kinds of the `has=` filter: `install` is "has an install instruction". */
-export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "install"] as const;
+/** `tools`: its remote MCP server listed tools when the refresh asked it. */
+export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "install", "tools"] as const;
 export type HasKind = (typeof HAS_KINDS)[number];
 
 /** The parts a client may ask for with `include=`. */
-export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk"] as const;
+export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk", "tools"] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
 /**
@@ -168,6 +170,9 @@ export const DetailsSchema = Type.Object(
 
     /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
     mcp_registry: Type.Optional(McpRegistrySchema),
+    /** What its remote MCP server said when last asked (src/refresh/remotes/); absent when never asked. */
+    remote: Type.Optional(RemoteSchema),
+    tools: Type.Optional(ToolsSchema),
   },
   { additionalProperties: false },
 );
@@ -229,6 +234,7 @@ export function hasKinds(details: PluginDetails | null): HasKind[] {
   if ((c && c.counts.mcp_servers > 0) || details.works_with.includes("mcp")) kinds.push("mcp");
   // A package the registry ties to another repository is not this plugin's install line.
   if (details.install.some((i) => i.package_verified !== false)) kinds.push("install");
+  if ((details.tools?.length ?? 0) > 0) kinds.push("tools");
   return kinds;
 }
 
@@ -239,6 +245,7 @@ export interface DetailFragments {
   flags: string;
   works_with: string;
   risk: string;
+  tools: string;
 }
 
 export function detailFragments(details: PluginDetails | null, lookalikeOf: string | null): DetailFragments {
@@ -251,7 +258,22 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
       `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}`,
     works_with: `"works_with":${JSON.stringify(d.works_with)}`,
     risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
+    tools: `"remote":${JSON.stringify(d.remote ?? null)},"tools":${JSON.stringify(d.tools ?? [])}`,
   };
+}
+
+/**
+ * Details parsed back from their fragments, the optional members the fragments spell as empty
+ * (no risk notes, a remote never asked) absent again, as the refresh leaves them.
+ */
+export function withoutEmptyParts(parts: Record<string, unknown>): Record<string, unknown> {
+  const { lookalike_of: _, ...details } = parts;
+  if (Array.isArray(details.risk) && details.risk.length === 0) delete details.risk;
+  if (details.remote === null) {
+    delete details.remote;
+    if (Array.isArray(details.tools) && details.tools.length === 0) delete details.tools;
+  }
+  return details;
 }
 
 /** A full-form JSON object with the asked parts appended, in INCLUDE_PARTS order. */

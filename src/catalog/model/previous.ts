@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import type { Log } from "../../base/log";
 import type { CandidateDecision } from "./candidates";
-import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
+import { type DetailFragments, detailFragments, type PluginDetails, validDetails, withoutEmptyParts } from "./details";
 import type { PreviousHistory } from "./history";
 import { fragmentsProblem } from "./stored";
 import type { HistoryEvent, RepoFacts } from "./types";
@@ -63,6 +63,7 @@ interface Row {
   x_flags?: string;
   x_works_with?: string;
   x_risk?: string;
+  x_tools?: string;
 }
 
 const COLUMNS =
@@ -71,6 +72,8 @@ const COLUMNS =
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 /** A file of an earlier schema may lack the risk column: its plugins have no notes yet. */
 const NO_RISK = `"risk":[]`;
+/** Nor the tools column: no remote was asked yet. */
+const NO_TOOLS = `"remote":null,"tools":[]`;
 
 /** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
@@ -81,6 +84,7 @@ function fragmentsOfRow(row: Row): DetailFragments {
     flags: row.x_flags!,
     works_with: row.x_works_with!,
     risk: row.x_risk ?? NO_RISK,
+    tools: row.x_tools ?? NO_TOOLS,
   };
 }
 
@@ -114,11 +118,9 @@ function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
     return null;
   }
   const parts = JSON.parse(
-    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk}}`,
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.tools}}`,
   ) as Record<string, unknown>;
-  const { lookalike_of: _, ...details } = parts;
-  if ((details.risk as unknown[]).length === 0) delete details.risk;
-  return validDetails(details);
+  return validDetails(withoutEmptyParts(parts));
 }
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
 const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
@@ -155,7 +157,9 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         .all()
         .map((c) => c.name),
     );
-    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${columns.has("x_risk") ? ", x_risk" : ""}` : "";
+    const details = columns.has("x_contents")
+      ? `, ${DETAIL_COLUMNS}${columns.has("x_risk") ? ", x_risk" : ""}${columns.has("x_tools") ? ", x_tools" : ""}`
+      : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {
       plugins.set(row.id.toLowerCase(), {

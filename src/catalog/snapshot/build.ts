@@ -74,12 +74,14 @@ function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, s
     const r = entry.record;
     const description = [r.description, r.description_zh ?? ""].join(" ");
     const categories = entry.categories.map((id) => categoryNames.get(id) ?? id).join(" ");
+    // The tools a remote server lists are found like words of its description.
+    const tools = (r.details?.tools ?? []).map((t) => words(t.name)).join(" ");
     return [
       entry.rowid,
       words(r.name),
       words(r.id.replace("/", " ")),
       indexText(searchText(r.topics.join(" "), synonyms)),
-      indexText(searchText(description, synonyms)),
+      `${indexText(searchText(description, synonyms))}${tools ? ` ${tools}` : ""}`,
       indexText(searchText(categories, synonyms)),
       tags(entry),
     ];
@@ -102,7 +104,7 @@ function insertPlugins(
   history: SnapshotHistory,
 ): void {
   const insert = db.prepare(
-    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
   const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
@@ -142,6 +144,7 @@ function insertPlugins(
       json[i]![2].flags,
       json[i]![2].works_with,
       json[i]![2].risk,
+      json[i]![2].tools,
     );
   });
 }

@@ -83,6 +83,7 @@ export function appWithSnapshot(
     REFRESH_CRON: "off",
     NPM_REGISTRY_URL: "off",
     PYPI_URL: "off",
+    REMOTE_PROBE_BUDGET_MS: "0",
     DATABASE_PATH: path,
     ...env,
   });

@@ -44,14 +44,10 @@ function setUp(cases = CASES): void {
   env = new Env({ searches: [{ query: `topic:${TOPIC}` }] });
   env.github.setRemaining("search", 1000);
   fakes = startFakeRemotes();
-  cases.forEach(([id, host], i) =>
-    env.github.add({
-      full_name: id,
-      stars: 100 - i,
-      topics: [TOPIC],
-      files: { "server.json": serverJson(id, remoteUrl(HOSTS[host])) },
-    }),
-  );
+  cases.forEach(([id, host], i) => {
+    const files = { "server.json": serverJson(id, remoteUrl(HOSTS[host])) };
+    env.github.add({ full_name: id, stars: 100 - i, topics: [TOPIC], files });
+  });
 }
 
 const options = (limits: Partial<RemoteOptions["limits"]> = {}): { remotes: RemoteOptions } => ({

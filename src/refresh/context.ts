@@ -7,7 +7,7 @@ import type { Checkpoint } from "./checkpoint";
 import type { GitHub } from "./github/client";
 import type { Progress } from "./progress";
 import type { RegistryOptions } from "./registries/verifier";
-import type { RemoteOptions } from "./remotes/step";
+import type { RemoteOptions } from "./remotes/limits";
 import type { DiscoveryRules } from "./rules";
 import type { UpstreamGate } from "./upstream";
 

@@ -28,7 +28,8 @@ import {
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";
-import { type RemoteCounts, type RemoteOptions, remotesPhase } from "./remotes/step";
+import type { RemoteOptions } from "./remotes/limits";
+import { type RemoteCounts, remotesPhase } from "./remotes/step";
 import { loadDiscoveryRules } from "./rules";
 import { type GateCounts, UpstreamGate } from "./upstream";
 import { Refused } from "./validate";

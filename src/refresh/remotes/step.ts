@@ -10,20 +10,13 @@ import { type PluginDetails, validDetails } from "../../catalog/model/details";
 import type { RemoteAnswer, RemoteTool } from "../../catalog/model/remote";
 import type { Run } from "../context";
 import type { Outcome } from "../outcome";
-import type { TestAllowance } from "./guard";
-import type { RemoteLimits } from "./limits";
+import type { RemoteOptions } from "./limits";
 import { type ProbeResult, probeRemote } from "./probe";
 
 type Fetched = Extract<Outcome, { kind: "fetched" }> & { details: PluginDetails };
 
 /** An MCP handshake and a tool list are a few kilobytes; a hundred tools with long descriptions stay well under. */
 const MAX_BODY_BYTES = 1024 * 1024;
-
-export interface RemoteOptions {
-  limits: RemoteLimits;
-  /** Tests only, passed in code: how the guard reaches fakes on this machine (guard.ts). */
-  allowance?: TestAllowance;
-}
 
 export interface RemoteCounts {
   asked: number;

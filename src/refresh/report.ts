@@ -4,6 +4,7 @@
  */
 import { REJECTION } from "./caps";
 import type { DiscoverySummary } from "./evidence";
+import type { RemoteCounts } from "./remotes/step";
 import type { RefreshResult, RunReport } from "./run";
 import { GateCounts } from "./upstream";
 
@@ -82,10 +83,19 @@ export function formatResult(result: RefreshResult): string[] {
             `unknown ${report.packages.unknown}; derived from package files ${report.packages.derived}`,
         ]
       : []),
+    ...(report.remotes ? [remoteLine(report.remotes)] : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),
   ];
+}
+
+/** The remote MCP servers' line: how many were asked, reused or left for lack of time, and what they were. */
+function remoteLine(r: RemoteCounts): string {
+  return (
+    `  remote servers asked ${r.asked}, reused ${r.reused}, not reached in time ${r.late}; answering ${r.answering}, ` +
+    `auth required ${r.auth_required}, not MCP ${r.not_mcp}, down ${r.down}`
+  );
 }
 
 /** The process exit code of a result: 0 published, 3 refused, 4 another run holds the lock, 5 out of API budget. */

@@ -14,6 +14,10 @@ export const HOSTS = {
   hang: "mcp.hang-fixture.net",
   redirect: "mcp.redirect-fixture.net",
   card: "mcp.card-fixture.net",
+  /** Answers `initialize`, then fails `tools/list` with a JSON-RPC error. */
+  listFails: "mcp.list-fails-fixture.net",
+  /** Answers `initialize`, then wants credentials for `tools/list`. */
+  listAuth: "mcp.list-auth-fixture.net",
   /** Resolves to a loopback address and a private one: the guard must refuse it whole. */
   private: "mcp.private-fixture.net",
   /** Resolves to nothing. */
@@ -33,7 +37,7 @@ function rpc(id: unknown, result: unknown): Response {
   return Response.json({ jsonrpc: "2.0", id, result });
 }
 
-async function answer(request: Request): Promise<Response> {
+async function answer(request: Request, host = ""): Promise<Response> {
   if (request.method !== "POST") return new Response(null, { status: 405 });
   const message = (await request.json()) as { id?: unknown; method: string; params?: { cursor?: string } };
   if (message.method === "initialize")
@@ -43,7 +47,9 @@ async function answer(request: Request): Promise<Response> {
       serverInfo: { name: "fixture", version: "1.0.0" },
     });
   if (message.id === undefined) return new Response(null, { status: 202 });
-  if (message.method === "tools/list") {
+  if (message.method === "tools/list" && host === HOSTS.listAuth)
+    return new Response("{}", { status: 401, headers: { "www-authenticate": "Bearer" } });
+  if (message.method === "tools/list" && host !== HOSTS.listFails) {
     const start = Number(message.params?.cursor ?? 0);
     const page = LISTED_TOOLS.slice(start, start + 50);
     const next = start + 50 < LISTED_TOOLS.length ? String(start + 50) : undefined;
@@ -95,7 +101,7 @@ export function startFakeRemotes(): FakeRemotes {
         return new Promise<Response>((resolve) => hanging.push(() => resolve(new Response("late"))));
       if (host === HOSTS.redirect)
         return new Response(null, { status: 307, headers: { location: `http://127.0.0.1:${privateServer.port}/mcp` } });
-      return answer(request);
+      return answer(request, host);
     },
   });
   const resolve = async (host: string): Promise<string[]> => {

@@ -16,6 +16,11 @@ describe("a remote MCP server is recorded as what it is", () => {
     expect(result.tools.some((t) => t.name === "bad name!")).toBe(false);
   });
 
+  test("one that answers initialize but fails tools/list answers with no tools; one that locks it wants credentials", async () => {
+    expect(await probeRemote(remoteUrl(HOSTS.listFails), options)).toEqual({ status: "answering", tools: [] });
+    expect((await probeRemote(remoteUrl(HOSTS.listAuth), options)).status).toBe("auth_required");
+  });
+
   test("one that asks for credentials", async () => {
     expect((await probeRemote(remoteUrl(HOSTS.auth), options)).status).toBe("auth_required");
   });

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { RemoteOptions } from "../../src/refresh/remotes/limits";
+import { formatResult } from "../../src/refresh/report";
 import { type FakeRemotes, HOSTS, remoteUrl, startFakeRemotes } from "../fakes/mcp-remotes";
 import { Env, published } from "./support";
 
@@ -77,6 +78,9 @@ describe("remote MCP servers answer for themselves", () => {
     expect(performance.now() - started).toBeLessThan(2500 + 3000);
     expect(fakes.privateHits()).toBe(0);
     expect(report.remotes).toMatchObject({ asked: 7, answering: 2, auth_required: 1, not_mcp: 1, down: 3 });
+    expect(formatResult({ status: "published", report })).toContain(
+      "  remote servers asked 7, reused 0, not reached in time 0; answering 2, auth required 1, not MCP 1, down 3",
+    );
     const { url } = env.serve();
     const items = await list(url, "include=tools");
     for (const [id, , status] of CASES) expect(items.find((p) => p.id === id)?.remote?.status).toBe(status);

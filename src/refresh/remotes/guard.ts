@@ -128,6 +128,8 @@ async function sendOnce(url: URL, init: RequestInit, options: GuardOptions): Pro
     body: init.body,
     redirect: "manual",
     credentials: "omit",
+    // A pooled connection was opened for another name's TLS session: never share one.
+    keepalive: false,
     signal: signals.length ? AbortSignal.any(signals) : undefined,
     // The certificate is checked against the name asked for, not the address connected to.
     tls: { serverName: url.hostname },

@@ -54,7 +54,7 @@ function observed(fetcher: ReturnType<typeof guardedFetch>, witness: Witness) {
   };
 }
 
-async function handshake(url: string, fetcher: ReturnType<typeof observed>): Promise<RemoteTool[]> {
+async function handshake(url: string, fetcher: ReturnType<typeof observed>, witness: Witness): Promise<RemoteTool[]> {
   const client = new Client({ name: "plugin-catalog", version: "1" }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: fetcher,
@@ -71,11 +71,16 @@ async function handshake(url: string, fetcher: ReturnType<typeof observed>): Pro
     if (!client.getServerCapabilities()?.tools) return [];
     const listed: unknown[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES && cleanTools(listed).length < MAX_TOOLS; page++) {
-      const answer = await client.listTools(cursor ? { cursor } : undefined);
-      listed.push(...answer.tools);
-      cursor = answer.nextCursor;
-      if (!cursor) break;
+    try {
+      for (let page = 0; page < MAX_PAGES && cleanTools(listed).length < MAX_TOOLS; page++) {
+        const answer = await client.listTools(cursor ? { cursor } : undefined);
+        listed.push(...answer.tools);
+        cursor = answer.nextCursor;
+        if (!cursor) break;
+      }
+    } catch (error) {
+      // It answered `initialize`: a failing list leaves it answering with what it listed, unless it asked for credentials.
+      if (witness.auth || witness.blocked) throw error;
     }
     return cleanTools(listed);
   } finally {
@@ -123,7 +128,7 @@ export async function probeRemote(url: string, options: ProbeOptions): Promise<P
       return { status: "auth_required", reason: "server card names a required header", tools: [] };
     // What the card request met is not the server's answer: only the handshake's counts.
     Object.assign(witness, { responses: 0, auth: false, html: false, serverError: null, tooLarge: false });
-    return { status: "answering", tools: await handshake(url, fetcher) };
+    return { status: "answering", tools: await handshake(url, fetcher, witness) };
   })();
   try {
     const result = await Promise.race([work.catch((error: unknown) => classify(witness, false, error)), late]);

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { RemoteOptions } from "../../src/refresh/remotes/limits";
 import { formatResult } from "../../src/refresh/report";
 import { type FakeRemotes, HOSTS, remoteUrl, startFakeRemotes } from "../fakes/mcp-remotes";
+import { Conformance, type OpenApiDocument } from "../openapi-conformance";
 import { Env, published } from "./support";
 
 const SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json";
@@ -97,6 +98,11 @@ describe("remote MCP servers answer for themselves", () => {
     expect((await list(url, "q=search_docs")).map((p) => p.id)).toContain("acme/answering-mcp");
     const bare = await list(url, "");
     expect(bare.every((p) => !("remote" in p) && !("tools" in p))).toBe(true);
+
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as OpenApiDocument;
+    const conformance = new Conformance(document);
+    for (const path of ["/api/v1/plugins?include=tools", "/api/v1/plugins/acme/answering-mcp?include=tools,risk"])
+      expect(await conformance.problems(path, await fetch(url + path))).toEqual([]);
 
     const page = await (await fetch(`${url}/plugin/acme/answering-mcp`)).text();
     expect(page).toContain("search_docs");

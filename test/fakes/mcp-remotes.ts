@@ -14,6 +14,12 @@ export const HOSTS = {
   hang: "mcp.hang-fixture.net",
   redirect: "mcp.redirect-fixture.net",
   card: "mcp.card-fixture.net",
+  /** Answers JSON that is not JSON-RPC. */
+  json: "mcp.json-fixture.net",
+  /** Redirects (307) to the answering server by its name: followed, checked again. */
+  hop: "mcp.hop-fixture.net",
+  /** Redirects to itself, for ever. */
+  loop: "mcp.loop-fixture.net",
   /** Answers `initialize`, then fails `tools/list` with a JSON-RPC error. */
   listFails: "mcp.list-fails-fixture.net",
   /** Answers `initialize`, then wants credentials for `tools/list`. */
@@ -99,6 +105,11 @@ export function startFakeRemotes(): FakeRemotes {
         return new Response("<!doctype html><p>Welcome</p>", { headers: { "content-type": "text/html" } });
       if (host === HOSTS.hang)
         return new Promise<Response>((resolve) => hanging.push(() => resolve(new Response("late"))));
+      if (host === HOSTS.json) return Response.json({ status: "ok" });
+      if (host === HOSTS.hop)
+        return new Response(null, { status: 307, headers: { location: remoteUrl(HOSTS.answering) } });
+      if (host === HOSTS.loop)
+        return new Response(null, { status: 302, headers: { location: `/mcp?${Math.random()}` } });
       if (host === HOSTS.redirect)
         return new Response(null, { status: 307, headers: { location: `http://127.0.0.1:${privateServer.port}/mcp` } });
       return answer(request, host);

@@ -30,6 +30,28 @@ describe("a remote MCP server is recorded as what it is", () => {
     expect(result).toMatchObject({ status: "not_mcp", reason: "serves HTML" });
   });
 
+  test("one that answers JSON that is not JSON-RPC", async () => {
+    expect(await probeRemote(remoteUrl(HOSTS.json), options)).toMatchObject({
+      status: "not_mcp",
+      reason: "no MCP answer",
+    });
+  });
+
+  test("a redirect to a public name is followed and checked again; more than three are not", async () => {
+    const answering = fakes.hits.get(HOSTS.answering) ?? 0;
+    const followed = await probeRemote(remoteUrl(HOSTS.hop), options);
+    expect(followed.status).toBe("answering");
+    expect(followed.tools).toHaveLength(100);
+    expect(fakes.hits.get(HOSTS.answering) ?? 0).toBeGreaterThan(answering);
+    const loops = fakes.hits.get(HOSTS.loop) ?? 0;
+    expect(await probeRemote(remoteUrl(HOSTS.loop), options)).toMatchObject({
+      status: "down",
+      reason: "too many redirects",
+    });
+    // The card request (404), then the handshake's first request and its three redirects: no fourth.
+    expect((fakes.hits.get(HOSTS.loop) ?? 0) - loops).toBe(1 + 1 + 3);
+  });
+
   test("one that hangs is down, within the time limit", async () => {
     const started = performance.now();
     const result = await probeRemote(remoteUrl(HOSTS.hang), { ...options, timeoutMs: 400 });

@@ -26,6 +26,8 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
     PORT: "0",
     HOST: "127.0.0.1",
     REFRESH_CRON: "off",
+    // A child's refresh never asks a remote MCP server: a fixture's remotes are public names.
+    REMOTE_PROBE_BUDGET_MS: "0",
     ...env,
   };
 }

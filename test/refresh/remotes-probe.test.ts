@@ -113,6 +113,31 @@ describe("the guard", () => {
     expect(fakes.privateHits()).toBe(0);
   });
 
+  test("refuses a name whose DNS answer holds any address that is not public", async () => {
+    for (const answer of [
+      ["169.254.169.254"],
+      ["fd00:ec2::254"],
+      ["::ffff:127.0.0.1"],
+      ["::ffff:8.8.8.8"],
+      ["100.100.1.1"],
+      ["127.0.0.1", "192.168.1.10"],
+      ["fe80::1"],
+      ["224.0.0.251"],
+      ["0.0.0.0"],
+    ]) {
+      const resolving = guardedFetch({
+        maxBytes: 1000,
+        allowance: { resolve: async () => answer, port: () => fakes.allowance.port(HOSTS.private) },
+      });
+      const message = await resolving(remoteUrl(HOSTS.answering)).then(
+        () => "sent",
+        (error: Error) => error.message,
+      );
+      expect([answer, message]).toEqual([answer, "name resolves to an address not public"]);
+    }
+    expect(fakes.privateHits()).toBe(0);
+  });
+
   test("never sends a cookie or Authorization header", async () => {
     const seen: Array<string | null> = [];
     const echo = Bun.serve({

@@ -14,6 +14,8 @@ export const HOSTS = {
   hang: "mcp.hang-fixture.net",
   redirect: "mcp.redirect-fixture.net",
   card: "mcp.card-fixture.net",
+  /** Its card address redirects to 127.0.0.1; its MCP endpoint answers. */
+  cardTrap: "mcp.card-trap-fixture.net",
   /** Answers JSON that is not JSON-RPC. */
   json: "mcp.json-fixture.net",
   /** Redirects (307) to the answering server by its name: followed, checked again. */
@@ -97,6 +99,11 @@ export function startFakeRemotes(): FakeRemotes {
         return Response.json({
           name: "net.card-fixture/mcp",
           tools: [{ name: "from_card", description: "Listed in the card" }],
+        });
+      if (host === HOSTS.cardTrap && path.startsWith("/.well-known/"))
+        return new Response(null, {
+          status: 302,
+          headers: { location: `https://127.0.0.1:${privateServer.port}/card` },
         });
       if (path.startsWith("/.well-known/")) return new Response("not found", { status: 404 });
       if (host === HOSTS.auth)

@@ -65,6 +65,12 @@ describe("a remote MCP server is recorded as what it is", () => {
     expect(fakes.privateHits()).toBe(0);
   });
 
+  test("a card address redirecting to 127.0.0.1 is not followed, and the server is still asked", async () => {
+    const result = await probeRemote(remoteUrl(HOSTS.cardTrap), options);
+    expect(result.status).toBe("answering");
+    expect(fakes.privateHits()).toBe(0);
+  });
+
   test("a name resolving to a private address is never connected to", async () => {
     const result = await probeRemote(remoteUrl(HOSTS.private), options);
     expect(result).toMatchObject({ status: "down", reason: "name resolves to an address not public" });

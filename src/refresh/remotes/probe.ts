@@ -122,12 +122,18 @@ export async function probeRemote(url: string, options: ProbeOptions): Promise<P
   });
   const work = (async (): Promise<ProbeResult> => {
     const card = await fetchCard(url, fetcher).catch(() => null);
-    if (witness.blocked) return classify(witness, false, null);
     if (card?.tools) return { status: "answering", tools: card.tools };
     if (card?.authRequired)
       return { status: "auth_required", reason: "server card names a required header", tools: [] };
-    // What the card request met is not the server's answer: only the handshake's counts.
-    Object.assign(witness, { responses: 0, auth: false, html: false, serverError: null, tooLarge: false });
+    // What the card request met (a refused redirect too) is not the server's answer: only the handshake's counts.
+    Object.assign(witness, {
+      responses: 0,
+      auth: false,
+      html: false,
+      serverError: null,
+      blocked: null,
+      tooLarge: false,
+    });
     return { status: "answering", tools: await handshake(url, fetcher, witness) };
   })();
   try {

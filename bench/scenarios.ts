@@ -27,7 +27,12 @@ export const CLIENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 /** The configuration of an app a bench runs in process: an empty environment's, without rate limit or schedule. */
 export function benchConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ BASE_URL: "http://localhost", RATE_LIMIT_WINDOW_MS: "0", REFRESH_CRON: "off" });
+  const base = loadConfig({
+    BASE_URL: "http://localhost",
+    RATE_LIMIT_WINDOW_MS: "0",
+    REFRESH_CRON: "off",
+    REMOTE_PROBE_BUDGET_MS: "0",
+  });
   return { ...base, ...overrides };
 }
 

@@ -6,6 +6,7 @@ import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
 import { DEFAULT_OWNER_FILE } from "./refresh/manifests/owner";
 import { DEFAULT_MCP_REGISTRY_PAGES } from "./refresh/mcp-registry";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
+import { DEFAULT_REMOTE_LIMITS } from "./refresh/remotes/limits";
 import { DEFAULT_SECURITY_LIMITS } from "./refresh/security/checker";
 
 export interface Config {
@@ -76,6 +77,11 @@ export interface Config {
   readonly mcpRegistryUrl: string | null;
   /** Pages of the MCP registry one refresh reads at most. */
   readonly mcpRegistryMaxPages: number;
+  /** Remote MCP servers: the time all checks of a run may take (0: never asked), one server's limit, how many at once, how long an answer is kept. */
+  readonly remoteProbeBudgetMs: number;
+  readonly remoteProbeTimeoutMs: number;
+  readonly remoteProbeConcurrency: number;
+  readonly remoteProbeReuseHours: number;
 }
 
 export class ConfigError extends Error {
@@ -219,6 +225,7 @@ export function loadConfig(env: Env = Bun.env): Config {
   const sources = DEFAULT_SOURCE_LIMITS;
   const registries = DEFAULT_REGISTRY_LIMITS;
   const depsDev = DEFAULT_SECURITY_LIMITS;
+  const remotes = DEFAULT_REMOTE_LIMITS;
   return Object.freeze({
     port,
     host,
@@ -266,5 +273,9 @@ export function loadConfig(env: Env = Bun.env): Config {
     depsDevBudgetMs: integer(env, "DEPSDEV_BUDGET_MS", depsDev.budgetMs, 1000, 3_600_000),
     mcpRegistryUrl: optionalUrl(env, "MCP_REGISTRY_URL", "https://registry.modelcontextprotocol.io"),
     mcpRegistryMaxPages: integer(env, "MCP_REGISTRY_MAX_PAGES", DEFAULT_MCP_REGISTRY_PAGES, 1, 100_000),
+    remoteProbeBudgetMs: integer(env, "REMOTE_PROBE_BUDGET_MS", remotes.budgetMs, 0, 3_600_000),
+    remoteProbeTimeoutMs: integer(env, "REMOTE_PROBE_TIMEOUT_MS", remotes.timeoutMs, 100, 60_000),
+    remoteProbeConcurrency: integer(env, "REMOTE_PROBE_CONCURRENCY", remotes.concurrency, 1, 64),
+    remoteProbeReuseHours: integer(env, "REMOTE_PROBE_REUSE_HOURS", remotes.reuseHours, 0, 720),
   });
 }

@@ -9,6 +9,7 @@ import { publishSnapshot } from "../src/catalog/snapshot/publish";
 import { CatalogStore } from "../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../src/config";
 import type { SharedLimits } from "../src/http/ratelimit";
+import { UPSTREAMS_OFF } from "./fakes/upstreams-off";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 import { SNAPSHOT_AT } from "./records";
 
@@ -65,10 +66,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     BASE_URL: "http://catalog.test",
     RATE_LIMIT_WINDOW_MS: "0",
     REFRESH_CRON: "off",
-    NPM_REGISTRY_URL: "off",
-    MCP_REGISTRY_URL: "off",
-    PYPI_URL: "off",
-    DEPSDEV_URL: "off",
+    ...UPSTREAMS_OFF,
   });
   return { ...base, ...overrides };
 }

@@ -26,6 +26,7 @@ const PART_COLUMNS: Record<string, string[]> = {
   x_works_with: ["works_with"],
   x_risk: ["risk"],
   x_security: ["security"],
+  x_tools: ["remote", "tools"],
   x_flags: ["fork_of", "deprecated", "lookalike_of", "latest_release"],
 };
 

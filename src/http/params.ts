@@ -37,7 +37,7 @@ export const FILTERS = {
     description:
       "Only plugins whose manifests name these (comma list, all required): `skills`, `commands`, `agents`, " +
       "`hooks` (hook events), `mcp` (an MCP server: server.json, an MCP SDK dependency or bundled servers), " +
-      "`install` (at least one install instruction).",
+      "`install` (at least one install instruction), `tools` (its remote MCP server listed tools when asked).",
   }),
   harness: choice("harness", HARNESSES, {
     fallback: null,
@@ -70,7 +70,8 @@ export const INCLUDE = words("include", INCLUDE_PARTS, {
   description:
     "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
     "`lookalike_of`, `latest_release`, and when set `deprecation`, `canonical`, `owner_verified`), `works_with`, " +
-    "`risk` (risk notes), `security` (Scorecard, advisories, provenance). Without it the plugin has exactly " +
+    "`risk` (risk notes), `security` (Scorecard, advisories, provenance), `tools` (`remote`: what its remote MCP " +
+    "server said when asked, and the `tools` it lists). Without it the plugin has exactly " +
     "the contract's fields.",
 });
 

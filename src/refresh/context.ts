@@ -8,6 +8,7 @@ import type { GitHub } from "./github/client";
 import type { McpRegistryOptions } from "./mcp-registry";
 import type { Progress } from "./progress";
 import type { RegistryOptions } from "./registries/verifier";
+import type { RemoteOptions } from "./remotes/limits";
 import type { DiscoveryRules } from "./rules";
 import type { SecurityOptions } from "./security/checker";
 import type { UpstreamGate } from "./upstream";
@@ -39,6 +40,8 @@ export interface Run {
   mcpRegistry: McpRegistryOptions | null;
   /** The owner file's path in each repository (OWNER_FILE; manifests/owner.ts). */
   ownerFile: string;
+  /** How remote MCP servers are asked what they are; null: not asked. */
+  remotes: RemoteOptions | null;
   log: Log;
   now: () => Date;
 }

@@ -5,6 +5,7 @@
 
 import { REJECTION } from "./caps";
 import type { DiscoverySummary } from "./evidence";
+import type { RemoteCounts } from "./remotes/step";
 import type { RefreshResult, RunReport } from "./run";
 import type { SecurityCounts } from "./security/step";
 import { GateCounts } from "./upstream";
@@ -85,6 +86,7 @@ export function formatResult(result: RefreshResult): string[] {
         ]
       : []),
     ...(report.security ? [securityLine(report.security)] : []),
+    ...(report.remotes ? [remoteLine(report.remotes)] : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),
@@ -96,6 +98,14 @@ function securityLine(s: SecurityCounts): string {
   return (
     `  deps.dev: Scorecard for ${s.scored}, not scored ${s.notScored}, unknown ${s.scorecardUnknown}; ` +
     `plugins with advisories ${s.withAdvisories}, advisories unknown ${s.advisoriesUnknown}`
+  );
+}
+
+/** The remote MCP servers' line: how many were asked, reused or left for lack of time, and what they were. */
+function remoteLine(r: RemoteCounts): string {
+  return (
+    `  remote servers asked ${r.asked}, reused ${r.reused}, not reached in time ${r.late}; answering ${r.answering}, ` +
+    `auth required ${r.auth_required}, not MCP ${r.not_mcp}, down ${r.down}`
   );
 }
 

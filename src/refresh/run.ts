@@ -30,6 +30,8 @@ import {
 import { createProgress } from "./progress";
 import type { PackageCounts } from "./registries/step";
 import type { RegistryOptions } from "./registries/verifier";
+import type { RemoteOptions } from "./remotes/limits";
+import { type RemoteCounts, remotesPhase } from "./remotes/step";
 import { loadDiscoveryRules } from "./rules";
 import type { SecurityOptions } from "./security/checker";
 import { securityPhase } from "./security/phase";
@@ -66,6 +68,8 @@ export interface RefreshOptions {
   mcpRegistry?: McpRegistryOptions;
   /** The owner file's path in each repository (OWNER_FILE); DEFAULT_OWNER_FILE when absent. */
   ownerFile?: string;
+  /** How remote MCP servers are asked (REMOTE_PROBE_*); not asked when absent. */
+  remotes?: RemoteOptions;
   /** Progress lines for a person; without it progress is logged as events. */
   write?: (line: string) => void;
   now?: () => Date;
@@ -88,6 +92,8 @@ export interface RunReport {
   packages?: PackageCounts;
   /** Plugins deps.dev scored, did not score or did not answer about, and those with advisories. */
   security?: SecurityCounts;
+  /** Remote MCP servers asked, reused from the previous snapshot or left for lack of time, and their statuses. */
+  remotes?: RemoteCounts;
   snapshotAt?: string;
   total?: number;
 }
@@ -159,6 +165,7 @@ function prepare(options: RefreshOptions): Run {
     security: options.security ?? null,
     mcpRegistry: options.mcpRegistry ?? null,
     ownerFile: options.ownerFile ?? DEFAULT_OWNER_FILE,
+    remotes: options.remotes ?? null,
     log,
     now,
   };
@@ -197,6 +204,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const asked = await fetchPhase(run, discovery);
     report.packages = await packagesPhase(run);
     report.security = await securityPhase(run);
+    report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);
     publishPhase(run, discovery, candidate);
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;

@@ -58,6 +58,14 @@ export function refreshOptionsFrom(
             },
           },
         }),
+    remotes: {
+      limits: {
+        budgetMs: config.remoteProbeBudgetMs,
+        timeoutMs: config.remoteProbeTimeoutMs,
+        concurrency: config.remoteProbeConcurrency,
+        reuseHours: config.remoteProbeReuseHours,
+      },
+    },
     sharedLock,
     ...overrides,
   };

@@ -50,6 +50,8 @@ function ServedSection({ served }: { served: Served | null }) {
   );
 }
 
+import { RemoteTools } from "./tools";
+
 /** What the plugin record may carry beyond the full form (install, contents, flags, works_with). */
 type PluginRecordView = PluginView & Record<string, unknown>;
 
@@ -147,6 +149,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView, served: Serv
       <ServedSection served={served} />
       <RiskNotes risk={p.risk} />
       <SecuritySignals security={p.security} />
+      <RemoteTools remote={p.remote} tools={p.tools} />
       <Contents contents={p.contents} />
       <ValueSection id="works-with" title="Works with" value={p.works_with} />
       <Flags record={p} />

@@ -1,5 +1,6 @@
 /** Runs `bun run jobs/refresh.ts` as a child process against a test Env, as a maintainer would. */
 import { join } from "node:path";
+import { UPSTREAMS_OFF } from "../fakes/upstreams-off";
 import type { Env } from "./support";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -26,11 +27,7 @@ export function spawnRefresh(
       DATABASE_PATH: env.databasePath,
       GITHUB_API_URL: env.github.url,
       GITHUB_TOKEN: "test-token",
-      // Tests never ask the real package registries.
-      NPM_REGISTRY_URL: "off",
-      MCP_REGISTRY_URL: "off",
-      PYPI_URL: "off",
-      DEPSDEV_URL: "off",
+      ...UPSTREAMS_OFF,
       ...extraEnv,
     },
   });

@@ -16,6 +16,7 @@ import {
   SERVER_NAME_PATTERN,
 } from "./install-rules";
 import { McpRegistrySchema } from "./mcp-identity";
+import { RemoteSchema, ToolsSchema } from "./remote";
 import { RiskNotesSchema } from "./risk";
 import { SecuritySchema } from "./security";
 
@@ -24,11 +25,12 @@ export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as
 export type Harness = (typeof HARNESSES)[number];
 
 /** The content kinds of the `has=` filter: `install` is "has an install instruction". */
-export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "install"] as const;
+/** `tools`: its remote MCP server listed tools when the refresh asked it. */
+export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "install", "tools"] as const;
 export type HasKind = (typeof HAS_KINDS)[number];
 
 /** The parts a client may ask for with `include=`. */
-export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk", "security"] as const;
+export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk", "security", "tools"] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
 /**
@@ -180,6 +182,9 @@ export const DetailsSchema = Type.Object(
     canonical: Type.Optional(RepoId),
     /** The owner is an organization whose domain the platform verified; absent otherwise. */
     owner_verified: Type.Optional(Type.Literal(true)),
+    /** What its remote MCP server said when last asked (src/refresh/remotes/); absent when never asked. */
+    remote: Type.Optional(RemoteSchema),
+    tools: Type.Optional(ToolsSchema),
   },
   { additionalProperties: false },
 );
@@ -241,48 +246,6 @@ export function hasKinds(details: PluginDetails | null): HasKind[] {
   if ((c && c.counts.mcp_servers > 0) || details.works_with.includes("mcp")) kinds.push("mcp");
   // A package the registry ties to another repository is not this plugin's install line.
   if (details.install.some((i) => i.package_verified !== false)) kinds.push("install");
+  if ((details.tools?.length ?? 0) > 0) kinds.push("tools");
   return kinds;
-}
-
-/** The JSON members each `include=` part adds to a full-form plugin, serialized once per snapshot. */
-export interface DetailFragments {
-  contents: string;
-  install: string;
-  flags: string;
-  works_with: string;
-  risk: string;
-  security: string;
-}
-
-export function detailFragments(details: PluginDetails | null, lookalikeOf: string | null): DetailFragments {
-  const d = details ?? noDetails();
-  return {
-    contents: `"contents":${JSON.stringify(d.contents)}`,
-    install: `"install":${JSON.stringify(d.install)}`,
-    flags:
-      `"fork_of":${JSON.stringify(d.fork_of)},"deprecated":${d.deprecated},` +
-      `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}` +
-      ownerFlags(d),
-    works_with: `"works_with":${JSON.stringify(d.works_with)}`,
-    risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
-    security: `"security":${JSON.stringify(d.security ?? null)}`,
-  };
-}
-
-/** The owner's members of the flags part, each only when set: `deprecation`, `canonical`, `owner_verified`. */
-function ownerFlags(d: PluginDetails): string {
-  let out = "";
-  if (d.deprecation)
-    out += `,"deprecation":${JSON.stringify({ message: d.deprecation.message, replacement: d.deprecation.replacement })}`;
-  if (d.canonical) out += `,"canonical":${JSON.stringify(d.canonical)}`;
-  if (d.owner_verified === true) out += `,"owner_verified":true`;
-  return out;
-}
-
-/** A full-form JSON object with the asked parts appended, in INCLUDE_PARTS order. */
-export function withParts(json: string, fragments: DetailFragments, parts: readonly IncludePart[]): string {
-  if (parts.length === 0) return json;
-  return `${json.slice(0, -1)},${INCLUDE_PARTS.filter((p) => parts.includes(p))
-    .map((p) => fragments[p])
-    .join(",")}}`;
 }

@@ -6,7 +6,8 @@ import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import type { Log } from "../../base/log";
 import type { CandidateDecision } from "./candidates";
-import { type DetailFragments, detailFragments, type PluginDetails, validDetails } from "./details";
+import { type PluginDetails, validDetails } from "./details";
+import { type DetailFragments, detailFragments, withoutEmptyParts } from "./fragments";
 import type { PreviousHistory } from "./history";
 import { fragmentsProblem } from "./stored";
 import type { HistoryEvent, RepoFacts } from "./types";
@@ -64,6 +65,7 @@ interface Row {
   x_works_with?: string;
   x_risk?: string;
   x_security?: string;
+  x_tools?: string;
 }
 
 const COLUMNS =
@@ -74,6 +76,8 @@ const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 const NO_RISK = `"risk":[]`;
 /** Nor the security column: deps.dev was not asked about them yet. */
 const NO_SECURITY = `"security":null`;
+/** Nor the tools column: no remote was asked yet. */
+const NO_TOOLS = `"remote":null,"tools":[]`;
 
 /** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
@@ -85,6 +89,7 @@ function fragmentsOfRow(row: Row): DetailFragments {
     works_with: row.x_works_with!,
     risk: row.x_risk ?? NO_RISK,
     security: row.x_security ?? NO_SECURITY,
+    tools: row.x_tools ?? NO_TOOLS,
   };
 }
 
@@ -118,12 +123,9 @@ function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
     return null;
   }
   const parts = JSON.parse(
-    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.security}}`,
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.security},${fragments.tools}}`,
   ) as Record<string, unknown>;
-  const { lookalike_of: _, ...details } = parts;
-  if ((details.risk as unknown[]).length === 0) delete details.risk;
-  if (details.security === null) delete details.security;
-  return validDetails(details);
+  return validDetails(withoutEmptyParts(parts));
 }
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
 const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
@@ -160,7 +162,7 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         .all()
         .map((c) => c.name),
     );
-    const optional = ["x_risk", "x_security"].filter((c) => columns.has(c)).map((c) => `, ${c}`);
+    const optional = ["x_risk", "x_security", "x_tools"].filter((c) => columns.has(c)).map((c) => `, ${c}`);
     const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {

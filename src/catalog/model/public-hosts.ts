@@ -59,9 +59,27 @@ export function publicHttpsUrl(url: string): boolean {
       address = (address as ipaddr.IPv6).toIPv4Address();
     return address.range() === "unicast";
   }
-  const name = host.endsWith(".") ? host.slice(0, -1) : host;
+  return publicHostName(host);
+}
+
+/** Whether `host` is a name of two labels or more outside the internal suffixes (not an address). */
+export function publicHostName(host: string): boolean {
+  const lower = host.toLowerCase();
+  const name = lower.endsWith(".") ? lower.slice(0, -1) : lower;
   const labels = name.split(".");
   if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return false;
   if (/^\d+$/.test(labels[labels.length - 1]!)) return false;
   return !INTERNAL_SUFFIXES.some((s) => `.${name}`.endsWith(s));
+}
+
+/**
+ * Whether a resolved address may be connected to: public unicast space only. ipaddr.js names every
+ * other range (loopback, private, link-local with the cloud metadata address 169.254.169.254,
+ * carrier-grade NAT, multicast, unspecified, reserved, unique-local with fd00:ec2::254, NAT64,
+ * 6to4, Teredo); an IPv4-mapped IPv6 address is refused whole, never unwrapped.
+ */
+export function publicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.parse(address);
+  return parsed.range() === "unicast";
 }

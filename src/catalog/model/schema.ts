@@ -69,7 +69,8 @@ CREATE TABLE plugins (
   x_flags TEXT NOT NULL,
   x_works_with TEXT NOT NULL,
   x_risk TEXT NOT NULL,
-  x_security TEXT NOT NULL
+  x_security TEXT NOT NULL,
+  x_tools TEXT NOT NULL
 );
 
 CREATE INDEX plugins_changed_at ON plugins (changed_at);

@@ -5,13 +5,14 @@
  * checked (no duplicate or extra member can ride along). A row that fails is served without its
  * details; the caller logs the drop.
  */
-import { type DetailFragments, detailFragments, detailsProblem, type PluginDetails } from "./details";
+import { detailsProblem, type PluginDetails } from "./details";
+import { type DetailFragments, detailFragments, withoutEmptyParts } from "./fragments";
 
 /** Characters of one row's fragments together: past it a row is not parsed at all. */
 export const MAX_FRAGMENT_CHARS = 512 * 1024;
 
 const REPO_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
-const PARTS = ["contents", "install", "flags", "works_with", "risk", "security"] as const;
+const PARTS = ["contents", "install", "flags", "works_with", "risk", "security", "tools"] as const;
 
 /** Why a row's fragments may not be served, or null. */
 export function fragmentsProblem(f: DetailFragments): string | null {
@@ -27,9 +28,8 @@ export function fragmentsProblem(f: DetailFragments): string | null {
   } catch {
     return "not JSON";
   }
-  const { lookalike_of: lookalikeOf, ...details } = parts;
-  // A plugin deps.dev was never asked about stores a null part, as the builder writes it.
-  if (details.security === null) delete details.security;
+  const lookalikeOf = parts.lookalike_of;
+  const details = withoutEmptyParts(parts);
   if (lookalikeOf !== null && !(typeof lookalikeOf === "string" && REPO_ID.test(lookalikeOf))) return "lookalike_of";
   const problem = detailsProblem(details);
   if (problem !== null) return problem;

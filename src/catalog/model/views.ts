@@ -2,7 +2,7 @@
  * A record in each wire form (wire.ts), mapped field by field so the format cannot drift with the
  * record. The builder serializes them once per snapshot; requests only concatenate the stored JSON.
  */
-import { type DetailFragments, detailFragments } from "./details";
+import { type DetailFragments, detailFragments } from "./fragments";
 import type { PluginRecord } from "./types";
 import type { PluginCatalogView, PluginShortView, PluginView } from "./wire";
 

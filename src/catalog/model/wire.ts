@@ -5,6 +5,7 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { ContentsSchema, DetailsSchema, HARNESSES, InstallSchema } from "./details";
+import { MAX_TOOLS, REMOTE_STATUSES, RemoteSchema } from "./remote";
 import { RISK_RULE_TEXT, RiskNotesSchema } from "./risk";
 import { SecuritySchema } from "./security";
 
@@ -189,6 +190,39 @@ export const SecurityPart = t.Union([SecuritySchema, t.Null()], {
     },
   ],
 });
+/** `include=tools`: what the plugin's remote MCP server said when the refresh last asked it (full form only). */
+export const RemotePart = t.Union(
+  [
+    closed({
+      status: stringEnum(REMOTE_STATUSES, { description: RemoteSchema.properties.status.description }),
+      checked_at: timestamp("When the server was last asked, UTC."),
+      url: t.String({ description: "The remote asked: the first Streamable HTTP remote of its server.json." }),
+      reason: t.Optional(t.String({ description: "Why the status is not `answering`, when known." })),
+    }),
+    t.Null(),
+  ],
+  {
+    description:
+      "The plugin's remote MCP server, asked once per refresh without credentials (its server card, else MCP " +
+      "`initialize` and `tools/list`); null when it has none or it was never asked. With `include=tools`.",
+  },
+);
+
+export const ToolsPart = t.Array(
+  closed({
+    name: t.String({ description: "The tool's name." }),
+    description: t.Union([t.String(), t.Null()], {
+      description: "Its description, cleaned and cut at 300 characters.",
+    }),
+  }),
+  {
+    maxItems: MAX_TOOLS,
+    description:
+      "The tools the remote server listed (at most 100; empty when it listed none or did not answer). " +
+      "With `include=tools`.",
+    examples: [[{ name: "search_docs", description: "Search the docs." }]],
+  },
+);
 
 export const PluginSchema = closed(
   {
@@ -219,6 +253,8 @@ export const PluginSchema = closed(
     works_with: t.Optional(DetailParts.works_with),
     risk: t.Optional(RiskPart),
     security: t.Optional(SecurityPart),
+    remote: t.Optional(RemotePart),
+    tools: t.Optional(ToolsPart),
   },
   "A plugin in full form; the parts `include=` asks for follow its fields.",
 );
@@ -237,7 +273,7 @@ export const ShortPluginSchema = closed(
   "A plugin in short form, for client sync.",
 );
 
-const { risk: _risk, security: _security, ...catalogFields } = PluginSchema.properties;
+const { risk: _risk, security: _security, remote: _remote, tools: _tools, ...catalogFields } = PluginSchema.properties;
 
 export const CatalogPluginSchema = closed(
   {

@@ -4,7 +4,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { type DetailFragments, hasKinds } from "../model/details";
+import { hasKinds } from "../model/details";
+import type { DetailFragments } from "../model/fragments";
 import {
   ACTIVE_MEMBERS,
   type DetailFilter,
@@ -80,12 +81,14 @@ function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, s
     const r = entry.record;
     const description = [r.description, r.description_zh ?? ""].join(" ");
     const categories = entry.categories.map((id) => categoryNames.get(id) ?? id).join(" ");
+    // The tools a remote server lists are found like words of its description.
+    const tools = (r.details?.tools ?? []).map((t) => words(t.name)).join(" ");
     return [
       entry.rowid,
       words(r.name),
       words(r.id.replace("/", " ")),
       indexText(searchText(r.topics.join(" "), synonyms)),
-      indexText(searchText(description, synonyms)),
+      `${indexText(searchText(description, synonyms))}${tools ? ` ${tools}` : ""}`,
       indexText(searchText(categories, synonyms)),
       tags(entry),
     ];
@@ -107,9 +110,9 @@ function insertPlugins(
   json: Array<[string, string, DetailFragments]>,
   history: SnapshotHistory,
 ): void {
-  const insert = db.prepare(
-    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-  );
+  // One placeholder per column of the table as schema.ts creates it.
+  const columns = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pragma_table_info('plugins')`).get()!.n;
+  const insert = db.prepare(`INSERT INTO plugins VALUES (${Array(columns).fill("?").join(",")})`);
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
   const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
   byStars.forEach((entry, i) => {
@@ -149,6 +152,7 @@ function insertPlugins(
       json[i]![2].works_with,
       json[i]![2].risk,
       json[i]![2].security,
+      json[i]![2].tools,
     );
   });
 }

@@ -3,7 +3,7 @@
  * Claude Code marketplaces), a slice at a time, each row's stored details checked.
  */
 import type { Database, Statement } from "bun:sqlite";
-import type { DetailFragments } from "../model/details";
+import type { DetailFragments } from "../model/fragments";
 import { catalogJson } from "../model/views";
 import type { Query } from "../search/query";
 import type { Searcher } from "../search/searcher";
@@ -23,9 +23,10 @@ interface CatalogRow {
   x_works_with: string;
   x_risk: string;
   x_security: string;
+  x_tools: string;
 }
 
-export const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk, x_security";
+export const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk, x_security, x_tools";
 const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
 interface CatalogSliceRow extends CatalogRow {

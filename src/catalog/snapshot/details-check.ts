@@ -5,7 +5,7 @@
  * and logged once.
  */
 import type { Log } from "../../base/log";
-import type { DetailFragments } from "../model/details";
+import type { DetailFragments } from "../model/fragments";
 import { fragmentsProblem, NO_FRAGMENTS } from "../model/stored";
 
 /** The detail columns of a row, with what names it. */
@@ -18,6 +18,7 @@ export interface DetailRow {
   x_works_with: string;
   x_risk: string;
   x_security: string;
+  x_tools: string;
 }
 
 export function rowFragments(row: DetailRow): DetailFragments {
@@ -28,6 +29,7 @@ export function rowFragments(row: DetailRow): DetailFragments {
     works_with: row.x_works_with,
     risk: row.x_risk,
     security: row.x_security,
+    tools: row.x_tools,
   };
 }
 

@@ -5,7 +5,8 @@
 import { Database, type Statement } from "bun:sqlite";
 import type { Log } from "../../base/log";
 import type { CandidateDecision, ListingRules } from "../model/candidates";
-import { type DetailFragments, type IncludePart, withParts } from "../model/details";
+import type { IncludePart } from "../model/details";
+import { type DetailFragments, withParts } from "../model/fragments";
 import type { McpRegistryIdentity } from "../model/mcp-identity";
 import { SCHEMA_VERSION } from "../model/schema";
 import { fragmentsProblem } from "../model/stored";

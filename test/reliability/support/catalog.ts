@@ -11,6 +11,7 @@ import type { PluginRecord, SnapshotInput } from "../../../src/catalog/model/typ
 import { publishSnapshot } from "../../../src/catalog/snapshot/publish";
 import { CatalogStore } from "../../../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../../../src/config";
+import { UPSTREAMS_OFF } from "../../fakes/upstreams-off";
 import { plugin } from "../../records";
 
 export const CATEGORY_IDS = ["mcp", "cli", "agents-workflows", "skills", "other"];
@@ -81,10 +82,7 @@ export function appWithSnapshot(
   const config: Config = loadConfig({
     RATE_LIMIT_WINDOW_MS: "0",
     REFRESH_CRON: "off",
-    NPM_REGISTRY_URL: "off",
-    MCP_REGISTRY_URL: "off",
-    PYPI_URL: "off",
-    DEPSDEV_URL: "off",
+    ...UPSTREAMS_OFF,
     DATABASE_PATH: path,
     ...env,
   });

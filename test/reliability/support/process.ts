@@ -3,6 +3,7 @@
  * configured only through environment variables, its JSON log lines collected as they come.
  */
 import { join } from "node:path";
+import { UPSTREAMS_OFF } from "../../fakes/upstreams-off";
 
 export const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -26,8 +27,7 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
     PORT: "0",
     HOST: "127.0.0.1",
     REFRESH_CRON: "off",
-    // Tests never ask the real deps.dev.
-    DEPSDEV_URL: "off",
+    ...UPSTREAMS_OFF,
     ...env,
   };
 }

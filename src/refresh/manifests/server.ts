@@ -9,6 +9,7 @@ import {
   MCP_SERVER_VERSION,
   type McpRegistryIdentity,
 } from "../../catalog/model/details";
+import { allowedImage, imageRegistry } from "../../catalog/model/public-hosts";
 import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
 import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";
@@ -95,6 +96,10 @@ function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
     if (/[{}$]/.test(identifier)) return { refused: "image reference is a template the author left unfilled" };
     const image = ociImage(identifier, version);
     if (image === null) return { refused: "image not pinned or not accepted" };
+    if (!allowedImage(image)) return { refused: "image registry not accepted" };
+    // The MCP registry wants no base URL for an image; one naming another registry than the image's is a contradiction.
+    if (base !== null && registryHost(base) !== imageRegistry(image))
+      return { refused: "registry not the image's own" };
     if (hint !== undefined && hint !== "docker") return { refused: "runtime hint not accepted" };
     return { kind: "oci", command: "docker", args: ["run", "-i", "--rm", ...passEnv, ...runtime, image] };
   }
@@ -136,6 +141,17 @@ export function packageInstalls(
   id: string,
 ) {
   return mcpPackage(gate, { registryType: kind, identifier, version }, name, id);
+}
+
+/** The registry host a base URL names (`docker.io` for Docker Hub under any of its names), or null. */
+function registryHost(base: string): string | null {
+  try {
+    const url = new URL(base);
+    const bare = url.protocol === "https:" && url.pathname.replace(/\/$/, "") === "" && url.host.includes(".");
+    return bare ? imageRegistry(`${url.host}/x`) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `registry/image:tag` or `@sha256:…`, never `latest`; the tag from `version` when the identifier has none. */

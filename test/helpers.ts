@@ -67,6 +67,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     REFRESH_CRON: "off",
     NPM_REGISTRY_URL: "off",
     PYPI_URL: "off",
+    OCI_REGISTRY_URL: "off",
   });
   return { ...base, ...overrides };
 }

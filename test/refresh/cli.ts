@@ -29,6 +29,7 @@ export function spawnRefresh(
       // Tests never ask the real package registries.
       NPM_REGISTRY_URL: "off",
       PYPI_URL: "off",
+      OCI_REGISTRY_URL: "off",
       ...extraEnv,
     },
   });

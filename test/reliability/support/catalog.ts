@@ -83,6 +83,7 @@ export function appWithSnapshot(
     REFRESH_CRON: "off",
     NPM_REGISTRY_URL: "off",
     PYPI_URL: "off",
+    OCI_REGISTRY_URL: "off",
     DATABASE_PATH: path,
     ...env,
   });

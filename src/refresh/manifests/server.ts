@@ -9,7 +9,7 @@ import {
   MCP_SERVER_VERSION,
   type McpRegistryIdentity,
 } from "../../catalog/model/details";
-import { allowedImage, imageRegistry } from "../../catalog/model/public-hosts";
+import { allowedImage, imageRegistry, publicHttpsUrl } from "../../catalog/model/public-hosts";
 import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
 import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";
@@ -178,6 +178,8 @@ function mcpRemote(gate: Gate, remote: Json, name: string, id: string): Install[
   if (type !== "streamable-http" && type !== "sse") return gate.none(FILE, "remote type not accepted", id);
   if (url && /[{}]/.test(url)) return gate.none(FILE, "remote address is a template to fill", id);
   if (!url || !REMOTE_URL.test(url)) return gate.none(FILE, "remote not an https address", id);
+  // Loopback, private, link-local and internal names (the cloud metadata address among them) are no public endpoint.
+  if (!publicHttpsUrl(url)) return gate.none(FILE, "remote not at a public host", id);
   const headers = Array.isArray(remote.headers) ? remote.headers : [];
   const needed = (h: unknown) => isObject(h) && (h.isRequired === true || h.is_required === true);
   if (headers.some(needed)) return gate.none(FILE, "remote needs headers", id);

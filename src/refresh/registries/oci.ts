@@ -100,7 +100,7 @@ class Pull {
     return url.protocol === "https:" && (TOKEN_HOSTS[this.ref.host] ?? []).includes(url.hostname);
   }
 
-  /** An anonymous pull token for the repository, from the challenge's endpoint; null when refused. */
+  /** Takes an anonymous pull token for the repository from the challenge's endpoint; false when there is none to take. */
   private async authorize(header: string | null): Promise<boolean> {
     const params = challenge(header);
     if (params === null || this.token !== null || !this.allowedRealm(params.realm!)) return false;
@@ -123,7 +123,9 @@ class Pull {
       const headers: Record<string, string> = { accept };
       if (this.token !== null && sameOrigin) headers.authorization = `Bearer ${this.token}`;
       let raw = await this.client.send(url, headers);
-      if (raw.kind === "answer" && raw.status === 401 && (await this.authorize(raw.headers.get("www-authenticate"))))
+      // The registry's token goes to the registry only, never to where it redirects.
+      const challenged = raw.kind === "answer" && raw.status === 401 && sameOrigin ? raw.headers : null;
+      if (challenged && (await this.authorize(challenged.get("www-authenticate"))))
         raw = await this.client.send(url, { accept, authorization: `Bearer ${this.token}` });
       if (raw.kind !== "answer" || ![301, 302, 303, 307, 308].includes(raw.status)) return raw;
       const next = redirectTarget(url, raw.headers.get("location"), this.client.base);

@@ -7,7 +7,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Install } from "../../src/catalog/model/details";
 import { imageRef } from "../../src/refresh/registries/oci";
+import { imageOf } from "../../src/refresh/registries/step";
 import { verdict } from "../../src/refresh/registries/verdict";
 import { PackageVerifier, type RegistryOptions } from "../../src/refresh/registries/verifier";
 import { FakeOciRegistry, type OciMode } from "../fakes/oci-registry";
@@ -55,6 +57,21 @@ describe("image references as the registry API names them", () => {
     for (const bad of ["acme/weather", "/x:1", "acme/../x:1", "acme/Weather:1", "acme/w:bad tag"])
       expect(imageRef(bad)).toBeNull();
   });
+});
+
+test("the image a line runs is found past its -e options and before the server's own arguments", () => {
+  const line = (fields: Partial<Install>): Install => ({
+    harness: "mcp",
+    kind: "oci",
+    env: [],
+    from: "server.json",
+    ...fields,
+  });
+  const command = "claude mcp add w --env KEY=<KEY> -- docker run -i --rm -e KEY acme/weather:1.2.0 --port 8080";
+  expect(imageOf(line({ harness: "claude-code", command }))).toBe("acme/weather:1.2.0");
+  const args = ["run", "-i", "--rm", "-e", "KEY", "acme/weather:1.2.0", "serve"];
+  expect(imageOf(line({ config: { mcpServers: { w: { command: "docker", args } } } }))).toBe("acme/weather:1.2.0");
+  expect(imageOf(line({ command: "claude mcp add w -- npx -y weather@1.0.0" }))).toBeNull();
 });
 
 describe("the labels of an image", () => {

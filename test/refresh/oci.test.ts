@@ -94,6 +94,8 @@ describe("the labels of an image", () => {
     const paths = registry.asked.filter((p) => !p.endsWith("/token"));
     expect(paths[0]).toBe("GET /v2/acme/weather/manifests/1.2.0");
     expect(paths.some((p) => p.startsWith("GET /cdn/acme/weather@sha256:"))).toBe(true);
+    // The anonymous try, the token, the index, the amd64 manifest, the blob and its redirect.
+    expect(registry.asked).toHaveLength(6);
     first.save();
     const seen = registry.asked.length;
     registry.mode = "down";

@@ -63,6 +63,8 @@ export interface Config {
   readonly npmRegistryUrl: string | null;
   /** PyPI's base URL (its JSON API under /pypi/); null: not checked. */
   readonly pypiUrl: string | null;
+  /** `own`: each OCI image's own registry over https; a base URL: every image's registry answered there; null: not checked. */
+  readonly ociRegistryUrl: string | null;
   /** Registry requests one refresh may send, each one's timeout, and the time all of them may take. */
   readonly registryMaxRequests: number;
   readonly registryTimeoutMs: number;
@@ -134,6 +136,12 @@ export const DEFAULT_MAX_KEYS = 100_000;
 function optionalUrl(env: Env, name: string, fallback: string): string | null {
   if (env[name]?.trim().toLowerCase() === "off") return null;
   return httpUrl(env, name, fallback);
+}
+
+/** `own` (the default: each image's own registry), `off` (null), or one base URL for all. */
+function ownOrUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return !raw || raw.toLowerCase() === "own" ? "own" : optionalUrl(env, name, raw);
 }
 
 /** A number of trusted proxy hops; `true` is one, `false` none. */
@@ -264,6 +272,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
     npmRegistryUrl: optionalUrl(env, "NPM_REGISTRY_URL", "https://registry.npmjs.org"),
     pypiUrl: optionalUrl(env, "PYPI_URL", "https://pypi.org"),
+    ociRegistryUrl: ownOrUrl(env, "OCI_REGISTRY_URL"),
     registryMaxRequests: integer(env, "REGISTRY_MAX_REQUESTS", registries.maxRequests, 0, 1_000_000),
     registryTimeoutMs: integer(env, "REGISTRY_TIMEOUT_MS", registries.timeoutMs, 100, 120_000),
     registryBudgetMs: integer(env, "REGISTRY_BUDGET_MS", registries.budgetMs, 1000, 3_600_000),

@@ -82,6 +82,12 @@ describe("configuration", () => {
     const set = loadConfig({ NPM_REGISTRY_URL: "http://127.0.0.1:4873/", PYPI_URL: "OFF" });
     expect(set.npmRegistryUrl).toBe("http://127.0.0.1:4873");
     expect(set.pypiUrl).toBeNull();
+    // OCI images are asked at each one's own registry unless one address (a mirror) is given.
+    expect(loadConfig({}).ociRegistryUrl).toBe("own");
+    expect(loadConfig({ OCI_REGISTRY_URL: " Own " }).ociRegistryUrl).toBe("own");
+    expect(loadConfig({ OCI_REGISTRY_URL: "off" }).ociRegistryUrl).toBeNull();
+    expect(loadConfig({ OCI_REGISTRY_URL: "http://127.0.0.1:5000/" }).ociRegistryUrl).toBe("http://127.0.0.1:5000");
+    expect(() => loadConfig({ OCI_REGISTRY_URL: "ftp://mirror" })).toThrow(/OCI_REGISTRY_URL/);
   });
 
   test("deps.dev defaults to its public API with its own budget, takes a base URL, or is off", () => {

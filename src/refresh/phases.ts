@@ -130,12 +130,12 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
 }
 
 /**
- * Asks the package registries whether each npm and PyPI line's package belongs to its repository,
+ * Asks the package registries whether each npm, PyPI and OCI line's package belongs to its repository,
  * and derives lines from the packages MCP servers' package files name; within the registries' own budget.
  */
 export async function packagesPhase(run: Run): Promise<PackageCounts | undefined> {
   const options = run.registries;
-  if (options === null || (options.npm === null && options.pypi === null)) return undefined;
+  if (options === null || (options.npm === null && options.pypi === null && !options.oci)) return undefined;
   run.progress.phase("packages", "repositories");
   const verifier = new PackageVerifier(options, run.databasePath);
   const reader = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);

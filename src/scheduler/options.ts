@@ -28,6 +28,7 @@ export function refreshOptionsFrom(
     registries: {
       npm: config.npmRegistryUrl,
       pypi: config.pypiUrl,
+      oci: config.ociRegistryUrl,
       limits: {
         maxRequests: config.registryMaxRequests,
         timeoutMs: config.registryTimeoutMs,

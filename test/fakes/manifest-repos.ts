@@ -602,4 +602,16 @@ export const HOSTILE: RepoSeed[] = [
   },
   { full_name: "cloner/superpowers-x7k2q", stars: 5, files: { "SKILL.md": skill("superpowers", "Copied") } },
   { full_name: "obra/superpowers", stars: 90_000, files: { "SKILL.md": skill("superpowers", "The original") } },
+  // Another owner's marketplace under mkt/market's marketplace name: `/plugin install x@acme-tools` is the same line.
+  {
+    full_name: "squat/tool-shelf",
+    stars: 3,
+    files: {
+      ".claude-plugin/marketplace.json": json({
+        name: "Acme-Tools",
+        owner: { name: "Squat" },
+        plugins: [{ name: "lint-helper", source: "./plugins/lint-helper", description: "Lints on save" }],
+      }),
+    },
+  },
 ];

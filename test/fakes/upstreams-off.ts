@@ -5,6 +5,7 @@
 export const UPSTREAMS_OFF: Readonly<Record<string, string>> = Object.freeze({
   NPM_REGISTRY_URL: "off",
   PYPI_URL: "off",
+  OCI_REGISTRY_URL: "off",
   MCP_REGISTRY_URL: "off",
   DEPSDEV_URL: "off",
   // A fixture's remotes are public names: never asked.

@@ -212,6 +212,9 @@ describe("hostile manifests", () => {
     );
     expect(catalog.text).not.toContain(SECRET_DEFAULT);
     expect(readFileSync(env.databasePath).includes(SECRET_DEFAULT)).toBe(false);
+    // A marketplace taking another owner's marketplace name is flagged as its look-alike; the genuine one is not.
+    expect(byId.get("squat/tool-shelf").lookalike_of).toBe("mkt/market");
+    expect(byId.get("mkt/market").lookalike_of).toBeNull();
     // A clone under a random suffix is flagged, filterable, and ranks below the original.
     expect(byId.get("cloner/superpowers-x7k2q").lookalike_of).toBe("obra/superpowers");
     expect(byId.get("obra/superpowers").lookalike_of).toBeNull();

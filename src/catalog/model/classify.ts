@@ -4,6 +4,7 @@
  */
 import type { PluginDetails } from "./details";
 import { lookalikes } from "./lookalike";
+import { takenMarketplaces } from "./marketplace-taken";
 import { escapeRegExp } from "./text";
 import { isoMillis, isoSeconds } from "./time";
 import type { Category, Editorial, PluginRecord, RepoFacts } from "./types";
@@ -127,6 +128,10 @@ export function toRecords(
     if (record) records.push(record);
   }
   const imitated = lookalikes(records);
-  for (const record of records) record.lookalike_of = imitated.get(record.id.toLowerCase()) ?? null;
+  const taken = takenMarketplaces(records);
+  for (const record of records) {
+    const key = record.id.toLowerCase();
+    record.lookalike_of = imitated.get(key) ?? taken.get(key) ?? null;
+  }
   return records;
 }

@@ -139,6 +139,11 @@ const MCP_ENV = new RegExp(`^(${NAME})=(?:<(${NAME})>|(${PLAIN}+))$`);
 /** A configuration's environment value given by the manifest. */
 const CONFIG_VALUE = new RegExp(`^${PLAIN}{1,200}$`);
 
+/** Whether a manifest's value may be shown as it is in `--env NAME=value` and an `mcpServers` entry's `env`. */
+export function acceptableEnvValue(value: string): boolean {
+  return CONFIG_VALUE.test(value);
+}
+
 /** The index of the first word that is the pinned package, or -1. */
 const packageAt = (words: readonly string[], pinned: (word: string) => boolean) => words.findIndex(pinned);
 

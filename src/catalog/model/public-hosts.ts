@@ -8,13 +8,27 @@ import ipaddr from "ipaddr.js";
 const OCI_HOSTS = new Set(["docker.io", "registry-1.docker.io", "index.docker.io", "ghcr.io", "mcr.microsoft.com"]);
 const OCI_HOST_SUFFIXES = [".pkg.dev", ".azurecr.io"];
 
-/** Whether an image reference comes from a registry the MCP registry allows. */
-export function allowedImage(image: string): boolean {
+/** Docker Hub's names for itself. */
+const DOCKER_HUB = new Set(["docker.io", "registry-1.docker.io", "index.docker.io"]);
+
+/**
+ * The registry host an image reference names, lower case (`docker.io` for Docker Hub under any of
+ * its names, and for a reference naming none); null for a reference that starts with `/`.
+ */
+export function imageRegistry(image: string): string | null {
   const slash = image.indexOf("/");
+  if (slash === 0) return null;
   const first = slash < 0 ? "" : image.slice(0, slash);
   // The first path part names a registry when it has a dot or a port, or is `localhost`.
-  if (first === "" || !(first.includes(".") || first.includes(":") || first === "localhost")) return slash !== 0;
+  if (first === "" || !(first.includes(".") || first.includes(":") || first === "localhost")) return "docker.io";
   const host = first.toLowerCase();
+  return DOCKER_HUB.has(host) ? "docker.io" : host;
+}
+
+/** Whether an image reference comes from a registry the MCP registry allows. */
+export function allowedImage(image: string): boolean {
+  const host = imageRegistry(image);
+  if (host === null) return false;
   return OCI_HOSTS.has(host) || OCI_HOST_SUFFIXES.some((s) => host.endsWith(s) && host.length > s.length);
 }
 

@@ -94,7 +94,8 @@ export const DetailParts = {
     description:
       "A catalog plugin of another owner with at least 10× the stars whose name is this name without a random " +
       "`-x7k2q` suffix, the same name, or within edit distance 2 inside one of the project's own words; " +
-      "with `include=flags`.",
+      "or, for a marketplace, another owner's marketplace with more stars under the same marketplace name " +
+      "(Claude Code knows a marketplace by its name alone); with `include=flags`.",
   }),
   latest_release: t.Union([DetailsSchema.properties.latest_release.anyOf[0]!, t.Null()], {
     description: "The latest release's tag and publication time; with `include=flags`.",

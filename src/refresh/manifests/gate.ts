@@ -4,7 +4,7 @@
  * metacharacter, no unpinned version, no secret: a `<NAME>` placeholder stands for each value).
  * What fails is counted under `manifest <file>: <reason>` in the listing decision and yields nothing.
  */
-import type { Install } from "../../catalog/model/details";
+import { type Install, installProblem } from "../../catalog/model/details";
 import { SAFE_COMMAND } from "../../catalog/model/install-rules";
 
 import type { GateCounts } from "../upstream";
@@ -80,11 +80,16 @@ export class Gate {
     }
   }
 
-  /** The instruction if its command passes the last check; null otherwise (counted). */
+  /**
+   * The instruction if it passes the stored record's own rules (install-rules.ts); null otherwise
+   * (counted). Checked here, one instruction at a time, so a bent one costs only itself, never the
+   * whole record's check.
+   */
   instruction(id: string, instruction: Install): Install | null {
     if (instruction.command !== undefined && !SAFE_COMMAND.test(instruction.command))
       return this.refuse(instruction.from, "instruction not safe", id);
-    return instruction;
+    const problem = installProblem(instruction);
+    return problem === null ? instruction : this.refuse(instruction.from, `instruction not safe: ${problem}`, id);
   }
 
   /** The instructions that pass the last check. */

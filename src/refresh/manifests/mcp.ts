@@ -2,6 +2,7 @@
  * `.mcp.json` in both forms Claude Code loads: `{"mcpServers": {…}}` (what `claude plugin init`
  * writes) and the plugin form with the server entries at the top level. Only the names are kept.
  */
+import { acceptableServerName } from "../../catalog/model/install-rules";
 import { cleanText } from "../upstream";
 import { ENTRY_NAME, type Gate, isObject, type Json, MAX_ENTRIES } from "./gate";
 
@@ -14,8 +15,10 @@ export function serverNames(gate: Gate, servers: Json, file: string, id: string)
   const names: string[] = [];
   for (const name of Object.keys(servers).slice(0, MAX_ENTRIES)) {
     const clean = cleanText(name, 100);
-    if (clean === name && ENTRY_NAME.test(name)) names.push(name);
-    else gate.refuse(file, "server name not accepted", id);
+    if (clean !== name || !ENTRY_NAME.test(name)) gate.refuse(file, "server name not accepted", id);
+    // The stored rule (install-rules.ts), applied here so a sentence costs only its own entry.
+    else if (!acceptableServerName(name)) gate.refuse(file, "server name is a sentence, not a name", id);
+    else names.push(name);
   }
   return names;
 }

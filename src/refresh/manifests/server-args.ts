@@ -5,7 +5,7 @@
  * `<NAME>` placeholder; a secret is always a placeholder; an optional argument without a value is left out.
  */
 import type { Install } from "../../catalog/model/details";
-import { ENV_NAME } from "../../catalog/model/install-rules";
+import { acceptableEnvName, acceptableEnvValue, ENV_NAME } from "../../catalog/model/install-rules";
 import { cleanText } from "../upstream";
 import { isObject, type Json, placeholder, str } from "./gate";
 
@@ -130,11 +130,14 @@ export function environment(list: unknown): EnvRead | { refused: string } {
     const v = isObject(raw) ? camelCased(raw, 2) : null;
     const name = v ? str(v.name) : null;
     if (!v || !name || !ENV_NAME.test(name)) return { refused: "environment variable name not accepted" };
+    // A name that changes how the launcher or its runtime behaves refuses this package only.
+    if (!acceptableEnvName(name)) return { refused: "environment variable changes the runtime" };
     const required = v.isRequired === true;
     read.env.push({ name, secret: v.isSecret === true, required });
     if (!required) continue;
     const given = v.isSecret === true ? null : (scalar(v.value) ?? scalar(v.default));
-    read.set.push({ name, value: given !== null && plain(given) && !/[{}]/.test(given) ? given : `<${name}>` });
+    // A value the stored rules would refuse (a space, a quote, a template) is the user's to type.
+    read.set.push({ name, value: given !== null && acceptableEnvValue(given) ? given : `<${name}>` });
   }
   return read;
 }

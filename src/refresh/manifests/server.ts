@@ -5,6 +5,7 @@
  */
 import type { Install } from "../../catalog/model/details";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, type McpRegistryIdentity } from "../../catalog/model/mcp-identity";
+import { allowedImage, imageRegistry, publicHttpsUrl } from "../../catalog/model/public-hosts";
 import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
 import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";
@@ -91,6 +92,10 @@ function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
     if (/[{}$]/.test(identifier)) return { refused: "image reference is a template the author left unfilled" };
     const image = ociImage(identifier, version);
     if (image === null) return { refused: "image not pinned or not accepted" };
+    if (!allowedImage(image)) return { refused: "image registry not accepted" };
+    // The MCP registry wants no base URL for an image; one naming another registry than the image's is a contradiction.
+    if (base !== null && registryHost(base) !== imageRegistry(image))
+      return { refused: "registry not the image's own" };
     if (hint !== undefined && hint !== "docker") return { refused: "runtime hint not accepted" };
     return { kind: "oci", command: "docker", args: ["run", "-i", "--rm", ...passEnv, ...runtime, image] };
   }
@@ -134,6 +139,17 @@ export function packageInstalls(
   return mcpPackage(gate, { registryType: kind, identifier, version }, name, id);
 }
 
+/** The registry host a base URL names (`docker.io` for Docker Hub under any of its names), or null. */
+function registryHost(base: string): string | null {
+  try {
+    const url = new URL(base);
+    const bare = url.protocol === "https:" && url.pathname.replace(/\/$/, "") === "" && url.host.includes(".");
+    return bare ? imageRegistry(`${url.host}/x`) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `registry/image:tag` or `@sha256:…`, never `latest`; the tag from `version` when the identifier has none. */
 function ociImage(identifier: string, version: string | null): string | null {
   const at = identifier.indexOf("@");
@@ -158,6 +174,8 @@ function mcpRemote(gate: Gate, remote: Json, name: string, id: string): Install[
   if (type !== "streamable-http" && type !== "sse") return gate.none(FILE, "remote type not accepted", id);
   if (url && /[{}]/.test(url)) return gate.none(FILE, "remote address is a template to fill", id);
   if (!url || !REMOTE_URL.test(url)) return gate.none(FILE, "remote not an https address", id);
+  // Loopback, private, link-local and internal names (the cloud metadata address among them) are no public endpoint.
+  if (!publicHttpsUrl(url)) return gate.none(FILE, "remote not at a public host", id);
   const headers = Array.isArray(remote.headers) ? remote.headers : [];
   const needed = (h: unknown) => isObject(h) && (h.isRequired === true || h.is_required === true);
   if (headers.some(needed)) return gate.none(FILE, "remote needs headers", id);

@@ -7,7 +7,8 @@ const Owner = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}$" });
 
 export const EvidenceSchema = Type.Object(
   {
-    version: Type.String({ pattern: "^[0-9A-Za-z.+!-]{1,100}$" }),
+    /** The version asked or found; for an image, its tag or `sha256:` digest. */
+    version: Type.String({ pattern: "^[0-9A-Za-z.+!:_-]{1,130}$" }),
     /** Repositories the metadata names (`owner/name`, from its repository field or project URLs). */
     repositories: Type.Array(Repo, { maxItems: 20 }),
     /** The GitHub owner of the MCP registry name the package carries (`mcpName`, `mcp-name:`). */

@@ -48,8 +48,8 @@ export class RegistryBudget {
   }
 }
 
-/** The body as text, refused past the cap without reading the rest. */
-async function boundedText(response: Response): Promise<string | null> {
+/** The body's bytes, refused past the cap without reading the rest. */
+async function boundedBytes(response: Response): Promise<Uint8Array | null> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES || !response.body) return null;
   const chunks: Uint8Array[] = [];
@@ -59,8 +59,13 @@ async function boundedText(response: Response): Promise<string | null> {
     if (size > MAX_BODY_BYTES) return null;
     chunks.push(chunk);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
+
+/** An answer as it came: its status and headers, and the body of a 200 (others' bodies are not read). */
+export type Raw =
+  | { kind: "answer"; status: number; headers: Headers; bytes: Uint8Array }
+  | { kind: "unknown"; reason: string };
 
 export class RegistryClient {
   private failures = 0;
@@ -74,46 +79,65 @@ export class RegistryClient {
     return this.failures >= MAX_FAILURES_IN_A_ROW;
   }
 
-  /** GET `base + path` as JSON: 404 is `missing`; a timeout, 429, 5xx or malformed body is `unknown`. */
-  get(path: string): Promise<Answer> {
-    return this.send(path, { headers: { accept: "application/json" } });
-  }
-
-  /** POST a JSON body to `base + path` (a batch endpoint), answered as `get` answers. */
-  post(path: string, body: unknown): Promise<Answer> {
-    return this.send(path, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: { accept: "application/json", "content-type": "application/json" },
-    });
-  }
-
-  private async send(path: string, init: RequestInit): Promise<Answer> {
+  /**
+   * One request under the budget, redirects not followed: a timeout, 429, 5xx or an oversized
+   * body is `unknown` (and counts toward taking the registry as down); any other status is an
+   * answer, which the caller judges (`succeeded`, `failed`).
+   */
+  async send(url: string, headers: Record<string, string>, body?: string): Promise<Raw> {
     if (this.down) return { kind: "unknown", reason: "registry down" };
     const signal = this.budget.take();
     if (signal === null) return { kind: "unknown", reason: "budget spent" };
     try {
-      const response = await fetch(this.base + path, { ...init, signal, redirect: "error" });
-      if (response.status === 404) {
-        await response.body?.cancel();
-        this.failures = 0;
-        return { kind: "missing" };
-      }
+      const method = body === undefined ? "GET" : "POST";
+      const response = await fetch(url, { method, body, signal, redirect: "manual", headers });
       if (response.status !== 200) {
         await response.body?.cancel();
-        return this.failed(`status ${response.status}`);
+        if (response.status === 429 || response.status >= 500) return this.failed(`status ${response.status}`);
+        return { kind: "answer", status: response.status, headers: response.headers, bytes: new Uint8Array() };
       }
-      const text = await boundedText(response);
-      if (text === null) return this.failed("answer too large");
-      const body: unknown = JSON.parse(text);
-      this.failures = 0;
-      return { kind: "json", body };
-    } catch (error) {
-      return this.failed(error instanceof SyntaxError ? "malformed answer" : "no answer");
+      const bytes = await boundedBytes(response);
+      if (bytes === null) return this.failed("answer too large");
+      return { kind: "answer", status: 200, headers: response.headers, bytes };
+    } catch {
+      return this.failed("no answer");
     }
   }
 
-  private failed(reason: string): Answer {
+  /** GET `base + path` as JSON: 404 is `missing`; a timeout, 429, 5xx, other status or malformed body is `unknown`. */
+  async get(path: string): Promise<Answer> {
+    return this.json(await this.send(this.base + path, { accept: "application/json" }));
+  }
+
+  /** POST a JSON body to `base + path` (a batch endpoint), answered as `get` answers. */
+  async post(path: string, body: unknown): Promise<Answer> {
+    const headers = { accept: "application/json", "content-type": "application/json" };
+    return this.json(await this.send(this.base + path, headers, JSON.stringify(body)));
+  }
+
+  private json(raw: Raw): Answer {
+    if (raw.kind === "unknown") return raw;
+    if (raw.status === 404) {
+      this.failures = 0;
+      return { kind: "missing" };
+    }
+    if (raw.status !== 200) return this.failed(`status ${raw.status}`);
+    try {
+      const body: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: false }).decode(raw.bytes));
+      this.failures = 0;
+      return { kind: "json", body };
+    } catch {
+      return this.failed("malformed answer");
+    }
+  }
+
+  /** A sound answer: the failures in a row start again. */
+  succeeded(): void {
+    this.failures = 0;
+  }
+
+  /** Counts a failure; the registry is left alone for the run after a few in a row. */
+  failed(reason: string): { kind: "unknown"; reason: string } {
     this.failures++;
     return { kind: "unknown", reason };
   }

@@ -47,6 +47,28 @@ export function packageOf(entry: Install): { name: string; version: string } | n
   return { name: spec.slice(0, at), version: spec.slice(at + (entry.kind === "npm" ? 1 : 2)) };
 }
 
+/** The words a line launches: its command after `--`, or its configuration's command and arguments. */
+function launchOf(entry: Install): string[] {
+  if (entry.command !== undefined) {
+    const words = entry.command.split(" ");
+    const dash = words.indexOf("--");
+    return dash < 0 ? [] : words.slice(dash + 1);
+  }
+  const servers = entry.config?.mcpServers as Record<string, { command?: unknown; args?: unknown }> | undefined;
+  const server = servers ? Object.values(servers)[0] : undefined;
+  const args = Array.isArray(server?.args) ? server.args : [];
+  return [server?.command, ...args].filter((w): w is string => typeof w === "string");
+}
+
+/** The image a `docker run -i --rm [-e NAME]… image [args]` line runs (the only docker launch the rules accept). */
+export function imageOf(entry: Install): string | null {
+  const words = launchOf(entry);
+  if (words[0] !== "docker" || words[1] !== "run") return null;
+  let i = 4;
+  while (words[i]?.startsWith("-")) i += 2;
+  return words[i] ?? null;
+}
+
 /** One repository to check: its id and the ids it had before (the catalog's `previous_ids`, the id asked for). */
 interface Subject {
   repo: string;
@@ -58,6 +80,19 @@ async function verdictFor(verifier: PackageVerifier, kind: PackageKind, name: st
   if (found.kind === "found") return verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds);
   if (found.kind === "missing") return { verified: false, note: `${REGISTRY[kind]} has no such package version` };
   return unknownVerdict(REGISTRY[kind], found.reason);
+}
+
+/**
+ * An image's verdict: a ghcr.io namespace is a GitHub account, read from the reference; elsewhere
+ * the labels its registry serves, when the OCI registries are asked.
+ */
+async function imageVerdict(verifier: PackageVerifier, image: string | null, who: Subject): Promise<Verdict> {
+  if (image === null) return unknownVerdict("OCI", "image not read");
+  if (/^ghcr\.io\//i.test(image) || !verifier.enabled("oci")) return ociVerdict(image, who.repo, who.formerIds);
+  const found = await verifier.image(image);
+  if (found.kind === "found") return verdict("OCI", found.evidence, who.repo, who.formerIds);
+  if (found.kind === "missing") return { verified: false, note: "OCI registry has no such image" };
+  return unknownVerdict("OCI", found.reason);
 }
 
 const mark = (entry: Install, v: Verdict): Install => ({
@@ -95,8 +130,7 @@ async function checkOne(
   for (const entry of kept) {
     const pkg = isPackageKind(entry.kind) && verifier.enabled(entry.kind) ? packageOf(entry) : null;
     if (entry.kind === "oci") {
-      const image = specOf(entry);
-      const v = image ? ociVerdict(image, who.repo, who.formerIds) : unknownVerdict("OCI", "image not read");
+      const v = await imageVerdict(verifier, imageOf(entry), who);
       counts[v.verified === true ? "verified" : v.verified === false ? "unverified" : "unknown"]++;
       install.push(mark(entry, v));
       continue;

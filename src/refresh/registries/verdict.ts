@@ -27,6 +27,8 @@ export function verdict(registry: RegistryName, e: Evidence, repo: string, forme
     return { verified: true, note: `${registry} carries this owner's MCP registry name` };
   if (e.repositories.length > 0)
     return { verified: false, note: `${registry} names another repository: ${e.repositories[0]}` };
+  if (e.mcpOwner !== null)
+    return { verified: false, note: `${registry} carries another owner's MCP registry name: ${e.mcpOwner}` };
   return { verified: false, note: `${registry} names no repository for this package` };
 }
 
@@ -36,8 +38,8 @@ export function unknownVerdict(registry: RegistryName, reason: string): Verdict 
 
 /**
  * An OCI image on ghcr.io lives under a GitHub account's namespace, so its owner is read from the
- * reference itself, without a request; other registries' namespaces are not GitHub's, and their
- * ownership label is not read: unknown.
+ * reference itself, without a request; other registries' namespaces are not GitHub's: their
+ * images are judged by their labels (registries/oci.ts), or unknown when those are not read.
  */
 export function ociVerdict(image: string, repo: string, formerIds: readonly string[] = []): Verdict {
   const ghcr = /^ghcr\.io\/([a-z0-9][a-z0-9-]{0,38})\//i.exec(image);

@@ -1,7 +1,8 @@
 /**
- * The package checks of one refresh run: npm and PyPI asked at most once per package version
- * (their answers cached beside the snapshot until the version changes), all requests under one
- * budget (count, per-request timeout, run deadline). A registry set to `off` is never asked.
+ * The package checks of one refresh run: npm, PyPI and the OCI registries asked at most once per
+ * package version or image reference (their answers cached beside the snapshot until it changes),
+ * all requests under one budget (count, per-request timeout, run deadline). A registry set to
+ * `off` is never asked.
  */
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
@@ -9,14 +10,20 @@ import { readJsonFile, sidePath, writeJsonFile } from "../side-files";
 import { EvidenceSchema, type Lookup } from "./evidence";
 import { RegistryBudget, RegistryClient, type RegistryLimits } from "./http";
 import { npmLookup } from "./npm";
+import { imageRef, ociLookup } from "./oci";
 import { pypiLookup } from "./pypi";
 
-/** Base URLs by registry (NPM_REGISTRY_URL, PYPI_URL); null is off. */
+/** Base URLs by registry (NPM_REGISTRY_URL, PYPI_URL, OCI_REGISTRY_URL); null (or no `oci`) is off. */
 export interface RegistryOptions {
   npm: string | null;
   pypi: string | null;
+  /** `own`: each image's own registry over https; a URL: every image's registry answered there (a mirror). */
+  oci?: string | null;
   limits: RegistryLimits;
 }
+
+/** Where an image's registry answers its API when each is asked at its own address. */
+const OWN_ADDRESS: Record<string, string> = { "docker.io": "https://registry-1.docker.io" };
 
 export type PackageKind = "npm" | "pypi";
 
@@ -43,6 +50,9 @@ const checkCache = TypeCompiler.Compile(CacheFile);
 export class PackageVerifier {
   readonly budget: RegistryBudget;
   private readonly clients: Record<PackageKind, RegistryClient | null>;
+  private readonly oci: string | null;
+  /** One client per image registry, so one that fails is left alone without the others. */
+  private readonly ociClients = new Map<string, RegistryClient>();
   private readonly cache: CacheFile;
   private readonly path: string;
   /** Lookups of this run, so two repositories naming one version cost one request. */
@@ -57,17 +67,33 @@ export class PackageVerifier {
     this.budget = new RegistryBudget(options.limits, now());
     const client = (base: string | null) => (base === null ? null : new RegistryClient(base, this.budget));
     this.clients = { npm: client(options.npm), pypi: client(options.pypi) };
+    this.oci = options.oci ?? null;
     this.path = sidePath(databasePath, "packages.json");
     const stored = readJsonFile<unknown>(this.path);
     this.cache = checkCache.Check(stored) ? stored : { version: 1, versions: {}, latest: {} };
   }
 
-  enabled(kind: PackageKind): boolean {
-    return this.clients[kind] !== null;
+  enabled(kind: PackageKind | "oci"): boolean {
+    return kind === "oci" ? this.oci !== null : this.clients[kind] !== null;
+  }
+
+  /** What an image's registry says of its labels (`image` as an instruction runs it): cached by reference. */
+  image(image: string): Promise<Lookup> {
+    const ref = imageRef(image);
+    if (ref === null) return Promise.resolve({ kind: "unknown", reason: "image reference not read" });
+    return this.lookup("oci", `${ref.host}/${ref.repo}`, ref.reference);
+  }
+
+  private ociClient(host: string): RegistryClient | null {
+    if (this.oci === null) return null;
+    const base = this.oci === "own" ? (OWN_ADDRESS[host] ?? `https://${host}`) : this.oci;
+    const client = this.ociClients.get(host) ?? new RegistryClient(base, this.budget);
+    this.ociClients.set(host, client);
+    return client;
   }
 
   /** What the registry says of `name@version`: from the cache, or one request (two for npm's provenance). */
-  lookup(kind: PackageKind, name: string, version: string): Promise<Lookup> {
+  lookup(kind: PackageKind | "oci", name: string, version: string): Promise<Lookup> {
     const key = `${kind}:${name}@${version}`;
     const cached = this.cache.versions[key];
     if (cached) {
@@ -103,7 +129,13 @@ export class PackageVerifier {
     return found;
   }
 
-  private ask(kind: PackageKind, name: string, version: string | null): Promise<Lookup> {
+  private ask(kind: PackageKind | "oci", name: string, version: string | null): Promise<Lookup> {
+    if (kind === "oci") {
+      const slash = name.indexOf("/");
+      const client = this.ociClient(name.slice(0, slash));
+      if (client === null || version === null) return Promise.resolve({ kind: "unknown", reason: "registry off" });
+      return ociLookup(client, { host: name.slice(0, slash), repo: name.slice(slash + 1), reference: version });
+    }
     const client = this.clients[kind];
     if (client === null) return Promise.resolve({ kind: "unknown", reason: "registry off" });
     return kind === "npm" ? npmLookup(client, name, version ?? "latest") : pypiLookup(client, name, version);

@@ -106,6 +106,8 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   return { outcome: { kind: "fetched", facts, etag: null, files, lists }, reading, scripts: hookScripts(node) };
 }
 
+const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 || reading.skillLists.length > 0;
+
 /** Repositories of one follow-up query: one query per batch at most. */
 const SKILL_REPOS = GRAPHQL_BATCH;
 /** SKILL.md files one follow-up query reads at most, shared evenly among its repositories. */
@@ -129,7 +131,7 @@ export function fairShare(wanted: readonly number[], total: number): number {
  */
 async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
   const todo = reads
-    .filter((r) => r.read.reading && (r.read.reading.skillDirs.length > 0 || (r.read.scripts?.length ?? 0) > 0))
+    .filter((r) => r.read.reading && (needsSkills(r.read.reading) || (r.read.scripts?.length ?? 0) > 0))
     .slice(0, SKILL_REPOS);
   if (todo.length === 0) return;
   const share = fairShare(
@@ -146,7 +148,8 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     variables[`o${i}`] = owner;
     variables[`n${i}`] = name;
     declarations.push(`$o${i}: String!, $n${i}: String!`);
-    const selection = [skillSelection(read.reading!.skillDirs), scriptSelection(read.scripts ?? [])].filter(Boolean);
+    const { skillDirs, skillLists } = read.reading!;
+    const selection = [skillSelection(skillDirs, skillLists), scriptSelection(read.scripts ?? [])].filter(Boolean);
     fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
   });
   const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
@@ -164,8 +167,9 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     const node = data[`r${i}`] as Record<string, unknown> | null | undefined;
     const reading = read.reading!;
     const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
+    const lists = new Map(reading.skillLists.map((path, k) => [path, node?.[`l${k}`]]));
     const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
-    reading.details = options.manifests.finishSkills(reading, objects, outcome.facts.full_name);
+    if (needsSkills(reading)) reading.details = options.manifests.finishSkills(reading, objects, outcome.facts.full_name, lists);
     if (read.scripts?.length) Object.assign(reading.details, withScriptRisk(reading.details.risk, read.scripts, node));
   });
 }

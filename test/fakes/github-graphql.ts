@@ -6,8 +6,8 @@
 import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
-const OBJECT =
-  /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}/g;
+/** An `alias: object(expression: "HEAD:path")` field; its selection is the balanced block after it. */
+const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*/g;
 
 /** The names and types right under folder `path`, as a Tree's `entries`. */
 function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: string }> {
@@ -22,6 +22,23 @@ function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: 
   return [...entries].map(([name, type]) => ({ name, type }));
 }
 
+/** A git-like object id: a file's from its bytes, a folder's from its files' paths and bytes (equal folders, equal ids). */
+function objectId(repo: FakeRepo, path: string): string {
+  const hash = new Bun.CryptoHasher("sha1");
+  const content = repo.files[path];
+  if (content !== undefined) return hash.update(`blob\0${content}`).digest("hex");
+  const prefix = `${path}/`;
+  for (const file of Object.keys(repo.files).sort()) {
+    if (file.startsWith(prefix)) hash.update(`${file.slice(prefix.length)}\0${repo.files[file]}\0`);
+  }
+  return hash.digest("hex");
+}
+
+/** The `[alias, path, selection]` of each object field written directly in `block`. */
+function objectFields(block: string): Array<[string, string, string]> {
+  return [...block.matchAll(OBJECT)].map((m) => [m[1]!, m[2]!, blockAfter(block, m.index! + m[0].length) ?? ""]);
+}
+
 /** The selection block that follows `from` in `query` (balanced braces), or null. */
 function blockAfter(query: string, from: number): string | null {
   const open = query.indexOf("{", from);
@@ -34,6 +51,20 @@ function blockAfter(query: string, from: number): string | null {
   return null;
 }
 
+/** A Tree's `entries`, each with the fields asked: its `oid`, and its own `object` when the selection nests one. */
+function entriesOf(repo: FakeRepo, path: string, selection: string): Array<Record<string, unknown>> {
+  const asked = blockAfter(selection, selection.indexOf("entries")) ?? "";
+  const at = asked.search(/\bobject\b/);
+  const nested = at < 0 ? null : (blockAfter(asked, at) ?? "");
+  return treeEntries(repo, path).map((e) => {
+    const full = `${path.replace(/\/$/, "")}/${e.name}`;
+    const entry: Record<string, unknown> = { ...e };
+    if (/\boid\b/.test(at < 0 ? asked : asked.slice(0, at))) entry.oid = objectId(repo, full);
+    if (nested !== null) entry.object = gitObject(repo, full, nested) ?? {};
+    return entry;
+  });
+}
+
 /** The Git object at `path` in the repository's HEAD, with the fields the selection asks for. */
 function gitObject(repo: FakeRepo, path: string, selection: string): Record<string, unknown> | null {
   const content = repo.files[path];
@@ -43,7 +74,7 @@ function gitObject(repo: FakeRepo, path: string, selection: string): Record<stri
     // A Blob-only selection on a Tree answers an empty object, as the platform does for a fragment that does not apply.
     const tree: Record<string, unknown> =
       /\bon Tree\b/.test(selection) || !/\bon Blob\b/.test(selection) ? { __typename: "Tree" } : {};
-    if (/\bentries\b/.test(selection) && /\bon Tree\b/.test(selection)) tree.entries = treeEntries(repo, path);
+    if (/\bentries\b/.test(selection) && /\bon Tree\b/.test(selection)) tree.entries = entriesOf(repo, path, selection);
     if (/__typename/.test(selection)) tree.__typename = "Tree";
     return tree;
   }
@@ -66,7 +97,7 @@ export function graphqlResponse(
   const aliases = [...query.matchAll(ALIAS)];
   // Objects in a fragment apply to every repository field; objects written inline apply to their own.
   const fragment = query.indexOf("fragment ");
-  const objects = fragment < 0 ? [] : [...query.slice(fragment).matchAll(OBJECT)];
+  const objects = fragment < 0 ? [] : objectFields(query.slice(fragment));
   const cost = Math.max(1, Math.ceil(aliases.length / 100));
   const data: Record<string, unknown> = {};
   const errors: unknown[] = [];
@@ -76,13 +107,13 @@ export function graphqlResponse(
   for (const aliasMatch of aliases) {
     const [, alias, ownerVar, nameVar] = aliasMatch;
     const inline = blockAfter(query, aliasMatch.index! + aliasMatch[0].length) ?? "";
-    const own = inline.includes("...Repo") ? objects : [...inline.matchAll(OBJECT)];
+    const own = inline.includes("...Repo") ? objects : objectFields(inline);
     const name = `${variables[ownerVar!]}/${variables[nameVar!]}`;
     // The platform follows renames in GraphQL: an old name resolves to the repository under its new one.
     const found = repos.lookup(name);
     if (found) {
       const node = graphNode(found.repo, omit);
-      for (const [, objectAlias, path, selection] of own) node[objectAlias!] = gitObject(found.repo, path!, selection!);
+      for (const [objectAlias, path, selection] of own) node[objectAlias] = gitObject(found.repo, path, selection);
       data[alias!] = node;
     } else {
       data[alias!] = null;

@@ -39,6 +39,7 @@ import type { ManifestReading, PublishedNames } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
 import { finishSkills } from "./skill-folders";
+import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
@@ -54,6 +55,8 @@ interface Found {
   mcpServers: string[];
   hooks: string[];
   market: ReturnType<typeof readMarketplace>;
+  /** The marketplace manifest as parsed: its relative sources name plugin folders that hold skills. */
+  marketJson: Json | null;
   deprecated: boolean;
   evidence: string[];
   /** The packages the package files publish (refresh/registries checks them). */
@@ -115,6 +118,7 @@ export class ManifestReader {
     }
     const marketplace = this.json(node, "marketplace", id);
     found.market = marketplace ? readMarketplace(this.gate, marketplace, id) : null;
+    found.marketJson = marketplace;
     if (found.market) {
       if (!found.market.refused) found.works.add("claude-code");
       found.install.push(...found.market.install);
@@ -180,6 +184,7 @@ export class ManifestReader {
       mcpServers: [],
       hooks: [],
       market: null,
+      marketJson: null,
       deprecated: false,
       evidence: [],
       packages: {},
@@ -200,7 +205,7 @@ export class ManifestReader {
     if (claude[".claude/commands"].length + claude[".claude/agents"].length > 0) found.works.add("claude-code");
     if (!found.hooks.length && this.entries(node, "hooksDir", "blob")?.includes("hooks.json"))
       this.gate.refuse(MANIFEST_FILES.hooks, "no events", id);
-    const skillFolders = (this.entries(node, "skills", "tree") ?? []).filter((n) => SKILL_FOLDER.test(n));
+    const places = skillPlaces(node[alias("skills")], node[alias("claudeSkills")], node[alias("pluginsDir")], found.marketJson);
     const unique = (list: string[]) => [...new Set(list)];
     const market = found.market;
     const contents: Contents = {
@@ -226,8 +231,9 @@ export class ManifestReader {
     return {
       details,
       evidence: found.evidence,
-      skillDirs: skillFolders.slice(0, MAX_LIST_ITEMS),
-      skillFolders,
+      skillDirs: places.folders.slice(0, MAX_LIST_ITEMS).map((f) => f.path),
+      skillFolders: places.folders,
+      skillLists: places.lists,
       packages: found.packages,
     };
   }
@@ -240,11 +246,11 @@ export class ManifestReader {
   }
 
   /**
-   * Completes a reading with the follow-up query's SKILL.md files (`objects` by folder name):
-   * skills with their front matter, `agent-skills`, and the folder evidence when one holds a skill.
+   * Completes a reading with the follow-up query's SKILL.md files (`objects` by folder path) and
+   * plugin skill folders' listings (`lists` by path): skills, `agent-skills`, the folder evidence.
    */
-  finishSkills(reading: ManifestReading, objects: ReadonlyMap<string, unknown>, id: string): PluginDetails {
-    const read = finishSkills(this.gate, reading, objects, id);
+  finishSkills(reading: ManifestReading, objects: ReadonlyMap<string, unknown>, id: string, lists = new Map()): PluginDetails {
+    const read = finishSkills(this.gate, reading, { objects, lists }, id);
     if (read && this.rules.folders.some((f) => f.path === "skills")) reading.evidence.push("skills/*/SKILL.md");
     return reading.details;
   }
@@ -275,9 +281,6 @@ export class ManifestReader {
     return validDetails(details) ?? this.gate.refuse("details", "do not match their schema", id);
   }
 }
-
-/** A folder name under `skills/` that can hold a skill. */
-const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;
 
 function forkOf(node: Json): string | null {
   const parent = (node.parent as { nameWithOwner?: unknown } | null | undefined)?.nameWithOwner;

@@ -2,6 +2,7 @@
  * What the refresh's GraphQL batch asks of each repository for its manifests: root files by alias
  * (`m_plugin`, `m_server`, …), folders' entry lists, and the follow-up query's SKILL.md files.
  */
+import { listSelection, pluginTreeSelection } from "./skill-places";
 
 /** Root files read, by GraphQL alias. */
 export const MANIFEST_FILES = {
@@ -20,7 +21,7 @@ export const MANIFEST_FILES = {
 } as const;
 export type FileKey = keyof typeof MANIFEST_FILES;
 
-/** Folders whose entries are listed, by GraphQL alias. */
+/** Folders whose entries are listed (with each entry's object id: a skill folder's tree id), by GraphQL alias. */
 export const MANIFEST_TREES = {
   commands: "commands",
   agents: "agents",
@@ -28,6 +29,7 @@ export const MANIFEST_TREES = {
   hooksDir: "hooks",
   claudeCommands: ".claude/commands",
   claudeAgents: ".claude/agents",
+  claudeSkills: ".claude/skills",
 } as const;
 export type TreeKey = keyof typeof MANIFEST_TREES;
 
@@ -40,17 +42,20 @@ export function manifestSelection(): string {
     ([key, path]) => `${alias(key)}: ${at(path)} { ... on Blob { byteSize isTruncated text } }`,
   );
   const trees = Object.entries(MANIFEST_TREES).map(
-    ([key, path]) => `${alias(key)}: ${at(path)} { ... on Tree { entries { name type } } }`,
+    ([key, path]) => `${alias(key)}: ${at(path)} { ... on Tree { entries { name type oid } } }`,
   );
-  return ["isFork parent { nameWithOwner } latestRelease { tagName publishedAt }", ...blobs, ...trees].join("\n  ");
+  const head = "isFork parent { nameWithOwner } latestRelease { tagName publishedAt }";
+  return [head, ...blobs, ...trees, pluginTreeSelection(alias("pluginsDir"))].join("\n  ");
 }
 
-/** The GraphQL fields of one follow-up repository: the SKILL.md of each named skill folder. */
-export function skillSelection(dirs: readonly string[]): string {
-  return dirs
-    .map(
-      (dir, i) =>
-        `k${i}: object(expression: ${JSON.stringify(`HEAD:skills/${dir}/SKILL.md`)}) { ... on Blob { byteSize isTruncated text } }`,
-    )
-    .join("\n  ");
+/**
+ * The GraphQL fields of one follow-up repository: the SKILL.md of each skill folder (`k<i>`, by
+ * its path from the root), and the listing of each plugin `skills/` folder the batch did not list (`l<i>`).
+ */
+export function skillSelection(dirs: readonly string[], lists: readonly string[] = []): string {
+  const reads = dirs.map(
+    (dir, i) =>
+      `k${i}: object(expression: ${JSON.stringify(`HEAD:${dir}/SKILL.md`)}) { ... on Blob { byteSize isTruncated text } }`,
+  );
+  return [...reads, ...lists.map((path, i) => listSelection(`l${i}`, path))].join("\n  ");
 }

@@ -75,7 +75,13 @@ function renderError(
 export function servedSnapshot(store: CatalogStore) {
   return () => {
     const snapshot = store.current();
-    return snapshot && { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total };
+    return (
+      snapshot && {
+        snapshotAt: snapshot.snapshotAt,
+        total: snapshot.stats.total,
+        skillCopies: snapshot.stats.skillCopies ?? 0,
+      }
+    );
   };
 }
 

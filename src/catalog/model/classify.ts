@@ -4,6 +4,7 @@
  */
 import type { PluginDetails } from "./details";
 import { lookalikes } from "./lookalike";
+import { markSkillCopies } from "./skill-copies";
 import { escapeRegExp } from "./text";
 import { isoMillis, isoSeconds } from "./time";
 import type { Category, Editorial, PluginRecord, RepoFacts } from "./types";
@@ -128,5 +129,6 @@ export function toRecords(
   }
   const imitated = lookalikes(records);
   for (const record of records) record.lookalike_of = imitated.get(record.id.toLowerCase()) ?? null;
+  markSkillCopies(records);
   return records;
 }

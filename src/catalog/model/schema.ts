@@ -32,7 +32,7 @@
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
  * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

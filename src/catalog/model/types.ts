@@ -113,6 +113,8 @@ export interface SnapshotStats {
   curated: number;
   categories: number;
   totalStars: number;
+  /** Skills whose folder is a copy of one in an earlier-created other repository (`copy_of`); absent in older snapshots. */
+  skillCopies?: number;
 }
 
 export interface Category {

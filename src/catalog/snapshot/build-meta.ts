@@ -10,12 +10,14 @@ export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotSt
   const used = new Set<string>();
   let curated = 0;
   let totalStars = 0;
+  let skillCopies = 0;
   for (const p of plugins) {
     for (const c of p.categories) used.add(c);
     if (p.curated) curated++;
     totalStars += p.stars;
+    skillCopies += p.details?.contents?.skills.filter((s) => s.copy_of).length ?? 0;
   }
-  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars };
+  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars, skillCopies };
 }
 
 export function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): void {

@@ -120,7 +120,8 @@ export function gitDirFiles(gitDir: string): RepoFiles {
       const found: FolderEntry[] = [];
       for (const [name, e] of entries()) {
         if (!name.startsWith(prefix) || name.includes("/", prefix.length)) continue;
-        if (e.type === "blob" || e.type === "tree") found.push({ name: name.slice(prefix.length), type: e.type, oid: e.sha });
+        if (e.type === "blob" || e.type === "tree")
+          found.push({ name: name.slice(prefix.length), type: e.type, oid: e.sha });
       }
       return found;
     },

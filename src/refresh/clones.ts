@@ -97,7 +97,7 @@ export function cloneReader(
       const node = answerSelection(files, skillSelection(reading.skillDirs, reading.skillLists));
       const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node[`k${k}`]]));
       const lists = new Map(reading.skillLists.map((path, k) => [path, node[`l${k}`]]));
-      reading.details = manifests.finishSkills(reading, objects, id, lists);
+      reading.details = manifests.finishSkills(reading, { objects, lists }, id);
     }
     return manifests.checked(reading.details, id);
   };

@@ -169,7 +169,8 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
     const lists = new Map(reading.skillLists.map((path, k) => [path, node?.[`l${k}`]]));
     const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
-    if (needsSkills(reading)) reading.details = options.manifests.finishSkills(reading, objects, outcome.facts.full_name, lists);
+    if (needsSkills(reading))
+      reading.details = options.manifests.finishSkills(reading, { objects, lists }, outcome.facts.full_name);
     if (read.scripts?.length) Object.assign(reading.details, withScriptRisk(reading.details.risk, read.scripts, node));
   });
 }

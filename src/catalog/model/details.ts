@@ -56,23 +56,29 @@ export const SkillSchema = Type.Object(
         minLength: 1,
         maxLength: 300,
         pattern: "^[A-Za-z0-9._@+ -]+(?:/[A-Za-z0-9._@+ -]+)*$",
-        description: "The skill's folder in the repository (`skills/pdf`, `.claude/skills/pdf`, `plugins/docs/skills/pdf`).",
+        description:
+          "The skill's folder in the repository (`skills/pdf`, `.claude/skills/pdf`, `plugins/docs/skills/pdf`).",
       }),
     ),
     tree: Type.Optional(
-      Type.String({ pattern: "^[0-9a-f]{40}$", description: "The git tree id of the skill's folder: equal ids, equal files." }),
+      Type.String({
+        pattern: "^[0-9a-f]{40}$",
+        description: "The git tree id of the skill's folder: equal ids, equal files.",
+      }),
     ),
     copy_of: Type.Optional(
       Type.String({
         pattern: REPO_ID_PATTERN,
-        description: "An earlier-created other repository holding a skill folder with the same tree id: this one is its copy.",
+        description:
+          "An earlier-created other repository holding a skill folder with the same tree id: this one is its copy.",
       }),
     ),
     no_install: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 200,
-        description: "Why the skill has no install instruction of its own (its name declared twice, the installer not reaching it).",
+        description:
+          "Why the skill has no install instruction of its own (its name declared twice, the installer not reaching it).",
       }),
     ),
   },

@@ -38,7 +38,7 @@ import { readPlugin } from "./plugin";
 import type { ManifestReading, PublishedNames } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
-import { finishSkills } from "./skill-folders";
+import { finishSkills, type SkillObjects } from "./skill-folders";
 import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
@@ -55,8 +55,7 @@ interface Found {
   mcpServers: string[];
   hooks: string[];
   market: ReturnType<typeof readMarketplace>;
-  /** The marketplace manifest as parsed: its relative sources name plugin folders that hold skills. */
-  marketJson: Json | null;
+  marketJson: Json | null; // Its relative sources name plugin folders holding skills.
   deprecated: boolean;
   evidence: string[];
   /** The packages the package files publish (refresh/registries checks them). */
@@ -205,7 +204,7 @@ export class ManifestReader {
     if (claude[".claude/commands"].length + claude[".claude/agents"].length > 0) found.works.add("claude-code");
     if (!found.hooks.length && this.entries(node, "hooksDir", "blob")?.includes("hooks.json"))
       this.gate.refuse(MANIFEST_FILES.hooks, "no events", id);
-    const places = skillPlaces(node[alias("skills")], node[alias("claudeSkills")], node[alias("pluginsDir")], found.marketJson);
+    const places = skillPlaces(node, found.marketJson);
     const unique = (list: string[]) => [...new Set(list)];
     const market = found.market;
     const contents: Contents = {
@@ -249,8 +248,8 @@ export class ManifestReader {
    * Completes a reading with the follow-up query's SKILL.md files (`objects` by folder path) and
    * plugin skill folders' listings (`lists` by path): skills, `agent-skills`, the folder evidence.
    */
-  finishSkills(reading: ManifestReading, objects: ReadonlyMap<string, unknown>, id: string, lists = new Map()): PluginDetails {
-    const read = finishSkills(this.gate, reading, { objects, lists }, id);
+  finishSkills(reading: ManifestReading, brought: SkillObjects, id: string): PluginDetails {
+    const read = finishSkills(this.gate, reading, brought, id);
     if (read && this.rules.folders.some((f) => f.path === "skills")) reading.evidence.push("skills/*/SKILL.md");
     return reading.details;
   }

@@ -29,6 +29,7 @@ export const MANIFEST_TREES = {
   hooksDir: "hooks",
   claudeCommands: ".claude/commands",
   claudeAgents: ".claude/agents",
+  agentsSkills: ".agents/skills",
   claudeSkills: ".claude/skills",
 } as const;
 export type TreeKey = keyof typeof MANIFEST_TREES;

@@ -41,6 +41,13 @@ const entry = (name: string, description: string | null, path: string, tree: str
 
 const folderName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
+/** The kind of place a skill folder is, as refusals are counted: `skills/*\/SKILL.md`, `.claude/skills/*\/SKILL.md`, `*\/skills/*\/SKILL.md`. */
+function placeLabel(path: string): string {
+  const container = path.slice(0, path.lastIndexOf("/"));
+  const shared = container === "skills" || container === ".agents/skills" || container === ".claude/skills";
+  return `${shared ? container : "*/skills"}/*/SKILL.md`;
+}
+
 /** The SKILL.md files read, checked, as skills. */
 function readFolders(gate: Gate, reading: ManifestReading, objects: SkillObjects["objects"], id: string): Read[] {
   const trees = new Map(reading.skillFolders.map((f) => [f.path, f.tree]));
@@ -49,17 +56,21 @@ function readFolders(gate: Gate, reading: ManifestReading, objects: SkillObjects
     const blob = objects.get(path);
     if (!isObject(blob)) continue;
     const file = `${path}/SKILL.md`;
-    const shown = file.length <= 100 ? file : "*/SKILL.md";
+    const shown = placeLabel(path);
     if (blob.isTruncated === true || (typeof blob.byteSize === "number" && blob.byteSize > MAX_MANIFEST_BYTES)) {
       gate.refuse(shown, "too large", id);
       continue;
     }
     if (typeof blob.text !== "string") continue;
-    Object.assign(reading.details, withSkillRisk(reading.details.risk, shown, blob));
+    Object.assign(reading.details, withSkillRisk(reading.details.risk, file.length <= 200 ? file : shown, blob));
     const skill = frontMatter(gate, blob.text, shown, id, folderName(path));
     if (!skill) continue;
     const { name, description } = skill;
-    found.push({ ...entry(name, description, path, trees.get(path) ?? null), labelled: skill.labelled === true, read: true });
+    found.push({
+      ...entry(name, description, path, trees.get(path) ?? null),
+      labelled: skill.labelled === true,
+      read: true,
+    });
   }
   return found;
 }
@@ -92,8 +103,11 @@ export function finishSkills(gate: Gate, reading: ManifestReading, brought: Skil
   // The installer's root SKILL.md (name and description) hides every other skill of the repository.
   const rootSkill = contents.skills.some((s) => s.description);
   const steps: Install[] = [];
-  const skills: SkillEntry[] = contents.skills.map((s) => (twice.has(s.name) ? { ...s, no_install: NO_INSTALL.twice } : s));
-  if (contents.skills.some((s) => twice.has(s.name))) details.install = details.install.filter((i) => i.from !== "SKILL.md");
+  const skills: SkillEntry[] = contents.skills.map((s) =>
+    twice.has(s.name) ? { ...s, no_install: NO_INSTALL.twice } : s,
+  );
+  if (contents.skills.some((s) => twice.has(s.name)))
+    details.install = details.install.filter((i) => i.from !== "SKILL.md");
   for (const skill of [...found, ...named]) {
     const { labelled: _, read: __, ...kept } = skill;
     const reason = noInstall(skill, twice, rootSkill);

@@ -1,8 +1,8 @@
 /**
  * Where a repository keeps its skills, as the open skills installer looks for them: `skills/<dir>/`,
- * `.claude/skills/<dir>/`, and the `skills/` folder of each plugin its marketplace names by a
+ * the agents' shared `.agents/skills/<dir>/`, `.claude/skills/<dir>/`, and the `skills/` folder of each plugin its marketplace names by a
  * relative `./…` source (under `metadata.pluginRoot` when that is given). The batch lists
- * `skills/`, `.claude/skills/` and `plugins/<p>/skills/` (three levels of `plugins/`, with each
+ * those three and `plugins/<p>/skills/` (three levels of `plugins/`, with each
  * skill folder's tree id), so the follow-up query can read their SKILL.md files; a plugin folder
  * elsewhere is listed by the follow-up query itself, its skills then named by their folders only.
  */
@@ -50,7 +50,14 @@ export function treeEntries(tree: unknown): Entry[] {
   if (!isObject(tree) || !Array.isArray(tree.entries)) return [];
   return tree.entries.flatMap((e) =>
     isObject(e) && typeof e.name === "string" && typeof e.type === "string"
-      ? [{ name: e.name, type: e.type, oid: typeof e.oid === "string" && OID.test(e.oid) ? e.oid : null, object: e.object }]
+      ? [
+          {
+            name: e.name,
+            type: e.type,
+            oid: typeof e.oid === "string" && OID.test(e.oid) ? e.oid : null,
+            object: e.object,
+          },
+        ]
       : [],
   );
 }
@@ -83,17 +90,24 @@ export function pluginFolders(marketplace: Json | null): string[] {
 }
 
 /**
- * Every candidate skill folder: `skills/*`, `.claude/skills/*`, then each marketplace plugin's
+ * Every candidate skill folder: `skills/*`, `.agents/skills/*`, `.claude/skills/*`, then each marketplace plugin's
  * `skills/*` in the marketplace's order; plugin folders outside `plugins/<p>` go to `lists`.
  */
-export function skillPlaces(skills: unknown, claudeSkills: unknown, plugins: unknown, marketplace: Json | null): SkillPlaces {
-  const folders = [...foldersOf(skills, "skills"), ...foldersOf(claudeSkills, ".claude/skills")];
-  const listed = new Map(treeEntries(plugins).map((p) => [p.name, p]));
+export function skillPlaces(node: Json, marketplace: Json | null): SkillPlaces {
+  const listed = (key: string) => node[`m_${key}`];
+  const folders = [
+    ...foldersOf(listed("skills"), "skills"),
+    ...foldersOf(listed("agentsSkills"), ".agents/skills"),
+    ...foldersOf(listed("claudeSkills"), ".claude/skills"),
+  ];
+  const plugins = new Map(treeEntries(listed("pluginsDir")).map((p) => [p.name, p]));
   const lists: string[] = [];
   for (const folder of pluginFolders(marketplace)) {
     const parts = folder.split("/");
     if (parts.length === 2 && parts[0] === "plugins") {
-      const skillsDir = treeEntries(listed.get(parts[1]!)?.object).find((e) => e.name === "skills" && e.type === "tree");
+      const skillsDir = treeEntries(plugins.get(parts[1]!)?.object).find(
+        (e) => e.name === "skills" && e.type === "tree",
+      );
       folders.push(...foldersOf(skillsDir?.object, `${folder}/skills`));
     } else if (lists.length < MAX_LISTED_ROOTS) lists.push(`${folder}/skills`);
   }

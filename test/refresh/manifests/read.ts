@@ -22,7 +22,8 @@ export interface Read {
 export function memoryFiles(files: Record<string, string>): RepoFiles {
   const id = (path: string) => {
     const hash = new Bun.CryptoHasher("sha1");
-    for (const file of Object.keys(files).sort()) if (file.startsWith(`${path}/`) || file === path) hash.update(`${file.slice(path.length)}\0${files[file]}\0`);
+    for (const file of Object.keys(files).sort())
+      if (file.startsWith(`${path}/`) || file === path) hash.update(`${file.slice(path.length)}\0${files[file]}\0`);
     return hash.digest("hex");
   };
   return {
@@ -58,7 +59,7 @@ export function readRepo(files: Record<string, string>, id = "acme/repo", readLi
     const node = answerSelection(copy, skillSelection(reading.skillDirs, reading.skillLists));
     const objects = new Map(reading.skillDirs.map((d, k) => [d, node[`k${k}`]]));
     const lists = new Map(reading.skillLists.map((d, k) => [d, node[`l${k}`]]));
-    reading.details = reader.finishSkills(reading, objects, id, lists);
+    reading.details = reader.finishSkills(reading, { objects, lists }, id);
   }
   const details = reader.checked(reading.details, id);
   return { details, refused: Object.fromEntries(counts.leftOut), skillDirs: reading.skillDirs };

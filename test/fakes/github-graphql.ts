@@ -4,6 +4,7 @@
  * `byteSize` and `text`, a Tree for a folder, null when nothing is there), and `rateLimit`.
  */
 import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";
+import { objectId } from "./object-ids";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
 /** An `alias: object(expression: "HEAD:path")` field; its selection is the balanced block after it. */
@@ -20,18 +21,6 @@ function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: 
     entries.set(slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? "blob" : "tree");
   }
   return [...entries].map(([name, type]) => ({ name, type }));
-}
-
-/** A git-like object id: a file's from its bytes, a folder's from its files' paths and bytes (equal folders, equal ids). */
-function objectId(repo: FakeRepo, path: string): string {
-  const hash = new Bun.CryptoHasher("sha1");
-  const content = repo.files[path];
-  if (content !== undefined) return hash.update(`blob\0${content}`).digest("hex");
-  const prefix = `${path}/`;
-  for (const file of Object.keys(repo.files).sort()) {
-    if (file.startsWith(prefix)) hash.update(`${file.slice(prefix.length)}\0${repo.files[file]}\0`);
-  }
-  return hash.digest("hex");
 }
 
 /** The `[alias, path, selection]` of each object field written directly in `block`. */
@@ -59,7 +48,7 @@ function entriesOf(repo: FakeRepo, path: string, selection: string): Array<Recor
   return treeEntries(repo, path).map((e) => {
     const full = `${path.replace(/\/$/, "")}/${e.name}`;
     const entry: Record<string, unknown> = { ...e };
-    if (/\boid\b/.test(at < 0 ? asked : asked.slice(0, at))) entry.oid = objectId(repo, full);
+    if (/\boid\b/.test(at < 0 ? asked : asked.slice(0, at))) entry.oid = objectId(repo.files, full);
     if (nested !== null) entry.object = gitObject(repo, full, nested) ?? {};
     return entry;
   });

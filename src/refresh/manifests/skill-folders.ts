@@ -41,7 +41,7 @@ const entry = (name: string, description: string | null, path: string, tree: str
 
 const folderName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
-/** The kind of place a skill folder is, as refusals are counted: `skills/*\/SKILL.md`, `.claude/skills/*\/SKILL.md`, `*\/skills/*\/SKILL.md`. */
+/** The kind of place a skill folder is, as a refusal names it when the file's path is too long or a size is at stake: `skills/*\/SKILL.md`, `.claude/skills/*\/SKILL.md`, `*\/skills/*\/SKILL.md`. */
 function placeLabel(path: string): string {
   const container = path.slice(0, path.lastIndexOf("/"));
   const shared = container === "skills" || container === ".agents/skills" || container === ".claude/skills";
@@ -56,9 +56,9 @@ function readFolders(gate: Gate, reading: ManifestReading, objects: SkillObjects
     const blob = objects.get(path);
     if (!isObject(blob)) continue;
     const file = `${path}/SKILL.md`;
-    const shown = placeLabel(path);
+    const shown = file.length <= 100 ? file : placeLabel(path);
     if (blob.isTruncated === true || (typeof blob.byteSize === "number" && blob.byteSize > MAX_MANIFEST_BYTES)) {
-      gate.refuse(shown, "too large", id);
+      gate.refuse(placeLabel(path), "too large", id);
       continue;
     }
     if (typeof blob.text !== "string") continue;

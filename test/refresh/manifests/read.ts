@@ -8,6 +8,7 @@ import type { RepoFiles } from "../../../src/refresh/clone-files";
 import { answerSelection } from "../../../src/refresh/clones";
 import { ManifestReader, manifestSelection, skillSelection } from "../../../src/refresh/manifests/reader";
 import { GateCounts } from "../../../src/refresh/upstream";
+import { objectId } from "../../fakes/object-ids";
 import { TEST_EVIDENCE } from "../support";
 
 export interface Read {
@@ -20,12 +21,6 @@ export interface Read {
 
 /** `files` as a copy of a repository: folders from the paths, each file's and folder's id a hash of what it holds. */
 export function memoryFiles(files: Record<string, string>): RepoFiles {
-  const id = (path: string) => {
-    const hash = new Bun.CryptoHasher("sha1");
-    for (const file of Object.keys(files).sort())
-      if (file.startsWith(`${path}/`) || file === path) hash.update(`${file.slice(path.length)}\0${files[file]}\0`);
-    return hash.digest("hex");
-  };
   return {
     file(path, limit) {
       const text = files[path];
@@ -43,7 +38,7 @@ export function memoryFiles(files: Record<string, string>): RepoFiles {
         entries.set(slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? "blob" : "tree");
       }
       if (entries.size === 0) return null;
-      return [...entries].map(([name, type]) => ({ name, type, oid: id(`${prefix}${name}`) }));
+      return [...entries].map(([name, type]) => ({ name, type, oid: objectId(files, `${prefix}${name}`) }));
     },
   };
 }

@@ -24,13 +24,23 @@ export function closed<P extends Parameters<typeof t.Object>[0]>(properties: P, 
 export const DetailParts = {
   contents: t.Union([ContentsSchema, t.Null()], {
     description:
-      "What the manifests name: skills (SKILL.md front matter), commands and agents (Markdown files in " +
+      "What the manifests name: skills (SKILL.md front matter of a root SKILL.md, `skills/*`, `.agents/skills/*`, " +
+      "`.claude/skills/*` and the `skills/*` of each plugin folder a marketplace names; each with its folder `path`, " +
+      "its folder's git `tree` id, `copy_of` an earlier-created other repository holding the same tree, and " +
+      "`no_install` saying why it has no install line), commands and agents (Markdown files in " +
       "`commands/`, `agents/`, `.claude/commands/`, `.claude/agents/`), hook events (`hooks/hooks.json`, " +
       "plugin.json), MCP servers (server.json, `.mcp.json`, plugin.json, gemini-extension.json) and a " +
       "marketplace's plugins; at most 100 of each, `counts` has the true numbers. Null when none was read.",
     examples: [
       {
-        skills: [{ name: "brainstorming", description: "Turns a rough idea into a design." }],
+        skills: [
+          {
+            name: "brainstorming",
+            description: "Turns a rough idea into a design.",
+            path: "skills/brainstorming",
+            tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+          },
+        ],
         commands: ["plan"],
         agents: ["code-reviewer"],
         hooks: ["SessionStart"],
@@ -45,8 +55,9 @@ export const DetailParts = {
       "Ready install instructions, each derived from one file (`from`): a marketplace and its plugins " +
       "(`/plugin marketplace add`, `/plugin install name@marketplace`, in that order), an MCP package of " +
       "server.json (npm, PyPI, OCI with the exact version named) as `claude mcp add` (`command`) and as the " +
-      "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill of " +
-      "skills/<folder>/SKILL.md (`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders. " +
+      "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill the skills installer " +
+      "finds and installs by its name (`skills/`, `.agents/skills/`, `.claude/skills/`, a marketplace plugin's `skills/`: " +
+      "`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders. " +
       "npm, PyPI and OCI lines carry `package_verified` and `package_note` once the package registries were asked; " +
       "an npm or PyPI line `from` package.json or pyproject.toml was derived from the package the registry ties to the repository.",
     examples: [

@@ -47,8 +47,7 @@ describe("the embedded default carries db/depth.json", () => {
       expect({ kind, total: data.total }).toEqual({ kind, total: having(kind) });
       expect({ kind, some: data.total > 0 }).toEqual({ kind, some: true });
     }
-    // The reader finds skills in a root SKILL.md and in skills/<name>/ only, so fewer plugins have them.
-    for (const kind of ["mcp", "install"] as const)
+    for (const kind of ["skills", "mcp", "install"] as const)
       expect({ kind, hundreds: having(kind) > 100 }).toEqual({ kind, hundreds: true });
   });
 
@@ -62,6 +61,26 @@ describe("the embedded default carries db/depth.json", () => {
         install: entry.details.install,
         works_with: entry.details.works_with,
       });
+    }
+  });
+
+  test("skills come from every place the reader knows, each folder's with its path; a name declared twice has no line", async () => {
+    const skills = entries.flatMap(([, e]) => e.details.contents?.skills ?? []);
+    const places = new Set(skills.map((s) => (s.path ? s.path.split("/").slice(0, -1).join("/") : "")));
+    for (const place of ["skills", ".claude/skills", ".agents/skills"]) expect(places.has(place)).toBe(true);
+    expect([...places].some((p) => /^plugins\/[^/]+\/skills$/.test(p))).toBe(true);
+    const { data } = await server.json("/api/v1/plugins/wasabeef/claude-code-cookbook?include=contents,install");
+    const served = data.plugin.contents.skills as Array<{ name: string; no_install?: string }>;
+    const names = served.map((s) => s.name);
+    // A name declared twice (the plugin folders of two languages) gets no install line; both are kept.
+    const twice = served.filter((s) => names.indexOf(s.name) !== names.lastIndexOf(s.name));
+    expect(twice.length).toBeGreaterThan(1);
+    for (const skill of twice) {
+      expect(skill.no_install).toContain("declared twice");
+      const lines = data.plugin.install.filter((i: { command?: string }) =>
+        i.command?.endsWith(` --skill ${skill.name} --agent claude-code`),
+      );
+      expect(lines).toEqual([]);
     }
   });
 

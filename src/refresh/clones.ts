@@ -56,7 +56,7 @@ function blob(files: RepoFiles, path: string): Record<string, unknown> | null {
 /**
  * What `... on Tree { entries { name type oid } }` gives (`{}` for a file), each folder entry
  * listed again under `object` while `depth` asks for more levels. A copy without object ids
- * (a work tree) answers `oid: null`.
+ * (a work tree) answers no `oid`: its skills have no tree id.
  */
 function tree(files: RepoFiles, path: string, depth: number): Record<string, unknown> | null {
   const entries = files.folder(path);
@@ -65,7 +65,7 @@ function tree(files: RepoFiles, path: string, depth: number): Record<string, unk
     entries: entries.map((e) => ({
       name: e.name,
       type: e.type,
-      oid: e.oid ?? null,
+      ...(e.oid ? { oid: e.oid } : {}),
       ...(depth > 1 ? { object: e.type === "tree" ? tree(files, `${path}/${e.name}`, depth - 1) : {} } : {}),
     })),
   };

@@ -112,6 +112,8 @@ const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 |
 const SKILL_REPOS = GRAPHQL_BATCH;
 /** SKILL.md files one follow-up query reads at most, shared evenly among its repositories. */
 export const SKILL_FILES_PER_QUERY = 1000;
+/** Plugin `skills/` folders one follow-up query lists at most (those outside `plugins/<p>`), shared likewise. */
+export const SKILL_LISTS_PER_QUERY = 200;
 
 /** The most folders each repository may read so that all of them together stay within `total`. */
 export function fairShare(wanted: readonly number[], total: number): number {
@@ -138,7 +140,14 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     todo.map((r) => r.read.reading!.skillDirs.length),
     SKILL_FILES_PER_QUERY,
   );
-  for (const { read } of todo) read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
+  const listShare = fairShare(
+    todo.map((r) => r.read.reading!.skillLists.length),
+    SKILL_LISTS_PER_QUERY,
+  );
+  for (const { read } of todo) {
+    read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
+    read.reading!.skillLists = read.reading!.skillLists.slice(0, listShare);
+  }
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];

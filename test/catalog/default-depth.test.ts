@@ -54,7 +54,12 @@ describe("the embedded default carries db/depth.json", () => {
   test("include= answers each entry's details", async () => {
     for (const [id, entry] of entries.slice(0, 40)) {
       const { data } = await server.json(`/api/v1/plugins/${id}?include=contents,install,works_with`);
-      const { contents, install, works_with } = data.plugin;
+      const { install, works_with } = data.plugin;
+      // `copy_of` is the snapshot's, across repositories (tested below); the rest is the file's.
+      const contents = data.plugin.contents && {
+        ...data.plugin.contents,
+        skills: data.plugin.contents.skills.map(({ copy_of: _, ...skill }: { copy_of?: string }) => skill),
+      };
       expect({ id, contents, install, works_with }).toEqual({
         id,
         contents: entry.details.contents,
@@ -81,6 +86,28 @@ describe("the embedded default carries db/depth.json", () => {
         i.command?.endsWith(` --skill ${skill.name} --agent claude-code`),
       );
       expect(lines).toEqual([]);
+    }
+  });
+
+  test("a skill folder equal to one of an earlier-created repository is served as its copy", async () => {
+    const created = new Map(loadDefaultData().facts.map((f) => [f.full_name, f.created_at]));
+    const trees = new Map<string, string[]>();
+    for (const [id, e] of entries)
+      for (const s of e.details.contents?.skills ?? [])
+        if (s.tree) trees.set(s.tree, [...(trees.get(s.tree) ?? []), id]);
+    const copied = entries.flatMap(([id, e]) =>
+      (e.details.contents?.skills ?? []).flatMap((s) => {
+        const earlier = (trees.get(s.tree ?? "") ?? []).filter((o) => o !== id && created.get(o)! < created.get(id)!);
+        return earlier.length ? [{ id, name: s.name }] : [];
+      }),
+    );
+    expect(copied.length).toBeGreaterThan(0);
+    for (const { id, name } of copied) {
+      const { data } = await server.json(`/api/v1/plugins/${id}?include=contents`);
+      const skill = data.plugin.contents.skills.find(
+        (s: { name: string; copy_of?: string }) => s.name === name && s.copy_of,
+      );
+      expect({ id, name, copy: typeof skill?.copy_of }).toEqual({ id, name, copy: "string" });
     }
   });
 

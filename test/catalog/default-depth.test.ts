@@ -80,6 +80,8 @@ describe("the embedded default carries db/depth.json", () => {
     // A name declared twice (the plugin folders of two languages) gets no install line; both are kept.
     const twice = served.filter((s) => names.indexOf(s.name) !== names.lastIndexOf(s.name));
     expect(twice.length).toBeGreaterThan(1);
+    const page = await (await server.get("/plugin/wasabeef/claude-code-cookbook")).text();
+    expect(page).toContain(`no install line: ${Bun.escapeHTML(twice[0]!.no_install!)}`);
     for (const skill of twice) {
       expect(skill.no_install).toContain("declared twice");
       const lines = data.plugin.install.filter((i: { command?: string }) =>

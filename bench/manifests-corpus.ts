@@ -4,9 +4,10 @@
  * batch and follow-up query would bring them. Prints each repository's contents counts, install
  * lines and refusals, and the time the reads took. Reads only local files.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { MANIFEST_FILES, MANIFEST_TREES, ManifestReader } from "../src/refresh/manifests/reader";
+import { workTreeFiles } from "../src/refresh/clone-files";
+import { cloneReader } from "../src/refresh/clones";
 import { loadDiscoveryRules } from "../src/refresh/rules";
 import { GateCounts } from "../src/refresh/upstream";
 
@@ -15,37 +16,16 @@ if (!root) throw new Error("usage: bun run bench/manifests-corpus.ts <folder> [o
 const only = process.argv[3];
 const rules = loadDiscoveryRules(join(import.meta.dir, "..", "db"));
 
-const blob = (path: string) => {
-  if (!existsSync(path) || !statSync(path).isFile()) return null;
-  const text = readFileSync(path, "utf8");
-  return { byteSize: Buffer.byteLength(text), isTruncated: false, text };
-};
-const tree = (path: string) =>
-  existsSync(path) && statSync(path).isDirectory()
-    ? {
-        entries: readdirSync(path, { withFileTypes: true }).map((e) => ({
-          name: e.name,
-          type: e.isDirectory() ? "tree" : "blob",
-        })),
-      }
-    : null;
-
 let total = 0;
 const counts = new GateCounts();
-const reader = new ManifestReader(counts, rules.evidence);
+const read = cloneReader(counts, rules.evidence);
 for (const owner of readdirSync(root)) {
   for (const name of readdirSync(join(root, owner))) {
     const id = `${owner}/${name}`;
     if (only && id !== only) continue;
     const dir = join(root, owner, name);
-    const node: Record<string, unknown> = {};
-    for (const [key, path] of Object.entries(MANIFEST_FILES)) node[`m_${key}`] = blob(join(dir, path));
-    for (const [key, path] of Object.entries(MANIFEST_TREES)) node[`m_${key}`] = tree(join(dir, path));
     const start = performance.now();
-    const reading = reader.read(node, id);
-    const objects = new Map(reading.skillDirs.map((d) => [d, blob(join(dir, "skills", d, "SKILL.md"))]));
-    if (reading.skillDirs.length) reading.details = reader.finishSkills(reading, objects, id);
-    const details = reader.checked(reading.details, id);
+    const details = read(workTreeFiles(dir), id);
     const took = performance.now() - start;
     total += took;
     if (took > 50) console.log(`slow: ${id} ${took.toFixed(0)} ms`);

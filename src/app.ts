@@ -76,7 +76,12 @@ export function servedSnapshot(store: CatalogStore) {
   return () => {
     const snapshot = store.current();
     return (
-      snapshot && { snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total, security: snapshot.stats.security }
+      snapshot && {
+        snapshotAt: snapshot.snapshotAt,
+        total: snapshot.stats.total,
+        security: snapshot.stats.security,
+        skillCopies: snapshot.stats.skillCopies ?? 0,
+      }
     );
   };
 }

@@ -30,7 +30,7 @@ export interface RefreshRun {
 
 interface MetricsSources {
   /** The snapshot being served, or null before one is loaded. */
-  snapshot?: () => { snapshotAt: string; total: number; security?: unknown } | null;
+  snapshot?: () => { snapshotAt: string; total: number; security?: unknown; skillCopies?: number } | null;
   sharedMode?: () => SharedMode;
   /** The process's heap, RSS, CPU and event-loop lag; on unless false. */
   processMetrics?: boolean;
@@ -92,6 +92,14 @@ function stateMetrics(registers: Registry[], sources: MetricsSources, now: () =>
     },
   });
   securityMetrics(registers, snapshot);
+  new Gauge({
+    name: "catalog_snapshot_skill_copies",
+    help: "Skills in the served snapshot whose folder is a copy of one in an earlier-created other repository (copy_of).",
+    registers,
+    collect() {
+      this.set(snapshot()?.skillCopies ?? 0);
+    },
+  });
   const sharedMode = sources.sharedMode ?? (() => "off" as const);
   new Gauge({
     name: "catalog_shared_state",

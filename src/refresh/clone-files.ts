@@ -17,6 +17,8 @@ export interface FileRead {
 export interface FolderEntry {
   name: string;
   type: "blob" | "tree";
+  /** The git object id, where the copy has one (a git directory). */
+  oid?: string;
 }
 
 /** One repository's files at the commit its copy holds. */
@@ -118,7 +120,8 @@ export function gitDirFiles(gitDir: string): RepoFiles {
       const found: FolderEntry[] = [];
       for (const [name, e] of entries()) {
         if (!name.startsWith(prefix) || name.includes("/", prefix.length)) continue;
-        if (e.type === "blob" || e.type === "tree") found.push({ name: name.slice(prefix.length), type: e.type });
+        if (e.type === "blob" || e.type === "tree")
+          found.push({ name: name.slice(prefix.length), type: e.type, oid: e.sha });
       }
       return found;
     },

@@ -19,6 +19,8 @@ export interface AskedObject {
   /** The path after `HEAD:`. */
   path: string;
   kind: "Blob" | "Tree";
+  /** Levels of entries asked (`entries { … object { ... on Tree { entries … } } }`): 1 for a plain listing. */
+  depth: number;
 }
 
 const OBJECT = /(\w+): object\(expression: ("(?:[^"\\]|\\.)*")\) \{ \.\.\. on (Blob|Tree) \{/g;
@@ -26,10 +28,13 @@ const OBJECT = /(\w+): object\(expression: ("(?:[^"\\]|\\.)*")\) \{ \.\.\. on (B
 /** The `alias: object(expression: "HEAD:path") { ... on Blob|Tree` fields of a selection. */
 export function askedObjects(selection: string): AskedObject[] {
   const asked: AskedObject[] = [];
-  for (const match of selection.matchAll(OBJECT)) {
+  const matches = [...selection.matchAll(OBJECT)];
+  for (const [i, match] of matches.entries()) {
     const expression = JSON.parse(match[2]!) as string;
     if (!expression.startsWith("HEAD:")) continue;
-    asked.push({ alias: match[1]!, path: expression.slice(5), kind: match[3] as "Blob" | "Tree" });
+    const field = selection.slice(match.index, matches[i + 1]?.index ?? selection.length);
+    const depth = Math.max(1, field.split("entries {").length - 1);
+    asked.push({ alias: match[1]!, path: expression.slice(5), kind: match[3] as "Blob" | "Tree", depth });
   }
   return asked;
 }
@@ -48,11 +53,22 @@ function blob(files: RepoFiles, path: string): Record<string, unknown> | null {
   };
 }
 
-/** What `... on Tree { entries { name type } }` gives: `{}` for a file. */
-function tree(files: RepoFiles, path: string): Record<string, unknown> | null {
+/**
+ * What `... on Tree { entries { name type oid } }` gives (`{}` for a file), each folder entry
+ * listed again under `object` while `depth` asks for more levels. A copy without object ids
+ * (a work tree) answers no `oid`: its skills have no tree id.
+ */
+function tree(files: RepoFiles, path: string, depth: number): Record<string, unknown> | null {
   const entries = files.folder(path);
   if (entries === null) return files.file(path, 0) === null ? null : {};
-  return { entries };
+  return {
+    entries: entries.map((e) => ({
+      name: e.name,
+      type: e.type,
+      ...(e.oid ? { oid: e.oid } : {}),
+      ...(depth > 1 ? { object: e.type === "tree" ? tree(files, `${path}/${e.name}`, depth - 1) : {} } : {}),
+    })),
+  };
 }
 
 /**
@@ -64,7 +80,8 @@ export function answerSelection(files: RepoFiles, selection: string): Record<str
   if (asked.length === 0 && selection.includes("object("))
     throw new Error("the manifest selection's shape is not one this adapter reads");
   const node: Record<string, unknown> = { isFork: false, parent: null, latestRelease: null };
-  for (const { alias, path, kind } of asked) node[alias] = kind === "Blob" ? blob(files, path) : tree(files, path);
+  for (const { alias, path, kind, depth } of asked)
+    node[alias] = kind === "Blob" ? blob(files, path) : tree(files, path, depth);
   return node;
 }
 
@@ -76,10 +93,11 @@ export function cloneReader(
   const manifests = new ManifestReader(counts, rules);
   return (files, id) => {
     const reading = manifests.read(answerSelection(files, manifestSelection()), id);
-    if (reading.skillDirs.length > 0) {
-      const node = answerSelection(files, skillSelection(reading.skillDirs));
+    if (reading.skillDirs.length > 0 || reading.skillLists.length > 0) {
+      const node = answerSelection(files, skillSelection(reading.skillDirs, reading.skillLists));
       const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node[`k${k}`]]));
-      reading.details = manifests.finishSkills(reading, objects, id);
+      const lists = new Map(reading.skillLists.map((path, k) => [path, node[`l${k}`]]));
+      reading.details = manifests.finishSkills(reading, { objects, lists }, id);
     }
     return manifests.checked(reading.details, id);
   };

@@ -119,10 +119,14 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   return { outcome, reading, scripts: hookScripts(node), commit: headCommit(node) };
 }
 
+const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 || reading.skillLists.length > 0;
+
 /** Repositories of one follow-up query: one query per batch at most. */
 const SKILL_REPOS = GRAPHQL_BATCH;
 /** SKILL.md files one follow-up query reads at most, shared evenly among its repositories. */
 export const SKILL_FILES_PER_QUERY = 1000;
+/** Plugin `skills/` folders one follow-up query lists at most (those outside `plugins/<p>`), shared likewise. */
+export const SKILL_LISTS_PER_QUERY = 200;
 
 /** The most folders each repository may read so that all of them together stay within `total`. */
 export function fairShare(wanted: readonly number[], total: number): number {
@@ -142,14 +146,21 @@ export function fairShare(wanted: readonly number[], total: number): number {
  */
 async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
   const todo = reads
-    .filter((r) => r.read.reading && (r.read.reading.skillDirs.length > 0 || (r.read.scripts?.length ?? 0) > 0))
+    .filter((r) => r.read.reading && (needsSkills(r.read.reading) || (r.read.scripts?.length ?? 0) > 0))
     .slice(0, SKILL_REPOS);
   if (todo.length === 0) return;
   const share = fairShare(
     todo.map((r) => r.read.reading!.skillDirs.length),
     SKILL_FILES_PER_QUERY,
   );
-  for (const { read } of todo) read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
+  const listShare = fairShare(
+    todo.map((r) => r.read.reading!.skillLists.length),
+    SKILL_LISTS_PER_QUERY,
+  );
+  for (const { read } of todo) {
+    read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
+    read.reading!.skillLists = read.reading!.skillLists.slice(0, listShare);
+  }
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];
@@ -159,7 +170,8 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     variables[`o${i}`] = owner;
     variables[`n${i}`] = name;
     declarations.push(`$o${i}: String!, $n${i}: String!`);
-    const selection = [skillSelection(read.reading!.skillDirs), scriptSelection(read.scripts ?? [])].filter(Boolean);
+    const { skillDirs, skillLists } = read.reading!;
+    const selection = [skillSelection(skillDirs, skillLists), scriptSelection(read.scripts ?? [])].filter(Boolean);
     fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
   });
   const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
@@ -177,8 +189,10 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     const node = data[`r${i}`] as Record<string, unknown> | null | undefined;
     const reading = read.reading!;
     const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
+    const lists = new Map(reading.skillLists.map((path, k) => [path, node?.[`l${k}`]]));
     const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
-    reading.details = options.manifests.finishSkills(reading, objects, outcome.facts.full_name);
+    if (needsSkills(reading))
+      reading.details = options.manifests.finishSkills(reading, { objects, lists }, outcome.facts.full_name);
     if (read.scripts?.length) Object.assign(reading.details, withScriptRisk(reading.details.risk, read.scripts, node));
   });
 }

@@ -192,13 +192,29 @@ const CONTENT_KINDS: Record<string, string> = {
 
 function ContentItem({ item }: { item: unknown }) {
   if (item === null || typeof item !== "object") return <li>{valueNode(item)}</li>;
-  const { name, description, source, refused } = item as Record<string, unknown>;
+  const {
+    name,
+    description,
+    source,
+    refused,
+    path,
+    copy_of: copyOf,
+    no_install: noInstall,
+  } = item as Record<string, unknown>;
   return (
     <li>
       <strong>{String(name ?? "")}</strong>
       {typeof source === "string" ? <> ({valueNode(source)})</> : null}
+      {typeof path === "string" ? <> ({valueNode(path)})</> : null}
       {typeof description === "string" && description ? `: ${description}` : null}
       {typeof refused === "string" ? ` — not installable: ${refused}` : null}
+      {typeof noInstall === "string" ? ` — no install line: ${noInstall}` : null}
+      {typeof copyOf === "string" ? (
+        <>
+          {" "}
+          — a copy of a skill in <a href={pluginPath(copyOf)}>{copyOf}</a>
+        </>
+      ) : null}
     </li>
   );
 }

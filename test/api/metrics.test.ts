@@ -98,8 +98,12 @@ describe("GET /metrics", () => {
     const server = startServer(defaultSnapshotInput(), {});
     cleanups.push(() => server.stop());
     const got = await scrape(server);
-    expect(got.get("catalog_snapshot_plugins")).toBe(defaultSnapshotInput().plugins.length);
+    const input = defaultSnapshotInput();
+    expect(got.get("catalog_snapshot_plugins")).toBe(input.plugins.length);
     expect(got.get("catalog_snapshot_age_seconds")).toBeGreaterThan(0);
+    // Skills the default's data marks as copies of another repository's (copy_of), counted.
+    const copies = input.plugins.flatMap((p) => p.details?.contents?.skills ?? []).filter((s) => s.copy_of);
+    expect(got.get("catalog_snapshot_skill_copies")).toBe(copies.length);
   });
 
   test("is not under the per-client limit: a scraper may read it again at once", async () => {

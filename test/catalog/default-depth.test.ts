@@ -47,21 +47,69 @@ describe("the embedded default carries db/depth.json", () => {
       expect({ kind, total: data.total }).toEqual({ kind, total: having(kind) });
       expect({ kind, some: data.total > 0 }).toEqual({ kind, some: true });
     }
-    // The reader finds skills in a root SKILL.md and in skills/<name>/ only, so fewer plugins have them.
-    for (const kind of ["mcp", "install"] as const)
+    for (const kind of ["skills", "mcp", "install"] as const)
       expect({ kind, hundreds: having(kind) > 100 }).toEqual({ kind, hundreds: true });
   });
 
   test("include= answers each entry's details", async () => {
     for (const [id, entry] of entries.slice(0, 40)) {
       const { data } = await server.json(`/api/v1/plugins/${id}?include=contents,install,works_with`);
-      const { contents, install, works_with } = data.plugin;
+      const { install, works_with } = data.plugin;
+      // `copy_of` is the snapshot's, across repositories (tested below); the rest is the file's.
+      const contents = data.plugin.contents && {
+        ...data.plugin.contents,
+        skills: data.plugin.contents.skills.map(({ copy_of: _, ...skill }: { copy_of?: string }) => skill),
+      };
       expect({ id, contents, install, works_with }).toEqual({
         id,
         contents: entry.details.contents,
         install: entry.details.install,
         works_with: entry.details.works_with,
       });
+    }
+  });
+
+  test("skills come from every place the reader knows, each folder's with its path; a name declared twice has no line", async () => {
+    const skills = entries.flatMap(([, e]) => e.details.contents?.skills ?? []);
+    const places = new Set(skills.map((s) => (s.path ? s.path.split("/").slice(0, -1).join("/") : "")));
+    for (const place of ["skills", ".claude/skills", ".agents/skills"]) expect(places.has(place)).toBe(true);
+    expect([...places].some((p) => /^plugins\/[^/]+\/skills$/.test(p))).toBe(true);
+    const { data } = await server.json("/api/v1/plugins/wasabeef/claude-code-cookbook?include=contents,install");
+    const served = data.plugin.contents.skills as Array<{ name: string; no_install?: string }>;
+    const names = served.map((s) => s.name);
+    // A name declared twice (the plugin folders of two languages) gets no install line; both are kept.
+    const twice = served.filter((s) => names.indexOf(s.name) !== names.lastIndexOf(s.name));
+    expect(twice.length).toBeGreaterThan(1);
+    const page = await (await server.get("/plugin/wasabeef/claude-code-cookbook")).text();
+    expect(page).toContain(`no install line: ${Bun.escapeHTML(twice[0]!.no_install!)}`);
+    for (const skill of twice) {
+      expect(skill.no_install).toContain("declared twice");
+      const lines = data.plugin.install.filter((i: { command?: string }) =>
+        i.command?.endsWith(` --skill ${skill.name} --agent claude-code`),
+      );
+      expect(lines).toEqual([]);
+    }
+  });
+
+  test("a skill folder equal to one of an earlier-created repository is served as its copy", async () => {
+    const created = new Map(loadDefaultData().facts.map((f) => [f.full_name, f.created_at]));
+    const trees = new Map<string, string[]>();
+    for (const [id, e] of entries)
+      for (const s of e.details.contents?.skills ?? [])
+        if (s.tree) trees.set(s.tree, [...(trees.get(s.tree) ?? []), id]);
+    const copied = entries.flatMap(([id, e]) =>
+      (e.details.contents?.skills ?? []).flatMap((s) => {
+        const earlier = (trees.get(s.tree ?? "") ?? []).filter((o) => o !== id && created.get(o)! < created.get(id)!);
+        return earlier.length ? [{ id, name: s.name }] : [];
+      }),
+    );
+    expect(copied.length).toBeGreaterThan(0);
+    for (const { id, name } of copied) {
+      const { data } = await server.json(`/api/v1/plugins/${id}?include=contents`);
+      const skill = data.plugin.contents.skills.find(
+        (s: { name: string; copy_of?: string }) => s.name === name && s.copy_of,
+      );
+      expect({ id, name, copy: typeof skill?.copy_of }).toEqual({ id, name, copy: "string" });
     }
   });
 

@@ -4,10 +4,11 @@
  * `byteSize` and `text`, a Tree for a folder, null when nothing is there), and `rateLimit`.
  */
 import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";
+import { objectId } from "./object-ids";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
-const OBJECT =
-  /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*\{((?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*)\}/g;
+/** An `alias: object(expression: "HEAD:path")` field; its selection is the balanced block after it. */
+const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*/g;
 
 /** The names and types right under folder `path`, as a Tree's `entries`. */
 function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: string }> {
@@ -22,6 +23,11 @@ function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: 
   return [...entries].map(([name, type]) => ({ name, type }));
 }
 
+/** The `[alias, path, selection]` of each object field written directly in `block`. */
+function objectFields(block: string): Array<[string, string, string]> {
+  return [...block.matchAll(OBJECT)].map((m) => [m[1]!, m[2]!, blockAfter(block, m.index! + m[0].length) ?? ""]);
+}
+
 /** The selection block that follows `from` in `query` (balanced braces), or null. */
 function blockAfter(query: string, from: number): string | null {
   const open = query.indexOf("{", from);
@@ -34,6 +40,20 @@ function blockAfter(query: string, from: number): string | null {
   return null;
 }
 
+/** A Tree's `entries`, each with the fields asked: its `oid`, and its own `object` when the selection nests one. */
+function entriesOf(repo: FakeRepo, path: string, selection: string): Array<Record<string, unknown>> {
+  const asked = blockAfter(selection, selection.indexOf("entries")) ?? "";
+  const at = asked.search(/\bobject\b/);
+  const nested = at < 0 ? null : (blockAfter(asked, at) ?? "");
+  return treeEntries(repo, path).map((e) => {
+    const full = `${path.replace(/\/$/, "")}/${e.name}`;
+    const entry: Record<string, unknown> = { ...e };
+    if (/\boid\b/.test(at < 0 ? asked : asked.slice(0, at))) entry.oid = objectId(repo.files, full);
+    if (nested !== null) entry.object = gitObject(repo, full, nested) ?? {};
+    return entry;
+  });
+}
+
 /** The Git object at `path` in the repository's HEAD, with the fields the selection asks for. */
 function gitObject(repo: FakeRepo, path: string, selection: string): Record<string, unknown> | null {
   const content = repo.files[path];
@@ -43,7 +63,7 @@ function gitObject(repo: FakeRepo, path: string, selection: string): Record<stri
     // A Blob-only selection on a Tree answers an empty object, as the platform does for a fragment that does not apply.
     const tree: Record<string, unknown> =
       /\bon Tree\b/.test(selection) || !/\bon Blob\b/.test(selection) ? { __typename: "Tree" } : {};
-    if (/\bentries\b/.test(selection) && /\bon Tree\b/.test(selection)) tree.entries = treeEntries(repo, path);
+    if (/\bentries\b/.test(selection) && /\bon Tree\b/.test(selection)) tree.entries = entriesOf(repo, path, selection);
     if (/__typename/.test(selection)) tree.__typename = "Tree";
     return tree;
   }
@@ -66,7 +86,7 @@ export function graphqlResponse(
   const aliases = [...query.matchAll(ALIAS)];
   // Objects in a fragment apply to every repository field; objects written inline apply to their own.
   const fragment = query.indexOf("fragment ");
-  const objects = fragment < 0 ? [] : [...query.slice(fragment).matchAll(OBJECT)];
+  const objects = fragment < 0 ? [] : objectFields(query.slice(fragment));
   const cost = Math.max(1, Math.ceil(aliases.length / 100));
   const data: Record<string, unknown> = {};
   const errors: unknown[] = [];
@@ -76,13 +96,13 @@ export function graphqlResponse(
   for (const aliasMatch of aliases) {
     const [, alias, ownerVar, nameVar] = aliasMatch;
     const inline = blockAfter(query, aliasMatch.index! + aliasMatch[0].length) ?? "";
-    const own = inline.includes("...Repo") ? objects : [...inline.matchAll(OBJECT)];
+    const own = inline.includes("...Repo") ? objects : objectFields(inline);
     const name = `${variables[ownerVar!]}/${variables[nameVar!]}`;
     // The platform follows renames in GraphQL: an old name resolves to the repository under its new one.
     const found = repos.lookup(name);
     if (found) {
       const node = graphNode(found.repo, omit);
-      for (const [, objectAlias, path, selection] of own) node[objectAlias!] = gitObject(found.repo, path!, selection!);
+      for (const [objectAlias, path, selection] of own) node[objectAlias] = gitObject(found.repo, path, selection);
       data[alias!] = node;
     } else {
       data[alias!] = null;

@@ -6,6 +6,8 @@
  * (2025-10-17 schema), Gemini CLI's gemini-extension.json, Agent Skills' SKILL.md front matter.
  */
 import type { RepoSeed } from "./github-repos";
+import { withTrees } from "./object-ids";
+import { SKILL_LAYOUTS } from "./skill-layouts";
 
 const SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json";
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -126,7 +128,7 @@ export const FIXTURES: Record<string, ManifestFixture> = {
     },
     expected: {
       contents: {
-        skills: [{ name: "tdd", description: "Write the test first" }],
+        skills: [{ name: "tdd", description: "Write the test first", path: "skills/tdd" }],
         commands: ["plan", "review"],
         agents: ["reviewer"],
         hooks: ["PreToolUse", "Stop"],
@@ -356,8 +358,8 @@ export const FIXTURES: Record<string, ManifestFixture> = {
       contents: {
         ...empty,
         skills: [
-          { name: "alpha", description: "First skill" },
-          { name: "beta", description: "Second skill" },
+          { name: "alpha", description: "First skill", path: "skills/alpha" },
+          { name: "beta", description: "Second skill", path: "skills/beta" },
         ],
         plugins: [{ name: "document-skills", source: "./", description: "Document skills" }],
         marketplace: { name: "skill-pack", refused: null },
@@ -409,8 +411,8 @@ export const FIXTURES: Record<string, ManifestFixture> = {
       contents: {
         ...empty,
         skills: [
-          { name: "docx", description: "Edits Word documents" },
-          { name: "pdf", description: "Reads and fills PDF forms" },
+          { name: "docx", description: "Edits Word documents", path: "skills/docx" },
+          { name: "pdf", description: "Reads and fills PDF forms", path: "skills/pdf" },
         ],
         counts: counts({ skills: 2 }),
       },
@@ -480,7 +482,11 @@ export const FIXTURES: Record<string, ManifestFixture> = {
       fork_of: "mcpco/npm-server",
     },
   },
+  ...SKILL_LAYOUTS,
 };
+
+// Each skill listed with its folder gets that folder's tree id, as the fake platform computes it.
+for (const fixture of Object.values(FIXTURES)) withTrees(fixture);
 
 /** A secret's default value, which must appear nowhere the service writes. */
 export const SECRET_DEFAULT = "sk-live-0123456789abcdef";

@@ -67,6 +67,7 @@ function bareRepository(): string {
   const work = join(tmp.dir, "work");
   write(join(work, "SKILL.md"), skillMd("bare-skill"));
   write(join(work, "commands", "hello.md"), "# hello\n");
+  write(join(work, ".claude", "skills", "bare-extra", "SKILL.md"), skillMd("bare-extra"));
   git(work, "init", "-q", "-b", "main");
   git(work, "add", ".");
   git(work, "commit", "-q", "-m", "files");
@@ -134,6 +135,13 @@ afterAll(async () => {
   tmp?.cleanup();
 });
 
+/** The expected contents as a work tree gives them: a copy without git objects has no tree ids. */
+function withoutTrees(contents: unknown): unknown {
+  const c = contents as { skills?: Array<Record<string, unknown>> } | null;
+  if (!c?.skills) return contents;
+  return { ...c, skills: c.skills.map(({ tree: _, ...skill }) => skill) };
+}
+
 describe("npm run default:depth", () => {
   test("the adapter answers every file and folder the reader's selection asks for", () => {
     const paths = askedObjects(manifestSelection()).map((a) => `${a.kind} ${a.path}`);
@@ -184,7 +192,7 @@ describe("npm run default:depth", () => {
       const { contents, install, works_with } = entry!.details;
       expect({ kind, contents, install, works_with }).toEqual({
         kind,
-        contents: expected.contents as never,
+        contents: withoutTrees(expected.contents) as never,
         install: expected.install as never,
         works_with: expected.works_with as never,
       });
@@ -197,7 +205,11 @@ describe("npm run default:depth", () => {
     expect(market.read_at).toBe("2026-11-27T14:45:49Z");
     const bare = depth.plugins["gitco/Bare-Pack"]!;
     expect(bare.commit).toBe(bareCommit);
-    expect(bare.details.contents?.skills.map((s) => s.name)).toEqual(["bare-skill"]);
+    expect(bare.details.contents?.skills.map((s) => s.name)).toEqual(["bare-skill", "bare-extra"]);
+    // A git directory gives each skill folder's real tree id; the root SKILL.md is all its installer reads.
+    const extra = bare.details.contents!.skills[1]!;
+    expect(extra.tree).toBe(git(join(tmp.dir, "mirror.git"), "rev-parse", "HEAD:.claude/skills/bare-extra"));
+    expect(extra.no_install).toBe("the installer reads only this repository's root SKILL.md");
     expect(bare.details.contents?.commands).toEqual(["hello"]);
     expect(depth.plugins["nocopy/none"]).toBeUndefined();
   });
@@ -221,7 +233,7 @@ describe("npm run default:depth", () => {
 
     const pack = FIXTURES.skillPack!;
     const one = await server.json(`/api/v1/plugins/${pack.seed.full_name}?include=contents,install`);
-    expect(one.data.plugin.contents).toEqual(pack.expected.contents);
+    expect(one.data.plugin.contents).toEqual(withoutTrees(pack.expected.contents));
     expect(one.data.plugin.install).toEqual(pack.expected.install);
 
     const { seed, expected } = FIXTURES.marketplace!;

@@ -110,10 +110,14 @@ describe("manifests read in the refresh's GraphQL batches", () => {
         (p: { id: string }) => p.id,
       );
     expect(await ids("has=skills")).toEqual([
+      "layouts/agent-folders",
       "skillco/folder-pack",
       "kit/full-plugin",
       "skillco/one-skill",
+      "layouts/plugin-market",
+      "layouts/rooted",
       "skillco/skill-pack",
+      "layouts/twice",
     ]);
     expect(await ids("has=hooks")).toEqual(["kit/full-plugin"]);
     expect(await ids("has=commands,agents")).toEqual(["kit/full-plugin"]);

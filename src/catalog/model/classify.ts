@@ -5,6 +5,7 @@
 import type { PluginDetails } from "./details";
 import { lookalikes } from "./lookalike";
 import { takenMarketplaces } from "./marketplace-taken";
+import { markSkillCopies } from "./skill-copies";
 import { escapeRegExp } from "./text";
 import { isoMillis, isoSeconds } from "./time";
 import type { Category, Editorial, PluginRecord, RepoFacts } from "./types";
@@ -133,5 +134,6 @@ export function toRecords(
     const key = record.id.toLowerCase();
     record.lookalike_of = imitated.get(key) ?? taken.get(key) ?? null;
   }
+  markSkillCopies(records);
   return records;
 }

@@ -19,6 +19,9 @@ import { McpRegistrySchema } from "./mcp-identity";
 import { RemoteSchema, ToolsSchema } from "./remote";
 import { RiskNotesSchema } from "./risk";
 import { SecuritySchema } from "./security";
+import { REPO_ID_PATTERN, SkillSchema } from "./skill-schema";
+
+export type { SkillEntry } from "./skill-schema";
 
 /** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
 export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as const;
@@ -50,7 +53,7 @@ const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 
 export const ContentsSchema = Type.Object(
   {
-    skills: Type.Array(Type.Object({ name: Name, description: Text }), { maxItems: MAX_LIST_ITEMS }),
+    skills: Type.Array(SkillSchema, { maxItems: MAX_LIST_ITEMS }),
     commands: Type.Array(Name, { maxItems: MAX_LIST_ITEMS }),
     agents: Type.Array(Name, { maxItems: MAX_LIST_ITEMS }),
     hooks: Type.Array(Name, { maxItems: MAX_LIST_ITEMS, description: "Hook events (PreToolUse, Stop, …)." }),
@@ -145,7 +148,7 @@ export const InstallSchema = Type.Object(
 );
 export type Install = Static<typeof InstallSchema>;
 
-const RepoId = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$" });
+const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
 
 /** An owner's deprecation notice: why, and the catalog plugin to use instead (null when none or refused). */
 export const DeprecationSchema = Type.Object(

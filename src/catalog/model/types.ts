@@ -116,6 +116,8 @@ export interface SnapshotStats {
   totalStars: number;
   /** How many plugins deps.dev covers (security.ts); absent in a file built before it was counted. */
   security?: SecurityCoverage;
+  /** Skills whose folder is a copy of one in an earlier-created other repository (`copy_of`); absent in older snapshots. */
+  skillCopies?: number;
 }
 
 export interface Category {

@@ -5,34 +5,32 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { ContentsSchema, DetailsSchema, HARNESSES, InstallSchema } from "./details";
-import { MAX_TOOLS, REMOTE_STATUSES, RemoteSchema } from "./remote";
-import { RISK_RULE_TEXT, RiskNotesSchema } from "./risk";
-import { SecuritySchema } from "./security";
+import { closed, count, stringEnum, timestamp } from "./wire-base";
+import { RemotePart, RiskPart, SecurityPart, ToolsPart } from "./wire-parts";
 
-/** A string of a fixed set, as a plain `enum` (TypeBox would write a union of constants). */
-export function stringEnum<const V extends readonly string[]>(values: V, options: Record<string, unknown> = {}) {
-  return t.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
-}
-
-export const timestamp = (description: string) => t.String({ format: "date-time", description });
-export const count = (description: string) => t.Integer({ minimum: 0, description });
-
-/** Closed objects: a field added to a response without its schema fails the tests. */
-export function closed<P extends Parameters<typeof t.Object>[0]>(properties: P, description?: string) {
-  return t.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
-}
+export { closed, count, stringEnum, timestamp };
 
 /** The parts `include=` adds to a plugin, and the catalog form always carries. */
 export const DetailParts = {
   contents: t.Union([ContentsSchema, t.Null()], {
     description:
-      "What the manifests name: skills (SKILL.md front matter), commands and agents (Markdown files in " +
+      "What the manifests name: skills (SKILL.md front matter of a root SKILL.md, `skills/*`, `.agents/skills/*`, " +
+      "`.claude/skills/*` and the `skills/*` of each plugin folder a marketplace names; each with its folder `path`, " +
+      "its folder's git `tree` id, `copy_of` an earlier-created other repository holding the same tree, and " +
+      "`no_install` saying why it has no install line), commands and agents (Markdown files in " +
       "`commands/`, `agents/`, `.claude/commands/`, `.claude/agents/`), hook events (`hooks/hooks.json`, " +
       "plugin.json), MCP servers (server.json, `.mcp.json`, plugin.json, gemini-extension.json) and a " +
       "marketplace's plugins; at most 100 of each, `counts` has the true numbers. Null when none was read.",
     examples: [
       {
-        skills: [{ name: "brainstorming", description: "Turns a rough idea into a design." }],
+        skills: [
+          {
+            name: "brainstorming",
+            description: "Turns a rough idea into a design.",
+            path: "skills/brainstorming",
+            tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+          },
+        ],
         commands: ["plan"],
         agents: ["code-reviewer"],
         hooks: ["SessionStart"],
@@ -47,8 +45,9 @@ export const DetailParts = {
       "Ready install instructions, each derived from one file (`from`): a marketplace and its plugins " +
       "(`/plugin marketplace add`, `/plugin install name@marketplace`, in that order), an MCP package of " +
       "server.json (npm, PyPI, OCI with the exact version named) as `claude mcp add` (`command`) and as the " +
-      "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill of " +
-      "skills/<folder>/SKILL.md (`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders. " +
+      "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill the skills installer " +
+      "finds and installs by its name (`skills/`, `.agents/skills/`, `.claude/skills/`, a marketplace plugin's `skills/`: " +
+      "`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders. " +
       "npm, PyPI and OCI lines carry `package_verified` and `package_note` once the package registries were asked; " +
       "an npm or PyPI line `from` package.json or pyproject.toml was derived from the package the registry ties to the repository.",
     examples: [
@@ -142,88 +141,6 @@ export const OwnerParts = {
     }),
   ),
 };
-
-/** `include=risk`: the risk notes, a part of the full form only (the catalog form keeps its members). */
-export const RiskPart = t.Array(RiskNotesSchema.items, {
-  maxItems: RiskNotesSchema.maxItems,
-  description:
-    "Risk notes: where a hook, an MCP server's command (`.mcp.json`, server.json, plugin.json) or a SKILL.md body " +
-    "does something to look at before running it, each `{rule, file, line, excerpt}`. Notes, not a verdict: no " +
-    `score. Rules: ${Object.entries(RISK_RULE_TEXT)
-      .map(([rule, text]) => `\`${rule}\` (${text})`)
-      .join(", ")}. Empty when none was found or the files were not read.`,
-  examples: [
-    [
-      {
-        rule: "pipe-to-shell",
-        file: "hooks/hooks.json",
-        line: 7,
-        excerpt: '"command": "curl -fsSL https://example.com/setup.sh | bash"',
-      },
-    ],
-  ],
-});
-
-/** `include=security`: deps.dev's signals, a part of the full form only (the catalog form keeps its members). */
-export const SecurityPart = t.Union([SecuritySchema, t.Null()], {
-  description:
-    "From deps.dev, for the exact versions the npm and PyPI install lines pin and the repository's project: " +
-    "`scorecard` (OpenSSF Scorecard `{score, date}`; null with `scorecard_status` `not_scored` when deps.dev " +
-    "has none, never 0, or `unknown` when it did not answer), `advisories` (OSV ids: GHSA-…, CVE-…, PYSEC-…, " +
-    "MAL-…, OSV-…), `provenance`, each package's own in `packages`, and `checked_at`. Null when deps.dev " +
-    "was not asked about this plugin.",
-  examples: [
-    {
-      scorecard: { score: 7.4, date: "2026-11-23" },
-      scorecard_status: "scored",
-      advisories: ["GHSA-8jxr-pcg8-qhm5"],
-      provenance: false,
-      packages: [
-        {
-          system: "npm",
-          name: "@acme/fs-server",
-          version: "1.0.0",
-          advisories: ["GHSA-8jxr-pcg8-qhm5"],
-          provenance: null,
-        },
-      ],
-      checked_at: "2026-11-27T06:00:00.000Z",
-    },
-  ],
-});
-/** `include=tools`: what the plugin's remote MCP server said when the refresh last asked it (full form only). */
-export const RemotePart = t.Union(
-  [
-    closed({
-      status: stringEnum(REMOTE_STATUSES, { description: RemoteSchema.properties.status.description }),
-      checked_at: timestamp("When the server was last asked, UTC."),
-      url: t.String({ description: "The remote asked: the first Streamable HTTP remote of its server.json." }),
-      reason: t.Optional(t.String({ description: "Why the status is not `answering`, when known." })),
-    }),
-    t.Null(),
-  ],
-  {
-    description:
-      "The plugin's remote MCP server, asked once per refresh without credentials (its server card, else MCP " +
-      "`initialize` and `tools/list`); null when it has none or it was never asked. With `include=tools`.",
-  },
-);
-
-export const ToolsPart = t.Array(
-  closed({
-    name: t.String({ description: "The tool's name." }),
-    description: t.Union([t.String(), t.Null()], {
-      description: "Its description, cleaned and cut at 300 characters.",
-    }),
-  }),
-  {
-    maxItems: MAX_TOOLS,
-    description:
-      "The tools the remote server listed (at most 100; empty when it listed none or did not answer). " +
-      "With `include=tools`.",
-    examples: [[{ name: "search_docs", description: "Search the docs." }]],
-  },
-);
 
 export const PluginSchema = closed(
   {

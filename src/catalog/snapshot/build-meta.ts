@@ -11,13 +11,15 @@ export function statsOf(snapshotAt: string, plugins: PluginRecord[]): SnapshotSt
   const used = new Set<string>();
   let curated = 0;
   let totalStars = 0;
+  let skillCopies = 0;
   for (const p of plugins) {
     for (const c of p.categories) used.add(c);
     if (p.curated) curated++;
     totalStars += p.stars;
+    skillCopies += p.details?.contents?.skills.filter((s) => s.copy_of).length ?? 0;
   }
   const security = securityCoverage(plugins.map((p) => p.details?.security));
-  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars, security };
+  return { snapshotAt, total: plugins.length, curated, categories: used.size, totalStars, security, skillCopies };
 }
 
 export function writeMeta(db: Database, stats: SnapshotStats, input: SnapshotInput): void {

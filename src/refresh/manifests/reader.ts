@@ -40,7 +40,8 @@ import { readPlugin } from "./plugin";
 import type { ManifestReading, PublishedNames } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
-import { finishSkills } from "./skill-folders";
+import { finishSkills, type SkillObjects } from "./skill-folders";
+import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
@@ -57,6 +58,7 @@ interface Found {
   mcpServers: string[];
   hooks: string[];
   market: ReturnType<typeof readMarketplace>;
+  marketJson: Json | null; // Its relative sources name plugin folders holding skills.
   deprecated: boolean;
   evidence: string[];
   /** The packages the package files publish (refresh/registries checks them). */
@@ -120,6 +122,7 @@ export class ManifestReader {
     }
     const marketplace = this.json(node, "marketplace", id);
     found.market = marketplace ? readMarketplace(this.gate, marketplace, id) : null;
+    found.marketJson = marketplace;
     if (found.market) {
       if (!found.market.refused) found.works.add("claude-code");
       found.install.push(...found.market.install);
@@ -191,6 +194,7 @@ export class ManifestReader {
       mcpServers: [],
       hooks: [],
       market: null,
+      marketJson: null,
       deprecated: false,
       evidence: [],
       packages: {},
@@ -211,7 +215,7 @@ export class ManifestReader {
     if (claude[".claude/commands"].length + claude[".claude/agents"].length > 0) found.works.add("claude-code");
     if (!found.hooks.length && this.entries(node, "hooksDir", "blob")?.includes("hooks.json"))
       this.gate.refuse(MANIFEST_FILES.hooks, "no events", id);
-    const skillFolders = (this.entries(node, "skills", "tree") ?? []).filter((n) => SKILL_FOLDER.test(n));
+    const places = skillPlaces(node, found.marketJson);
     const unique = (list: string[]) => [...new Set(list)];
     const market = found.market;
     const contents: Contents = {
@@ -242,8 +246,9 @@ export class ManifestReader {
       excluded: owner?.exclude === true,
       details,
       evidence: found.evidence,
-      skillDirs: skillFolders.slice(0, MAX_LIST_ITEMS),
-      skillFolders,
+      skillDirs: places.folders.slice(0, MAX_LIST_ITEMS).map((f) => f.path),
+      skillFolders: places.folders,
+      skillLists: places.lists,
       packages: found.packages,
     };
   }
@@ -256,11 +261,11 @@ export class ManifestReader {
   }
 
   /**
-   * Completes a reading with the follow-up query's SKILL.md files (`objects` by folder name):
-   * skills with their front matter, `agent-skills`, and the folder evidence when one holds a skill.
+   * Completes a reading with the follow-up query's SKILL.md files (`objects` by folder path) and
+   * plugin skill folders' listings (`lists` by path): skills, `agent-skills`, the folder evidence.
    */
-  finishSkills(reading: ManifestReading, objects: ReadonlyMap<string, unknown>, id: string): PluginDetails {
-    const read = finishSkills(this.gate, reading, objects, id);
+  finishSkills(reading: ManifestReading, brought: SkillObjects, id: string): PluginDetails {
+    const read = finishSkills(this.gate, reading, brought, id);
     if (read && this.rules.folders.some((f) => f.path === "skills")) reading.evidence.push("skills/*/SKILL.md");
     return reading.details;
   }
@@ -291,6 +296,3 @@ export class ManifestReader {
     return validDetails(details) ?? this.gate.refuse("details", "do not match their schema", id);
   }
 }
-
-/** A folder name under `skills/` that can hold a skill. */
-const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;

@@ -1,5 +1,6 @@
 /** What reading one repository's manifests yields, before the follow-up query completes its skills. */
 import type { PluginDetails } from "../../catalog/model/details";
+import type { SkillFolder } from "./skill-places";
 
 /** The evidence a repository's manifests add, and what a follow-up query must still read. */
 export interface ManifestReading {
@@ -8,10 +9,12 @@ export interface ManifestReading {
   excluded: boolean;
   /** Evidence labels (`package.json: @modelcontextprotocol/sdk`, `skills/*\/SKILL.md`), matched against the rules. */
   evidence: string[];
-  /** Skill folders whose SKILL.md the follow-up query reads (the fetch may read fewer: see fetch-graphql.ts). */
+  /** Paths of the skill folders whose SKILL.md the follow-up query reads (the fetch may read fewer: see fetch-graphql.ts). */
   skillDirs: string[];
-  /** Every folder name under `skills/` that can be a skill's. */
-  skillFolders: string[];
+  /** Every folder that can be a skill's (`skills/*`, `.claude/skills/*`, a plugin's `skills/*`), with its tree id. */
+  skillFolders: SkillFolder[];
+  /** Plugin `skills/` folders the follow-up query lists (their skills are then named by folder). */
+  skillLists: string[];
   /** The packages package.json and pyproject.toml name as published (not `private`), names checked. */
   packages: PublishedNames;
 }

@@ -4,6 +4,7 @@
  */
 
 import { DEFAULT_OWNER_FILE } from "./owner";
+import { listSelection, pluginTreeSelection } from "./skill-places";
 
 /** Root files read, by GraphQL alias. */
 export const MANIFEST_FILES = {
@@ -22,7 +23,7 @@ export const MANIFEST_FILES = {
 } as const;
 export type FileKey = keyof typeof MANIFEST_FILES;
 
-/** Folders whose entries are listed, by GraphQL alias. */
+/** Folders whose entries are listed (with each entry's object id: a skill folder's tree id), by GraphQL alias. */
 export const MANIFEST_TREES = {
   commands: "commands",
   agents: "agents",
@@ -30,6 +31,8 @@ export const MANIFEST_TREES = {
   hooksDir: "hooks",
   claudeCommands: ".claude/commands",
   claudeAgents: ".claude/agents",
+  agentsSkills: ".agents/skills",
+  claudeSkills: ".claude/skills",
 } as const;
 export type TreeKey = keyof typeof MANIFEST_TREES;
 
@@ -48,19 +51,22 @@ export function manifestSelection(ownerFile = DEFAULT_OWNER_FILE): string {
     ([key, path]) => `${alias(key)}: ${at(path)} { ... on Blob { byteSize isTruncated text } }`,
   );
   const trees = Object.entries(MANIFEST_TREES).map(
-    ([key, path]) => `${alias(key)}: ${at(path)} { ... on Tree { entries { name type } } }`,
+    ([key, path]) => `${alias(key)}: ${at(path)} { ... on Tree { entries { name type oid } } }`,
   );
   const owner = `${OWNER_ALIAS}: ${at(ownerFile)} { ... on Blob { byteSize isTruncated text } }`;
   const flags = "isFork parent { nameWithOwner } latestRelease { tagName publishedAt }";
-  return [flags, "owner { ... on Organization { isVerified } }", ...blobs, owner, ...trees].join("\n  ");
+  const verified = "owner { ... on Organization { isVerified } }";
+  return [flags, verified, ...blobs, owner, ...trees, pluginTreeSelection(alias("pluginsDir"))].join("\n  ");
 }
 
-/** The GraphQL fields of one follow-up repository: the SKILL.md of each named skill folder. */
-export function skillSelection(dirs: readonly string[]): string {
-  return dirs
-    .map(
-      (dir, i) =>
-        `k${i}: object(expression: ${JSON.stringify(`HEAD:skills/${dir}/SKILL.md`)}) { ... on Blob { byteSize isTruncated text } }`,
-    )
-    .join("\n  ");
+/**
+ * The GraphQL fields of one follow-up repository: the SKILL.md of each skill folder (`k<i>`, by
+ * its path from the root), and the listing of each plugin `skills/` folder the batch did not list (`l<i>`).
+ */
+export function skillSelection(dirs: readonly string[], lists: readonly string[] = []): string {
+  const reads = dirs.map(
+    (dir, i) =>
+      `k${i}: object(expression: ${JSON.stringify(`HEAD:${dir}/SKILL.md`)}) { ... on Blob { byteSize isTruncated text } }`,
+  );
+  return [...reads, ...lists.map((path, i) => listSelection(`l${i}`, path))].join("\n  ");
 }

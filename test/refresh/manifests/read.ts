@@ -1,11 +1,14 @@
 /**
  * Reads one repository's files with the real manifest reader, as the refresh's GraphQL batch and
- * its follow-up query bring them (`m_<alias>` blobs and trees, `skills/<dir>/SKILL.md` objects),
+ * its follow-up query bring them (answered from the files as from a copy of the repository: clones.ts),
  * and answers the checked details and the refusals counted for the listing decision.
  */
 import type { PluginDetails } from "../../../src/catalog/model/details";
-import { MANIFEST_FILES, MANIFEST_TREES, ManifestReader } from "../../../src/refresh/manifests/reader";
+import type { RepoFiles } from "../../../src/refresh/clone-files";
+import { answerSelection } from "../../../src/refresh/clones";
+import { ManifestReader, manifestSelection, skillSelection } from "../../../src/refresh/manifests/reader";
 import { GateCounts } from "../../../src/refresh/upstream";
+import { objectId } from "../../fakes/object-ids";
 import { TEST_EVIDENCE } from "../support";
 
 export interface Read {
@@ -16,33 +19,42 @@ export interface Read {
   skillDirs: string[];
 }
 
-const blob = (text: string | undefined) =>
-  text === undefined ? null : { byteSize: Buffer.byteLength(text), isTruncated: false, text };
-
-function tree(files: Record<string, string>, folder: string) {
-  const prefix = `${folder}/`;
-  const entries = new Map<string, string>();
-  for (const path of Object.keys(files)) {
-    if (!path.startsWith(prefix)) continue;
-    const rest = path.slice(prefix.length);
-    const slash = rest.indexOf("/");
-    entries.set(slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? "blob" : "tree");
-  }
-  return entries.size ? { entries: [...entries].map(([name, type]) => ({ name, type })) } : null;
+/** `files` as a copy of a repository: folders from the paths, each file's and folder's id a hash of what it holds. */
+export function memoryFiles(files: Record<string, string>): RepoFiles {
+  return {
+    file(path, limit) {
+      const text = files[path];
+      if (text === undefined) return null;
+      const bytes = Buffer.from(text);
+      return { bytes: bytes.subarray(0, limit), size: bytes.length };
+    },
+    folder(path) {
+      const prefix = `${path}/`;
+      const entries = new Map<string, "blob" | "tree">();
+      for (const file of Object.keys(files)) {
+        if (!file.startsWith(prefix)) continue;
+        const rest = file.slice(prefix.length);
+        const slash = rest.indexOf("/");
+        entries.set(slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? "blob" : "tree");
+      }
+      if (entries.size === 0) return null;
+      return [...entries].map(([name, type]) => ({ name, type, oid: objectId(files, `${prefix}${name}`) }));
+    },
+  };
 }
 
 /** `files` of repository `id` read; `readLimit` stands for the follow-up query's share of SKILL.md files. */
 export function readRepo(files: Record<string, string>, id = "acme/repo", readLimit = Infinity): Read {
   const counts = new GateCounts();
   const reader = new ManifestReader(counts, TEST_EVIDENCE);
-  const node: Record<string, unknown> = {};
-  for (const [key, path] of Object.entries(MANIFEST_FILES)) node[`m_${key}`] = blob(files[path]);
-  for (const [key, path] of Object.entries(MANIFEST_TREES)) node[`m_${key}`] = tree(files, path);
-  const reading = reader.read(node, id);
+  const copy = memoryFiles(files);
+  const reading = reader.read(answerSelection(copy, manifestSelection()), id);
   reading.skillDirs = reading.skillDirs.slice(0, readLimit);
-  if (reading.skillDirs.length) {
-    const objects = new Map(reading.skillDirs.map((d) => [d, blob(files[`skills/${d}/SKILL.md`])]));
-    reading.details = reader.finishSkills(reading, objects, id);
+  if (reading.skillDirs.length || reading.skillLists.length) {
+    const node = answerSelection(copy, skillSelection(reading.skillDirs, reading.skillLists));
+    const objects = new Map(reading.skillDirs.map((d, k) => [d, node[`k${k}`]]));
+    const lists = new Map(reading.skillLists.map((d, k) => [d, node[`l${k}`]]));
+    reading.details = reader.finishSkills(reading, { objects, lists }, id);
   }
   const details = reader.checked(reading.details, id);
   return { details, refused: Object.fromEntries(counts.leftOut), skillDirs: reading.skillDirs };

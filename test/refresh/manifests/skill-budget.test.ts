@@ -4,7 +4,7 @@
  * unread are still named. A real refresh against the fake platform, served by the real app.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { fairShare, SKILL_FILES_PER_QUERY } from "../../../src/refresh/fetch-graphql";
+import { fairShare, SKILL_FILES_PER_QUERY, SKILL_LISTS_PER_QUERY } from "../../../src/refresh/fetch-graphql";
 import { Env, published } from "../support";
 
 let env: Env | undefined;
@@ -48,5 +48,28 @@ describe("the skills follow-up query", () => {
     );
     // 1000 files shared by 30 repositories: 33 each read, with their install lines.
     expect(plugin.install).toHaveLength(fairShare(Array(30).fill(50), SKILL_FILES_PER_QUERY));
+  });
+
+  test("plugin folders outside plugins/ are listed in the same follow-up query, within its share of listings", async () => {
+    const run = new Env({ searches: [{ query: "topic:agent-skills" }] });
+    env = run;
+    for (let r = 0; r < 60; r++) {
+      const files: Record<string, string> = {};
+      const plugins = Array.from({ length: 5 }, (_, i) => ({ name: `p${i}`, source: `./kit/p${i}` }));
+      files[".claude-plugin/marketplace.json"] = JSON.stringify({ name: `market-${r}`, owner: { name: "x" }, plugins });
+      for (let i = 0; i < 5; i++) files[`kit/p${i}/skills/s${i}/SKILL.md`] = skill(`s${i}`);
+      run.github.add({ full_name: `market${r}/kit`, topics: ["agent-skills"], files });
+    }
+    const report = published(await run.refresh());
+    expect(report.usage.calls.graphql).toBe(2);
+    const server = run.serve();
+    const response = await fetch(`${server.url}/api/v1/plugins/market7/kit?include=contents`);
+    const { skills } = ((await response.json()) as { data: { plugin: { contents: { skills: unknown[] } } } }).data
+      .plugin.contents;
+    // 300 plugin folders asked, 200 listed: each repository lists its fair share, named by folder.
+    const share = fairShare(Array(60).fill(5), SKILL_LISTS_PER_QUERY);
+    expect(share).toBeLessThan(5);
+    expect(skills).toHaveLength(share);
+    expect(skills[0]).toMatchObject({ name: "s0", description: null, path: "kit/p0/skills/s0" });
   });
 });

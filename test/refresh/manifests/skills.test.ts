@@ -4,6 +4,7 @@
  * where its SKILL.md was read. Expectations follow the Agent Skills specification.
  */
 import { describe, expect, test } from "bun:test";
+import { NO_INSTALL } from "../../../src/refresh/manifests/skill-folders";
 import { commands, readRepo } from "./read";
 
 const skill = (name: string, description: string, extra = "") =>
@@ -53,7 +54,8 @@ describe("skill packs", () => {
     const c = read.details!.contents!;
     expect(c.skills).toHaveLength(50);
     expect(c.counts.skills).toBe(50);
-    expect(c.skills[49]).toEqual({ name: "skill-49", description: "Skill number 49" });
+    expect(c.skills[49]).toMatchObject({ name: "skill-49", description: "Skill number 49", path: "skills/skill-49" });
+    expect(c.skills[49]!.tree).toMatch(/^[0-9a-f]{40}$/);
     expect(commands(read)).toHaveLength(50);
     expect(commands(read)[0]).toBe("npx -y skills@1.7.4 add acme/repo --skill skill-0 --agent claude-code");
     expect(read.details!.works_with).toEqual(["agent-skills"]);
@@ -78,10 +80,11 @@ describe("skill packs", () => {
       "skills/tidy/SKILL.md": skill("tidy", "Keeps things tidy"),
     });
     expect(read.refused).toEqual({});
-    expect(read.details!.contents!.skills).toEqual([
-      { name: "cloud-kv", description: "Stores keys" },
+    expect(read.details!.contents!.skills).toMatchObject([
+      { name: "cloud-kv", description: "Stores keys", no_install: NO_INSTALL.label },
       { name: "tidy", description: "Keeps things tidy" },
     ]);
+    expect(read.details!.contents!.skills[1]!.no_install).toBeUndefined();
     expect(commands(read)).toEqual(["npx -y skills@1.7.4 add acme/repo --skill tidy --agent claude-code"]);
     // At the root there is no folder to name it: refused for its name.
     expect(readRepo({ "SKILL.md": "---\nname: Cloud KV Store\n---\n" }).refused).toEqual({

@@ -1,0 +1,173 @@
+/**
+ * Repositories keeping skills where real ones do, with what the refresh must derive: `.claude/skills`
+ * and `.agents/skills`, the `skills/` folder of each plugin a marketplace names by a relative source
+ * (read under `plugins/<p>`, listed elsewhere), a name declared twice, and a root SKILL.md that the
+ * installer reads alone. Install lines follow the skills installer (skills@1.7.4): it finds `skills/`,
+ * the agents' folders and marketplace plugin folders, matches `--skill` to the front-matter name,
+ * needs a description, keeps the first of two equal names, and stops at a root SKILL.md.
+ */
+import type { ManifestFixture } from "./manifest-repos";
+
+const skill = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`;
+const counts = (c: Partial<Record<string, number>>) => ({
+  skills: 0,
+  commands: 0,
+  agents: 0,
+  hooks: 0,
+  mcp_servers: 0,
+  plugins: 0,
+  ...c,
+});
+const empty = { skills: [], commands: [], agents: [], hooks: [], mcp_servers: [], plugins: [] };
+const line = (id: string, name: string, from: string) => ({
+  harness: "claude-code",
+  kind: "skill",
+  command: `npx -y skills@1.7.4 add ${id} --skill ${name} --agent claude-code`,
+  env: [],
+  from,
+});
+const TWICE = "its name is declared twice in this repository; the installer would take only one";
+
+export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
+  agentFolders: {
+    seed: {
+      full_name: "layouts/agent-folders",
+      files: {
+        ".claude/skills/review/SKILL.md": skill("review", "Reviews a change"),
+        ".claude/skills/review/checklist.md": "Check.",
+        ".agents/skills/triage/SKILL.md": skill("triage", "Sorts issues"),
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [
+          { name: "triage", description: "Sorts issues", path: ".agents/skills/triage" },
+          { name: "review", description: "Reviews a change", path: ".claude/skills/review" },
+        ],
+        counts: counts({ skills: 2 }),
+      },
+      install: [
+        line("layouts/agent-folders", "triage", ".agents/skills/triage/SKILL.md"),
+        line("layouts/agent-folders", "review", ".claude/skills/review/SKILL.md"),
+      ],
+      works_with: ["agent-skills"],
+    },
+  },
+  pluginFolders: {
+    seed: {
+      full_name: "layouts/plugin-market",
+      files: {
+        ".claude-plugin/marketplace.json": JSON.stringify({
+          name: "tools-market",
+          owner: { name: "Layouts" },
+          plugins: [
+            { name: "docs", source: "./plugins/docs" },
+            { name: "lint", source: "./extras/lint" },
+          ],
+        }),
+        "plugins/docs/.claude-plugin/plugin.json": JSON.stringify({ name: "docs" }),
+        "plugins/docs/skills/pdf/SKILL.md": skill("pdf", "Reads PDF forms"),
+        "plugins/docs/skills/pdf/forms.py": "print('x')",
+        "plugins/unlisted/skills/ghost/SKILL.md": skill("ghost", "Not in the marketplace"),
+        "extras/lint/skills/style/SKILL.md": skill("style", "Checks style"),
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [
+          { name: "pdf", description: "Reads PDF forms", path: "plugins/docs/skills/pdf" },
+          {
+            name: "style",
+            description: null,
+            path: "extras/lint/skills/style",
+            no_install: "SKILL.md not read; named by its folder",
+          },
+        ],
+        plugins: [
+          { name: "docs", source: "./plugins/docs", description: null },
+          { name: "lint", source: "./extras/lint", description: null },
+        ],
+        marketplace: { name: "tools-market", refused: null },
+        counts: counts({ skills: 2, plugins: 2 }),
+      },
+      install: [
+        {
+          harness: "claude-code",
+          kind: "marketplace",
+          command: "/plugin marketplace add layouts/plugin-market",
+          env: [],
+          from: ".claude-plugin/marketplace.json",
+        },
+        ...["docs", "lint"].map((p) => ({
+          harness: "claude-code",
+          kind: "plugin",
+          command: `/plugin install ${p}@tools-market`,
+          env: [],
+          from: ".claude-plugin/marketplace.json",
+        })),
+        line("layouts/plugin-market", "pdf", "plugins/docs/skills/pdf/SKILL.md"),
+      ],
+      works_with: ["claude-code", "agent-skills"],
+    },
+  },
+  twice: {
+    seed: {
+      full_name: "layouts/twice",
+      files: {
+        "skills/fmt/SKILL.md": skill("fmt", "Formats code"),
+        "skills/ok/SKILL.md": skill("ok", "Fine"),
+        ".claude/skills/fmt/SKILL.md": skill("fmt", "Formats code differently"),
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [
+          { name: "fmt", description: "Formats code", path: "skills/fmt", no_install: TWICE },
+          { name: "ok", description: "Fine", path: "skills/ok" },
+          { name: "fmt", description: "Formats code differently", path: ".claude/skills/fmt", no_install: TWICE },
+        ],
+        counts: counts({ skills: 3 }),
+      },
+      install: [line("layouts/twice", "ok", "skills/ok/SKILL.md")],
+      works_with: ["agent-skills"],
+    },
+  },
+  rooted: {
+    seed: {
+      full_name: "layouts/rooted",
+      files: {
+        "SKILL.md": skill("main", "The repository is the skill"),
+        "skills/extra/SKILL.md": skill("extra", "An extra skill"),
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [
+          { name: "main", description: "The repository is the skill" },
+          {
+            name: "extra",
+            description: "An extra skill",
+            path: "skills/extra",
+            no_install: "the installer reads only this repository's root SKILL.md",
+          },
+        ],
+        counts: counts({ skills: 2 }),
+      },
+      install: [
+        {
+          harness: "claude-code",
+          kind: "skill",
+          command: "git clone https://github.com/layouts/rooted.git .claude/skills/main",
+          env: [],
+          from: "SKILL.md",
+        },
+      ],
+      works_with: ["agent-skills"],
+    },
+  },
+};

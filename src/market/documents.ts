@@ -5,14 +5,16 @@
  * those groups between a small head and tail: its cost is about that of sending its bytes, and
  * the process holds none of them.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Log } from "../base/log";
 import type { ChangeSet } from "../catalog/model/history";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
 import { crc32Combine, deflatePart, GZIP_HEADER, gzipEnd, type Part } from "./chunks";
-import { documentsOnWorker, documentsRoot, removeOtherDocuments } from "./docfiles";
-import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, type GroupEntry } from "./docwriter";
+import { documentsKey, documentsOnWorker, documentsRoot, removeOtherDocuments } from "./docfiles";
+import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, type GroupEntry, INDEX_FILE } from "./docwriter";
 import { FileBody, type Piece } from "./filebody";
 
 /** A document in files and its strong ETag (of the plain form). */
@@ -173,6 +175,29 @@ export class SyncDocuments {
  * snapshot (it runs `prepare` when it opens one), or begun by the first request for a snapshot
  * opened without it. The directories of snapshots no longer served nor prepared are removed.
  */
+/** Documents begun before the server listened (documentsAhead), taken by the first PreparedDocuments that asks. */
+const AHEAD = new WeakMap<Snapshot, Promise<SyncDocuments>>();
+
+/**
+ * Before the server listens: begins finding or writing the documents of `snapshot`, opened from
+ * `path`, and when an earlier start left documents for it, waits (at most `waitMs`) until they are
+ * checked, so the first catalog.json is answered at once. True when they were ready in time.
+ */
+export async function documentsAhead(snapshot: Snapshot, path: string, waitMs: number): Promise<boolean> {
+  const left = existsSync(join(documentsRoot(path), documentsKey(snapshot, path), INDEX_FILE));
+  const promise = SyncDocuments.of(snapshot, path);
+  promise.catch(() => {});
+  AHEAD.set(snapshot, promise);
+  if (!left) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+  const ready = promise.then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([ready, late]).finally(() => clearTimeout(timer));
+}
+
 export class PreparedDocuments {
   private readonly written = new Map<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
 
@@ -233,7 +258,9 @@ export class PreparedDocuments {
     if (known !== undefined) return known;
     if (snapshot.closed) return Promise.reject(new SnapshotClosed());
     const started = performance.now();
-    const promise = SyncDocuments.of(snapshot, this.path).then(
+    const source = AHEAD.get(snapshot) ?? SyncDocuments.of(snapshot, this.path);
+    AHEAD.delete(snapshot);
+    const promise = source.then(
       (documents) => {
         const ms = Math.round(performance.now() - started);
         this.log("sync.documents", { snapshotAt: snapshot.snapshotAt, reused: documents.reused, ms });

@@ -64,7 +64,7 @@ const metrics = new Metrics({
   sharedMode: sharedMode(redis),
 });
 // The first catalog.json is answered at once when the previous start left its documents: they are
-// checked (on a worker thread) before the server listens.
+// checked (in a child process) before the server listens.
 const first = store.loaded;
 if (first !== null) await documentsAhead(first, databasePath, DOCUMENTS_WAIT_MS);
 const app = createApp({

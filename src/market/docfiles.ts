@@ -3,7 +3,7 @@
  * snapshot's identity (its time, its statistics, the file's length and SQLite header, the schema
  * and the documents' format). A start finds the documents the previous start wrote for the same
  * snapshot and checks them (every file's length and hash against the index) before it serves them;
- * otherwise they are written again. Both happen on a worker thread (documentsworker.ts).
+ * otherwise they are written again. Both happen in a child process (documentsjob.ts).
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -67,28 +67,38 @@ export function verifiedIndex(dir: string, key: string): DocumentIndex | null {
   return index;
 }
 
-/** What the worker answers: the documents' index and directory, or why there are none. */
-export type WorkerAnswer = { index: DocumentIndex; dir: string; reused: boolean } | { error: string };
+/** What the writer answers: the documents' index and directory, or why there are none. */
+export type WriterAnswer = { index: DocumentIndex; dir: string; reused: boolean } | { error: string };
 
-/** The documents of the snapshot at `path` (which must still be the one of `snapshotAt`), found or written on a worker thread. */
-export function documentsOnWorker(
+const JOB = join(import.meta.dir, "documentsjob.ts");
+
+/**
+ * The documents of the snapshot at `path` (which must still be the one of `snapshotAt`), found or
+ * written by a child process, killed if this process exits first.
+ */
+export async function documentsInChild(
   path: string,
   snapshotAt: string,
 ): Promise<{ index: DocumentIndex; dir: string; reused: boolean }> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./documentsworker.ts", import.meta.url).href);
-    worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
-      worker.terminate();
-      const answer = event.data;
-      if ("error" in answer) reject(new Error(answer.error));
-      else resolve(answer);
-    };
-    worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error(event.message));
-    };
-    worker.postMessage({ path, root: documentsRoot(path), snapshotAt });
+  const child = Bun.spawn([process.execPath, JOB, path, documentsRoot(path), snapshotAt], {
+    stdout: "pipe",
+    stderr: "ignore",
   });
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  try {
+    const [output, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    let answer: WriterAnswer;
+    try {
+      answer = JSON.parse(output) as WriterAnswer;
+    } catch {
+      throw new Error(`the documents' writer ended with ${code} and no answer`);
+    }
+    if ("error" in answer) throw new Error(answer.error);
+    return answer;
+  } finally {
+    process.off("exit", orphaned);
+  }
 }
 
 /**

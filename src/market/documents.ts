@@ -1,6 +1,6 @@
 /**
- * The client-sync documents of a snapshot, served from the files a worker thread wrote for it
- * (docwriter.ts, docfiles.ts): catalog.json in both forms, and every plugin that a `changes` answer
+ * The client-sync documents of a snapshot, served from the files a child process wrote for it
+ * (docwriter.ts in a child process, docfiles.ts): catalog.json in both forms, and every plugin that a `changes` answer
  * can hold, grouped by when it changed and when it was first seen. A `changes` answer is a run of
  * those groups between a small head and tail: its cost is about that of sending its bytes, and
  * the process holds none of them.
@@ -13,7 +13,7 @@ import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
 import { crc32Combine, deflatePart, GZIP_HEADER, gzipEnd, type Part } from "./chunks";
-import { documentsKey, documentsOnWorker, documentsRoot, removeOtherDocuments } from "./docfiles";
+import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments } from "./docfiles";
 import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, type GroupEntry, INDEX_FILE } from "./docwriter";
 import { FileBody, type Piece } from "./filebody";
 
@@ -110,9 +110,9 @@ export class SyncDocuments {
     return this.index.snapshotAt;
   }
 
-  /** Finds or writes the documents of `snapshot`, opened from `path`, on a worker thread. */
+  /** Finds or writes the documents of `snapshot`, opened from `path`, in a child process. */
   static async of(snapshot: Snapshot, path: string): Promise<SyncDocuments> {
-    const { index, dir, reused } = await documentsOnWorker(path, snapshot.snapshotAt);
+    const { index, dir, reused } = await documentsInChild(path, snapshot.snapshotAt);
     return new SyncDocuments(index, dir, reused);
   }
 
@@ -171,7 +171,7 @@ export class SyncDocuments {
 }
 
 /**
- * The documents of each snapshot, found or written on a worker thread: before the store serves the
+ * The documents of each snapshot, found or written in a child process: before the store serves the
  * snapshot (it runs `prepare` when it opens one), or begun by the first request for a snapshot
  * opened without it. The directories of snapshots no longer served nor prepared are removed.
  */

@@ -1,6 +1,6 @@
 /**
- * Writes the client-sync documents of a snapshot into a directory, on a worker thread
- * (documentsworker.ts): catalog.json plain and as one gzip member, and every plugin that a
+ * Writes the client-sync documents of a snapshot into a directory, in a child process
+ * (documentsjob.ts): catalog.json plain and as one gzip member, and every plugin that a
  * `changes` answer can hold, grouped by when it changed and when it was first seen (relative to the
  * snapshot times of the history), each group's plain bytes and compressed parts one region of a
  * file. `index.json` says where everything is, with each file's length and hash, so a later start
@@ -189,7 +189,7 @@ function writeGroups(groups: readonly Group[], dir: string) {
 
 /**
  * Writes the documents of `snapshot` into `dir` (made whole or not at all: written beside it, then
- * renamed). Synchronous: run it on a worker thread.
+ * renamed). Synchronous: run it in a child process.
  */
 export function writeDocuments(snapshot: Snapshot, key: string, dir: string): DocumentIndex {
   const tmp = `${dir}.tmp-${process.pid}-${Date.now().toString(36)}`;

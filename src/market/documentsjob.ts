@@ -1,0 +1,34 @@
+/**
+ * A child process that finds or writes a snapshot's client-sync documents (docfiles.ts), so the
+ * server only receives their index and its memory never holds their writing.
+ * `bun documentsjob.ts <path> <root> <snapshotAt>` prints one WriterAnswer as JSON.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Snapshot } from "../catalog/snapshot/snapshot";
+import { documentsKey, verifiedIndex, type WriterAnswer } from "./docfiles";
+import { writeDocuments } from "./docwriter";
+
+/** The documents of the snapshot at `path` (which must hold `snapshotAt`) under `root`: found and checked, or written. */
+export function documentsHere(path: string, root: string, snapshotAt: string): WriterAnswer {
+  let snapshot: Snapshot | null = null;
+  try {
+    snapshot = Snapshot.open(path);
+    if (snapshot.snapshotAt !== snapshotAt) throw new Error(`${path} holds another snapshot now`);
+    const key = documentsKey(snapshot, path);
+    const dir = join(root, key);
+    const found = verifiedIndex(dir, key);
+    if (found !== null) return { index: found, dir, reused: true };
+    mkdirSync(root, { recursive: true });
+    return { index: writeDocuments(snapshot, key, dir), dir, reused: false };
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    snapshot?.close();
+  }
+}
+
+if (import.meta.main) {
+  const [path = "", root = "", snapshotAt = ""] = process.argv.slice(2);
+  process.stdout.write(JSON.stringify(documentsHere(path, root, snapshotAt)));
+}

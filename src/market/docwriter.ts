@@ -6,7 +6,17 @@
  * file. `index.json` says where everything is, with each file's length and hash, so a later start
  * checks the files before it serves them.
  */
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { type ChangeSet, composeEvents } from "../catalog/model/history";
 import { categoriesJson } from "../catalog/snapshot/category-counts";
@@ -211,7 +221,12 @@ export function writeDocuments(snapshot: Snapshot, key: string, dir: string): Do
     };
     writeFileSync(join(tmp, INDEX_FILE), JSON.stringify(index));
     rmSync(dir, { recursive: true, force: true });
-    renameSync(tmp, dir);
+    try {
+      renameSync(tmp, dir);
+    } catch (error) {
+      // Another writer of the same snapshot renamed its directory first: the same documents.
+      if (!existsSync(join(dir, INDEX_FILE))) throw error;
+    }
     return index;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -14,7 +14,7 @@ import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { crc32Combine, PART_BYTES } from "../../src/market/chunks";
 import { documentsRoot } from "../../src/market/docfiles";
-import { PreparedDocuments, SyncDocuments } from "../../src/market/documents";
+import { documentsAhead, PreparedDocuments, SyncDocuments } from "../../src/market/documents";
 import { FILES } from "../../src/market/docwriter";
 import { FileBody } from "../../src/market/filebody";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
@@ -324,6 +324,29 @@ describe("the documents of an earlier start", () => {
       expect(rewritten.reused).toBe(false);
       expect(await text(rewritten.catalog.body.body(false))).toBe(whole);
       expect(readdirSync(documentsRoot(server.path))).toContain(first.directory.split("/").at(-1)!);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  test("before listening, a start waits for them only when an earlier start left them", async () => {
+    const path = join(server.path, "..", "ahead.sqlite");
+    await Bun.write(path, Bun.file(server.path));
+    const snapshot = Snapshot.open(path);
+    try {
+      // None left: nothing to wait for (they are written meanwhile).
+      expect(await documentsAhead(snapshot, path, 5000)).toBe(false);
+      await SyncDocuments.of(snapshot, path);
+      const again = Snapshot.open(path);
+      try {
+        expect(await documentsAhead(again, path, 5000)).toBe(true);
+        // The documents found ahead are the ones the app then serves.
+        const prepared = new PreparedDocuments(path);
+        const documents = prepared.get(again);
+        expect(documents instanceof Promise ? (await documents).reused : documents.reused).toBe(true);
+      } finally {
+        again.close();
+      }
     } finally {
       snapshot.close();
     }

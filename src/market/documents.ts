@@ -10,12 +10,13 @@ import { join } from "node:path";
 import type { Log } from "../base/log";
 import type { ChangeSet } from "../catalog/model/history";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
-import type { CatalogStore } from "../catalog/snapshot/store";
+import { type CatalogStore, PREPARED_AT_ONCE } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
-import { crc32Combine, deflatePart, GZIP_HEADER, gzipEnd, type Part } from "./chunks";
 import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments } from "./docfiles";
-import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, type GroupEntry, INDEX_FILE } from "./docwriter";
+import { documentsOf } from "./documentsjob";
+import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE } from "./docwriter";
 import { FileBody, type Piece } from "./filebody";
+import { PiecesBuilder } from "./pieces";
 
 /** A document in files and its strong ETag (of the plain form). */
 export interface PartsDocument {
@@ -36,56 +37,6 @@ function changesText(snapshotAt: string, since: string, { removed, renamed }: Ch
   ];
 }
 
-const encoder = new TextEncoder();
-const COMMA = deflatePart(",");
-
-/** Builds the two forms of a document part by part: text in memory, groups as regions of the files. */
-class PiecesBuilder {
-  readonly plain: Piece[] = [];
-  readonly gzip: Piece[] = [{ bytes: GZIP_HEADER }];
-  crc = 0;
-  plainBytes = 0;
-
-  constructor(private readonly dir: string) {}
-
-  text(text: string): void {
-    this.part(encoder.encode(text), deflatePart(text));
-  }
-
-  part(bytes: Uint8Array, part: Part): void {
-    this.plain.push({ bytes });
-    this.gzip.push({ bytes: part.deflated });
-    this.add(part.crc, part.plainBytes);
-  }
-
-  group(group: GroupEntry): void {
-    this.plain.push({ path: `${this.dir}/${FILES.groups}`, offset: group.plainOffset, length: group.plainBytes });
-    this.gzip.push({
-      path: `${this.dir}/${FILES.groupsDeflate}`,
-      offset: group.deflatedOffset,
-      length: group.deflatedBytes,
-    });
-    this.add(group.crc, group.plainBytes);
-  }
-
-  groups(groups: readonly GroupEntry[]): void {
-    for (const [i, group] of groups.entries()) {
-      if (i > 0) this.part(COMMA_BYTES, COMMA);
-      this.group(group);
-    }
-  }
-
-  private add(crc: number, bytes: number): void {
-    this.crc = crc32Combine(this.crc, crc, bytes);
-    this.plainBytes += bytes;
-  }
-
-  body(): FileBody {
-    return new FileBody(this.plain, [...this.gzip, { bytes: gzipEnd(this.crc, this.plainBytes) }]);
-  }
-}
-
-const COMMA_BYTES = encoder.encode(",");
 export class SyncDocuments {
   private readonly answers = new Map<string, PartsDocument>();
   readonly catalog: PartsDocument;
@@ -108,6 +59,12 @@ export class SyncDocuments {
 
   get snapshotAt(): string {
     return this.index.snapshotAt;
+  }
+
+  /** Finds or writes the documents of a small snapshot now, in this process. */
+  static here(snapshot: Snapshot, path: string): SyncDocuments {
+    const { index, dir, reused } = documentsOf(snapshot, path, documentsRoot(path));
+    return new SyncDocuments(index, dir, reused);
   }
 
   /** Finds or writes the documents of `snapshot`, opened from `path`, in a child process. */
@@ -251,12 +208,28 @@ export class PreparedDocuments {
     removeOtherDocuments(documentsRoot(this.path), keep).catch(() => {});
   }
 
+  private here(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
+    const started = performance.now();
+    try {
+      const documents = SyncDocuments.here(snapshot, this.path);
+      const ms = Math.round(performance.now() - started);
+      this.log("sync.documents", { snapshotAt: snapshot.snapshotAt, reused: documents.reused, ms });
+      this.written.set(snapshot, documents);
+      return documents;
+    } catch (error) {
+      // A failure is not remembered: the next request begins again.
+      return Promise.reject(error);
+    }
+  }
+
   /** The documents of `snapshot`, at once when found, else the promise of them (begun now if not yet). */
   get(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
     this.forgetClosed();
     const known = this.written.get(snapshot);
     if (known !== undefined) return known;
     if (snapshot.closed) return Promise.reject(new SnapshotClosed());
+    // A small snapshot's documents are a few milliseconds of work: made at once, so it serves at once.
+    if (snapshot.stats.total <= PREPARED_AT_ONCE && !AHEAD.has(snapshot)) return this.here(snapshot);
     const started = performance.now();
     const source = AHEAD.get(snapshot) ?? SyncDocuments.of(snapshot, this.path);
     AHEAD.delete(snapshot);

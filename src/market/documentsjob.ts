@@ -1,26 +1,36 @@
 /**
  * A child process that finds or writes a snapshot's client-sync documents (docfiles.ts), so the
- * server only receives their index and its memory never holds their writing.
+ * server only receives their index and its memory never holds their writing (a small snapshot's
+ * are found or written in the server itself, documentsOf).
  * `bun documentsjob.ts <path> <root> <snapshotAt>` prints one WriterAnswer as JSON.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Snapshot } from "../catalog/snapshot/snapshot";
 import { documentsKey, verifiedIndex, type WriterAnswer } from "./docfiles";
-import { writeDocuments } from "./docwriter";
+import { type DocumentIndex, writeDocuments } from "./docwriter";
 
-/** The documents of the snapshot at `path` (which must hold `snapshotAt`) under `root`: found and checked, or written. */
-export function documentsHere(path: string, root: string, snapshotAt: string): WriterAnswer {
+/** The documents of `snapshot`, opened from `path`, under `root`: found and checked, or written. */
+export function documentsOf(
+  snapshot: Snapshot,
+  path: string,
+  root: string,
+): { index: DocumentIndex; dir: string; reused: boolean } {
+  const key = documentsKey(snapshot, path);
+  const dir = join(root, key);
+  const found = verifiedIndex(dir, key);
+  if (found !== null) return { index: found, dir, reused: true };
+  mkdirSync(root, { recursive: true });
+  return { index: writeDocuments(snapshot, key, dir), dir, reused: false };
+}
+
+/** The documents of the snapshot at `path` (which must hold `snapshotAt`) under `root`, or why there are none. */
+function documentsHere(path: string, root: string, snapshotAt: string): WriterAnswer {
   let snapshot: Snapshot | null = null;
   try {
     snapshot = Snapshot.open(path);
     if (snapshot.snapshotAt !== snapshotAt) throw new Error(`${path} holds another snapshot now`);
-    const key = documentsKey(snapshot, path);
-    const dir = join(root, key);
-    const found = verifiedIndex(dir, key);
-    if (found !== null) return { index: found, dir, reused: true };
-    mkdirSync(root, { recursive: true });
-    return { index: writeDocuments(snapshot, key, dir), dir, reused: false };
+    return documentsOf(snapshot, path, root);
   } catch (error) {
     return { error: (error as Error).message };
   } finally {

@@ -141,7 +141,12 @@ const AHEAD = new WeakMap<Snapshot, Promise<SyncDocuments>>();
  * checked, so the first catalog.json is answered at once. True when they were ready in time.
  */
 export async function documentsAhead(snapshot: Snapshot, path: string, waitMs: number): Promise<boolean> {
-  const left = existsSync(join(documentsRoot(path), documentsKey(snapshot, path), INDEX_FILE));
+  let left = false;
+  try {
+    left = existsSync(join(documentsRoot(path), documentsKey(snapshot, path), INDEX_FILE));
+  } catch {
+    // The file cannot be read here: the writer says why when asked.
+  }
   const promise = SyncDocuments.of(snapshot, path);
   promise.catch(() => {});
   AHEAD.set(snapshot, promise);
@@ -155,8 +160,12 @@ export async function documentsAhead(snapshot: Snapshot, path: string, waitMs: n
   return Promise.race([ready, late]).finally(() => clearTimeout(timer));
 }
 
+/** How long a failed writer's error answers before a new writer is started. */
+const RETRY_AFTER_FAILURE_MS = 10_000;
+
 export class PreparedDocuments {
   private readonly written = new Map<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
+  private readonly failures = new WeakMap<Snapshot, { at: number; error: unknown }>();
 
   constructor(
     private readonly path: string,
@@ -230,6 +239,10 @@ export class PreparedDocuments {
     if (snapshot.closed) return Promise.reject(new SnapshotClosed());
     // A small snapshot's documents are a few milliseconds of work: made at once, so it serves at once.
     if (snapshot.stats.total <= PREPARED_AT_ONCE && !AHEAD.has(snapshot)) return this.here(snapshot);
+    // A writer that failed is not started again for every request: it is asked again after a pause.
+    const failed = this.failures.get(snapshot);
+    if (failed !== undefined && performance.now() - failed.at < RETRY_AFTER_FAILURE_MS)
+      return Promise.reject(failed.error);
     const started = performance.now();
     const source = AHEAD.get(snapshot) ?? SyncDocuments.of(snapshot, this.path);
     AHEAD.delete(snapshot);
@@ -241,8 +254,8 @@ export class PreparedDocuments {
         return documents;
       },
       (error: unknown) => {
-        // A failure is not remembered: the next request begins again.
         if (this.written.get(snapshot) === promise) this.written.delete(snapshot);
+        if (!snapshot.closed) this.failures.set(snapshot, { at: performance.now(), error });
         throw snapshot.closed ? new SnapshotClosed() : error;
       },
     );

@@ -147,6 +147,23 @@ describe("changes from parts", () => {
     }
   });
 
+  test("a large snapshot's failed writer is not started again for every request", async () => {
+    const path = join(server.path, "..", "large.sqlite");
+    publishSnapshot(path, snapshotInput(Array.from({ length: 1001 }, (_, i) => plugin(`bulk/p-${i}`, { stars: i }))));
+    const snapshot = Snapshot.open(path);
+    try {
+      writeFileSync(`${path}-sync`, "in the way");
+      const prepared = new PreparedDocuments(path);
+      const first = await Promise.resolve(prepared.get(snapshot)).catch((error: Error) => error);
+      expect(first).toBeInstanceOf(Error);
+      // The way is clear now, but within the pause the failure answers: no new writer was started.
+      rmSync(`${path}-sync`, { force: true });
+      expect(await Promise.resolve(prepared.get(snapshot)).catch((error: Error) => error)).toBe(first);
+    } finally {
+      snapshot.close();
+    }
+  });
+
   test("a body of pieces in files and memory: whole, any range, small or streamed", async () => {
     const path = `${server.path}-pieces`;
     const text = Array.from({ length: 60_000 }, (_, i) => `{"n":${i},"s":"${"x".repeat(i % 50)}"}`).join(",");

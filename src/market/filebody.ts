@@ -59,26 +59,30 @@ function within(pieces: readonly Piece[], start: number, end: number): Piece[] {
   return out;
 }
 
-/** The bytes of `pieces` read now (a small body). */
+/** The bytes of `pieces` read now (a small body), each file opened once. */
 function readAll(pieces: readonly Piece[], total: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(total);
-  let at = 0;
-  for (const piece of pieces) {
-    if ("bytes" in piece) out.set(piece.bytes, at);
-    else {
-      const fd = openSync(piece.path, "r");
-      try {
-        let done = 0;
-        while (done < piece.length) {
+  const open = new Map<string, number>();
+  try {
+    let at = 0;
+    for (const piece of pieces) {
+      if ("bytes" in piece) out.set(piece.bytes, at);
+      else {
+        let fd = open.get(piece.path);
+        if (fd === undefined) {
+          fd = openSync(piece.path, "r");
+          open.set(piece.path, fd);
+        }
+        for (let done = 0; done < piece.length; ) {
           const read = readSync(fd, out, at + done, piece.length - done, piece.offset + done);
           if (read === 0) throw new Error(`${piece.path} ends before its recorded length`);
           done += read;
         }
-      } finally {
-        closeSync(fd);
       }
+      at += pieceLength(piece);
     }
-    at += pieceLength(piece);
+  } finally {
+    for (const fd of open.values()) closeSync(fd);
   }
   return out;
 }

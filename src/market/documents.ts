@@ -127,11 +127,6 @@ export class SyncDocuments {
   }
 }
 
-/**
- * The documents of each snapshot, found or written in a child process: before the store serves the
- * snapshot (it runs `prepare` when it opens one), or begun by the first request for a snapshot
- * opened without it. The directories of snapshots no longer served nor prepared are removed.
- */
 /** Documents begun before the server listened (documentsAhead), taken by the first PreparedDocuments that asks. */
 const AHEAD = new WeakMap<Snapshot, Promise<SyncDocuments>>();
 
@@ -163,6 +158,11 @@ export async function documentsAhead(snapshot: Snapshot, path: string, waitMs: n
 /** How long a failed writer's error answers before a new writer is started. */
 const RETRY_AFTER_FAILURE_MS = 10_000;
 
+/**
+ * The documents of each snapshot, found or written in a child process: before the store serves the
+ * snapshot (it runs `prepare` when it opens one), or begun by the first request for a snapshot
+ * opened without it. The directories of snapshots no longer served nor prepared are removed.
+ */
 export class PreparedDocuments {
   private readonly written = new Map<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
   private readonly failures = new WeakMap<Snapshot, { at: number; error: unknown }>();

@@ -7,7 +7,8 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { isOtherProcessRunning } from "../base/atomic-write";
 import { SCHEMA_VERSION } from "../catalog/model/schema";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
@@ -16,6 +17,11 @@ import { DOCUMENTS_FORMAT, type DocumentIndex, FILES, fileFacts, INDEX_FILE } fr
 /** The directory holding the documents of every snapshot served from `databasePath`. */
 export function documentsRoot(databasePath: string): string {
   return `${databasePath}-sync`;
+}
+
+/** Where the documents go when the database's directory cannot be written: the temporary directory, one per database path. */
+export function spareDocumentsRoot(databasePath: string): string {
+  return join(tmpdir(), `plugin-catalog-sync-${Bun.hash(resolve(databasePath)).toString(36)}`);
 }
 
 /** The identity of the snapshot opened from `path`: its documents' directory name. */

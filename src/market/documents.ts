@@ -12,7 +12,7 @@ import type { ChangeSet } from "../catalog/model/history";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import { type CatalogStore, PREPARED_AT_ONCE } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
-import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments } from "./docfiles";
+import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments, spareDocumentsRoot } from "./docfiles";
 import { documentsOf } from "./documentsjob";
 import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE } from "./docwriter";
 import { FileBody, type Piece } from "./filebody";
@@ -138,7 +138,8 @@ const AHEAD = new WeakMap<Snapshot, Promise<SyncDocuments>>();
 export async function documentsAhead(snapshot: Snapshot, path: string, waitMs: number): Promise<boolean> {
   let left = false;
   try {
-    left = existsSync(join(documentsRoot(path), documentsKey(snapshot, path), INDEX_FILE));
+    const key = documentsKey(snapshot, path);
+    left = [documentsRoot(path), spareDocumentsRoot(path)].some((root) => existsSync(join(root, key, INDEX_FILE)));
   } catch {
     // The file cannot be read here: the writer says why when asked.
   }
@@ -214,7 +215,9 @@ export class PreparedDocuments {
       // A directory being found or written is not known yet: nothing is removed meanwhile.
       else return;
     }
-    removeOtherDocuments(documentsRoot(this.path), keep).catch(() => {});
+    for (const root of [documentsRoot(this.path), spareDocumentsRoot(this.path)]) {
+      removeOtherDocuments(root, keep).catch(() => {});
+    }
   }
 
   private here(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {

@@ -7,21 +7,34 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Snapshot } from "../catalog/snapshot/snapshot";
-import { documentsKey, verifiedIndex, type WriterAnswer } from "./docfiles";
+import { documentsKey, spareDocumentsRoot, verifiedIndex, type WriterAnswer } from "./docfiles";
 import { type DocumentIndex, writeDocuments } from "./docwriter";
 
-/** The documents of `snapshot`, opened from `path`, under `root`: found and checked, or written. */
+/**
+ * The documents of `snapshot`, opened from `path`, under `root`: found and checked, or written;
+ * where `root` cannot be written (a read-only volume), under the temporary directory instead.
+ */
 export function documentsOf(
   snapshot: Snapshot,
   path: string,
   root: string,
 ): { index: DocumentIndex; dir: string; reused: boolean } {
   const key = documentsKey(snapshot, path);
-  const dir = join(root, key);
-  const found = verifiedIndex(dir, key);
-  if (found !== null) return { index: found, dir, reused: true };
-  mkdirSync(root, { recursive: true });
-  return { index: writeDocuments(snapshot, key, dir), dir, reused: false };
+  const roots = [root, spareDocumentsRoot(path)];
+  for (const where of roots) {
+    const found = verifiedIndex(join(where, key), key);
+    if (found !== null) return { index: found, dir: join(where, key), reused: true };
+  }
+  let failure: unknown;
+  for (const where of roots) {
+    try {
+      mkdirSync(where, { recursive: true });
+      return { index: writeDocuments(snapshot, key, join(where, key)), dir: join(where, key), reused: false };
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  throw failure;
 }
 
 /** The documents of the snapshot at `path` (which must hold `snapshotAt`) under `root`, or why there are none. */

@@ -5,7 +5,7 @@
  * checked and served again.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { carryHistory } from "../../src/catalog/model/history";
 import { readPrevious } from "../../src/catalog/model/previous";
@@ -13,7 +13,7 @@ import type { PluginRecord } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { crc32Combine, PART_BYTES } from "../../src/market/chunks";
-import { documentsRoot } from "../../src/market/docfiles";
+import { documentsRoot, spareDocumentsRoot } from "../../src/market/docfiles";
 import { documentsAhead, PreparedDocuments, SyncDocuments } from "../../src/market/documents";
 import { FILES } from "../../src/market/docwriter";
 import { FileBody } from "../../src/market/filebody";
@@ -130,20 +130,17 @@ describe("changes from parts", () => {
 
   test("a writing that failed is begun again by the next request, not remembered", async () => {
     const snapshot = Snapshot.open(server.path);
-    const root = `${server.path}-failing`;
+    const path = `${server.path}-failing`;
     try {
-      // A file where the documents' directory must go: the writing fails until it is gone.
-      writeFileSync(`${root}-sync`, "in the way");
-      const prepared = new PreparedDocuments(root);
-      rmSync(root, { force: true });
-      await Bun.write(root, Bun.file(server.path));
+      // No file at the path the documents are keyed by: the writing fails until it is there.
+      const prepared = new PreparedDocuments(path);
       await expect(Promise.resolve(prepared.get(snapshot))).rejects.toThrow();
-      rmSync(`${root}-sync`, { force: true });
+      await Bun.write(path, Bun.file(server.path));
       expect((await prepared.get(snapshot)).snapshotAt).toBe(snapshot.snapshotAt);
     } finally {
       snapshot.close();
-      rmSync(root, { force: true });
-      rmSync(`${root}-sync`, { recursive: true, force: true });
+      rmSync(path, { force: true });
+      rmSync(`${path}-sync`, { recursive: true, force: true });
     }
   });
 
@@ -151,16 +148,34 @@ describe("changes from parts", () => {
     const path = join(server.path, "..", "large.sqlite");
     publishSnapshot(path, snapshotInput(Array.from({ length: 1001 }, (_, i) => plugin(`bulk/p-${i}`, { stars: i }))));
     const snapshot = Snapshot.open(path);
+    const moved = `${path}-moved`;
     try {
-      writeFileSync(`${path}-sync`, "in the way");
+      renameSync(path, moved);
       const prepared = new PreparedDocuments(path);
       const first = await Promise.resolve(prepared.get(snapshot)).catch((error: Error) => error);
       expect(first).toBeInstanceOf(Error);
-      // The way is clear now, but within the pause the failure answers: no new writer was started.
-      rmSync(`${path}-sync`, { force: true });
+      // The file is back, but within the pause the failure answers: no new writer was started.
+      renameSync(moved, path);
       expect(await Promise.resolve(prepared.get(snapshot)).catch((error: Error) => error)).toBe(first);
     } finally {
       snapshot.close();
+    }
+  });
+
+  test("where the database's directory takes no documents, they are written under the temporary directory", async () => {
+    const path = join(server.path, "..", "spare.sqlite");
+    await Bun.write(path, Bun.file(server.path));
+    // A file where the documents' directory must go, as a read-only volume would refuse it.
+    writeFileSync(`${path}-sync`, "in the way");
+    const snapshot = Snapshot.open(path);
+    try {
+      const documents = await SyncDocuments.of(snapshot, path);
+      expect(documents.directory.startsWith(spareDocumentsRoot(path))).toBe(true);
+      expect(await text(documents.catalog.body.body(false))).toBe(wholeCatalog(snapshot));
+      expect((await SyncDocuments.of(snapshot, path)).reused).toBe(true);
+    } finally {
+      snapshot.close();
+      rmSync(spareDocumentsRoot(path), { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,8 @@
  * count (10,000 and 100,000 by default) the real service starts on a snapshot of that many plugins,
  * the fake platform serves them and 100 newcomers whose SKILL.md front matter nests 4,000 deep, the
  * schedule fires, and bench/prober.ts (a process of its own) asks /healthz every 100 ms until the
- * run ends. Prints p50/p99/max, the run's duration, and the peak RSS of the server and of the
+ * new snapshot serves (the server opens, prepares and swaps it after the run publishes) and 3 s
+ * more. Prints p50/p99/max, the run's duration, and the peak RSS of the server and of the
  * refresh's child process.
  */
 import { readFileSync } from "node:fs";
@@ -13,6 +14,8 @@ import { Env } from "../test/refresh/support";
 import { ROOT, startService } from "../test/reliability/support/process";
 
 const HOSTILE = 100;
+/** How long the probes go on once the new snapshot serves. */
+const SETTLE_MS = 3000;
 const counts = process.argv.slice(2).map(Number);
 
 function onceIn(seconds: number): string {
@@ -70,6 +73,17 @@ async function measure(count: number): Promise<void> {
     ),
   );
   const seconds = (performance.now() - started) / 1000;
+  // The server's own share comes after the publish: it opens the new file, prepares it and swaps.
+  // The probes go on until it serves (its second snapshot.loaded) and for SETTLE_MS after.
+  const publishedAt = performance.now();
+  let swapSeconds = Number.NaN;
+  if (ended.event === "refresh.published") {
+    const deadline = publishedAt + 600_000;
+    while (service.events.filter((e) => e.event === "snapshot.loaded").length < 2 && performance.now() < deadline)
+      await Bun.sleep(50);
+    swapSeconds = (performance.now() - publishedAt) / 1000;
+    await Bun.sleep(SETTLE_MS);
+  }
   clearInterval(sampler);
   serverPeak = Math.max(serverPeak, memory(service.proc.pid)?.hwm ?? 0);
   prober.kill("SIGTERM");
@@ -83,7 +97,8 @@ async function measure(count: number): Promise<void> {
     `${count.toLocaleString("en")} plugins + ${HOSTILE} hostile: ${String(ended.event)} in ${seconds.toFixed(1)} s ` +
       `(server pid ${service.proc.pid}, refresh pid ${child}); /healthz ${sorted.length} probes ` +
       `p50 ${ms(percentile(sorted, 50))} p99 ${ms(percentile(sorted, 99))} max ${ms(sorted.at(-1) ?? Number.NaN)}; ` +
-      `peak RSS server ${serverPeak.toFixed(0)} MB, refresh child ${childPeak.toFixed(0)} MB`,
+      `peak RSS server ${serverPeak.toFixed(0)} MB, refresh child ${childPeak.toFixed(0)} MB; ` +
+      `the new snapshot served ${swapSeconds.toFixed(1)} s after the publish (probed until ${SETTLE_MS / 1000} s after)`,
   );
   await env.stop();
 }

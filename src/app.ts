@@ -205,7 +205,7 @@ export function createApp({
   const answer = answerWith(store, config, limiter);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
-  const market = marketHandlers(answer, store, config.baseUrl);
+  const market = marketHandlers(answer, store, config.baseUrl, log);
   const health = healthHandlers(store, config.readyMaxAgeS, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });

@@ -14,9 +14,12 @@ import { RedisLimits } from "./cluster/sharedlimit";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
+import { documentsAhead } from "./market/documents";
 import { refreshCron, refreshRun } from "./scheduler/cron";
 
 const { log, redact } = createLog();
+/** The longest a start waits for the previous start's client-sync documents to be checked. */
+const DOCUMENTS_WAIT_MS = 5000;
 
 let config: Config;
 try {
@@ -60,6 +63,10 @@ const metrics = new Metrics({
   snapshot: servedSnapshot(store),
   sharedMode: sharedMode(redis),
 });
+// The first catalog.json is answered at once when the previous start left its documents: they are
+// checked (in a child process) before the server listens.
+const first = store.loaded;
+if (first !== null) await documentsAhead(first, databasePath, DOCUMENTS_WAIT_MS);
 const app = createApp({
   store,
   config,

@@ -97,12 +97,14 @@ export interface ServerOptions {
   sharedLimits?: SharedLimits;
   /** Any other settings. */
   config?: Partial<Config>;
+  /** Serve this database file (left in place on stop) instead of a fresh one. */
+  path?: string;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
 export function startServer(input: SnapshotInput | null, options: ServerOptions = {}): TestServer {
   const { dir, cleanup } = tempDir();
-  const path = join(dir, "catalog.sqlite");
+  const path = options.path ?? join(dir, "catalog.sqlite");
   if (input) publishSnapshot(path, input);
   const lines: Array<Record<string, unknown>> = [];
   const store = new CatalogStore(path, {

@@ -1,64 +1,32 @@
 /**
- * The client-sync documents of a snapshot, written once per snapshot in slices that yield to the
- * event loop: catalog.json as compressed parts, and every plugin that a `changes` answer can hold
- * as compressed parts grouped by when it changed and when it was first seen (relative to the
- * snapshot times of the history). A `changes` answer is then a run of those groups between a
- * small head and tail: its cost is about that of sending its bytes.
+ * The client-sync documents of a snapshot, served from the files a child process wrote for it
+ * (docwriter.ts in a child process, docfiles.ts): catalog.json in both forms, and every plugin that a `changes` answer
+ * can hold, grouped by when it changed and when it was first seen. A `changes` answer is a run of
+ * those groups between a small head and tail: its cost is about that of sending its bytes, and
+ * the process holds none of them.
  */
-import { type ChangeSet, composeEvents } from "../catalog/model/history";
-import type { HistoryEvent } from "../catalog/model/types";
-import { categoriesJson } from "../catalog/snapshot/category-counts";
-import { runSliced, SLICE_MS } from "../catalog/snapshot/slices";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Log } from "../base/log";
+import type { ChangeSet } from "../catalog/model/history";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
-import type { CatalogStore } from "../catalog/snapshot/store";
+import { type CatalogStore, PREPARED_AT_ONCE } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
-import { deflatePart, joinSegments, PartsBody, PartWriter, partSegment, type Segment } from "./chunks";
+import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments, spareDocumentsRoot } from "./docfiles";
+import { documentsOf } from "./documentsjob";
+import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE } from "./docwriter";
+import { FileBody, type Piece } from "./filebody";
+import { PiecesBuilder } from "./pieces";
 
-/** The start of catalog.json up to its first item. */
-function catalogHead(snapshot: Snapshot): string {
-  const counts = snapshot.categoryCounts({ q: null, curated: false, archived: null });
-  const head = `"snapshotAt":${JSON.stringify(snapshot.snapshotAt)},"total":${snapshot.stats.total}`;
-  return `{${head},"categories":${categoriesJson(snapshot, counts)},"items":[`;
-}
-
-const CATALOG_TAIL = "]}";
-
-/** A document of parts and its strong ETag (of the plain form). */
+/** A document in files and its strong ETag (of the plain form). */
 export interface PartsDocument {
-  body: PartsBody;
+  body: FileBody;
   etag: string;
 }
-
-/** Rows read per query while writing; the writing may pause after each read. */
-const ROWS_PER_READ = 200;
-
-const COMMA = deflatePart(",");
 
 export class SnapshotClosed extends Error {
   override name = "SnapshotClosed";
 }
-
-/** The plugins of one group: changed in the same interval of the history, first seen in the same one. */
-interface Group {
-  changed: number;
-  firstSeen: number;
-  writer: PartWriter;
-  items: number;
-}
-
-/** The number of history times before `time`: `time` is after the k-th snapshot exactly when this exceeds k. */
-function interval(times: readonly string[], time: string): number {
-  let low = 0;
-  let high = times.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (times[mid]! < time) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-const textSegment = (text: string): Segment => partSegment(deflatePart(text));
 
 /** A `changes` answer around its added and updated items: the text before, between and after them. */
 function changesText(snapshotAt: string, since: string, { removed, renamed }: ChangeSet): [string, string, string] {
@@ -71,15 +39,44 @@ function changesText(snapshotAt: string, since: string, { removed, renamed }: Ch
 
 export class SyncDocuments {
   private readonly answers = new Map<string, PartsDocument>();
+  readonly catalog: PartsDocument;
 
   private constructor(
-    readonly snapshotAt: string,
-    readonly catalog: PartsDocument,
-    private readonly times: readonly string[],
-    private readonly groups: readonly Group[],
-    private readonly events: readonly HistoryEvent[],
-    private readonly ids: ReadonlySet<string>,
-  ) {}
+    private readonly index: DocumentIndex,
+    private readonly dir: string,
+    /** Found from an earlier start (checked), not written now. */
+    readonly reused: boolean,
+  ) {
+    const file = (name: string, length: number): Piece => ({ path: `${dir}/${name}`, offset: 0, length });
+    this.catalog = {
+      body: new FileBody(
+        [file(FILES.catalog, index.catalog.plainBytes)],
+        [file(FILES.catalogGzip, index.catalog.gzipBytes)],
+      ),
+      etag: index.catalog.etag,
+    };
+  }
+
+  get snapshotAt(): string {
+    return this.index.snapshotAt;
+  }
+
+  /** Finds or writes the documents of a small snapshot now, in this process. */
+  static here(snapshot: Snapshot, path: string): SyncDocuments {
+    const { index, dir, reused } = documentsOf(snapshot, path, documentsRoot(path));
+    return new SyncDocuments(index, dir, reused);
+  }
+
+  /** Finds or writes the documents of `snapshot`, opened from `path`, in a child process. */
+  static async of(snapshot: Snapshot, path: string): Promise<SyncDocuments> {
+    const { index, dir, reused } = await documentsInChild(path, snapshot.snapshotAt);
+    return new SyncDocuments(index, dir, reused);
+  }
+
+  /** The directory the documents are read from. */
+  get directory(): string {
+    return this.dir;
+  }
 
   /** catalog.json with its first item only: an example read without writing the whole document. */
   static catalogExample(snapshot: Snapshot): string {
@@ -90,69 +87,6 @@ export class SyncDocuments {
   /** The `changes` answer from a snapshot to itself: nothing added, updated, removed or renamed. */
   static unchanged(snapshotAt: string): string {
     return changesText(snapshotAt, snapshotAt, { removed: [], renamed: [] }).join("");
-  }
-
-  /** Writes the documents of `snapshot` in slices of the event loop; rejects if it closes meanwhile. */
-  static async of(snapshot: Snapshot, sliceMs = SLICE_MS): Promise<SyncDocuments> {
-    const run = runSliced(SyncDocuments.writing(snapshot), sliceMs);
-    return run.done ? run.value : run.promise;
-  }
-
-  /** The writing of the documents of `snapshot`, pausing after each read of rows; throws SnapshotClosed if it closes. */
-  static *writing(snapshot: Snapshot): Generator<void, SyncDocuments> {
-    const times = snapshot.historySnapshots();
-    const events = snapshot.historyEvents();
-    const catalog = new PartWriter();
-    catalog.write(catalogHead(snapshot));
-    const groups = new Map<number, Group>();
-    const ids = new Set<string>();
-    let after = 0;
-    let first = true;
-    for (;;) {
-      if (snapshot.closed) throw new SnapshotClosed();
-      const rows = snapshot.catalogRowsAfter(after, ROWS_PER_READ);
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        after = row.rowid;
-        ids.add(row.id.toLowerCase());
-        catalog.write(first ? row.json : `,${row.json}`);
-        first = false;
-        const changed = interval(times, row.changedAt);
-        // A plugin changed at or before the oldest snapshot kept is in no answer.
-        if (changed === 0) continue;
-        const firstSeen = Math.min(interval(times, row.firstSeenAt), changed);
-        const key = changed * (times.length + 1) + firstSeen;
-        let group = groups.get(key);
-        if (group === undefined) {
-          group = { changed, firstSeen, writer: new PartWriter(), items: 0 };
-          groups.set(key, group);
-        }
-        group.writer.write(group.items++ === 0 ? row.json : `,${row.json}`);
-      }
-      yield;
-    }
-    catalog.write(CATALOG_TAIL);
-    const segment = catalog.segment();
-    for (const group of groups.values()) group.writer.flush();
-    const etag = strongEtag(catalog.hash, segment.plainBytes);
-    return new SyncDocuments(
-      snapshot.snapshotAt,
-      { body: new PartsBody(segment), etag },
-      times,
-      [...groups.values()],
-      events,
-      ids,
-    );
-  }
-
-  /** Lets go of the plain forms the parts kept; true when there were any. */
-  release(): boolean {
-    let kept = false;
-    for (const part of [...this.catalog.body.segment.parts, ...this.groups.flatMap((g) => g.writer.parts)]) {
-      kept ||= part.plain !== undefined;
-      part.plain = undefined;
-    }
-    return kept;
   }
 
   /** Whether the answer from `since` was assembled already. */
@@ -168,75 +102,100 @@ export class SyncDocuments {
   changes(since: string): PartsDocument | null {
     const known = this.answers.get(since);
     if (known !== undefined) return known;
-    const k = since === this.snapshotAt ? this.times.length : this.times.indexOf(since);
+    const { times, groups, changeSets } = this.index;
+    const k = since === this.snapshotAt ? times.length : times.indexOf(since);
     if (k === -1) return null;
-    const segmentOf = (group: Group) => group.writer.segment();
-    const added = this.groups
+    const added = groups
       .filter((g) => g.firstSeen > k)
-      .sort((a, b) => a.firstSeen - b.firstSeen || a.changed - b.changed)
-      .map(segmentOf);
-    const updated = this.groups
+      .sort((a, b) => a.firstSeen - b.firstSeen || a.changed - b.changed);
+    const updated = groups
       .filter((g) => g.changed > k && g.firstSeen <= k)
-      .sort((a, b) => a.changed - b.changed || a.firstSeen - b.firstSeen)
-      .map(segmentOf);
-    const changeSet =
-      since === this.snapshotAt ? { removed: [], renamed: [] } : composeEvents(this.events, since, this.ids);
+      .sort((a, b) => a.changed - b.changed || a.firstSeen - b.firstSeen);
+    const changeSet = k === times.length ? { removed: [], renamed: [] } : changeSets[k]!;
     const [head, between, tail] = changesText(this.snapshotAt, since, changeSet);
-    const segment = joinSegments([
-      textSegment(head),
-      joinSegments(added, COMMA),
-      textSegment(between),
-      joinSegments(updated, COMMA),
-      textSegment(tail),
-    ]);
+    const pieces = new PiecesBuilder(this.dir);
+    pieces.text(head);
+    pieces.groups(added);
+    pieces.text(between);
+    pieces.groups(updated);
+    pieces.text(tail);
+    const body = pieces.body();
     const version = Bun.hash(`${this.catalog.etag}\u0000${since}`);
-    const answer = { body: new PartsBody(segment), etag: strongEtag(version, segment.plainBytes) };
+    const answer = { body, etag: strongEtag(version, body.plainLength) };
     this.answers.set(since, answer);
     return answer;
   }
 }
 
+/** Documents begun before the server listened (documentsAhead), taken by the first PreparedDocuments that asks. */
+const AHEAD = new WeakMap<Snapshot, Promise<SyncDocuments>>();
+
 /**
- * The documents of each snapshot, written once: before the store serves the snapshot (it runs
- * `prepare` when it opens one), or begun by the first request for a snapshot opened without it.
+ * Before the server listens: begins finding or writing the documents of `snapshot`, opened from
+ * `path`, and when an earlier start left documents for it, waits (at most `waitMs`) until they are
+ * checked, so the first catalog.json is answered at once. True when they were ready in time.
+ */
+export async function documentsAhead(snapshot: Snapshot, path: string, waitMs: number): Promise<boolean> {
+  let left = false;
+  try {
+    const key = documentsKey(snapshot, path);
+    left = [documentsRoot(path), spareDocumentsRoot(path)].some((root) => existsSync(join(root, key, INDEX_FILE)));
+  } catch {
+    // The file cannot be read here: the writer says why when asked.
+  }
+  const promise = SyncDocuments.of(snapshot, path);
+  promise.catch(() => {});
+  AHEAD.set(snapshot, promise);
+  if (!left) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+  const ready = promise.then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([ready, late]).finally(() => clearTimeout(timer));
+}
+
+/** How long a failed writer's error answers before a new writer is started. */
+const RETRY_AFTER_FAILURE_MS = 10_000;
+
+/**
+ * The documents of each snapshot, found or written in a child process: before the store serves the
+ * snapshot (it runs `prepare` when it opens one), or begun by the first request for a snapshot
+ * opened without it. The directories of snapshots no longer served nor prepared are removed.
  */
 export class PreparedDocuments {
   private readonly written = new Map<Snapshot, SyncDocuments | Promise<SyncDocuments>>();
+  private readonly failures = new WeakMap<Snapshot, { at: number; error: unknown }>();
 
-  constructor(private readonly sliceMs = SLICE_MS) {}
+  constructor(
+    private readonly path: string,
+    private readonly log: Log = () => {},
+  ) {}
 
-  /** The documents of the snapshots `store` opens, each written before it serves. */
-  static following(store: CatalogStore, sliceMs = SLICE_MS): PreparedDocuments {
-    const prepared = new PreparedDocuments(sliceMs);
+  /** The documents of the snapshots `store` opens, each found or written before it serves. */
+  static following(store: CatalogStore, log?: Log): PreparedDocuments {
+    const prepared = new PreparedDocuments(store.path, log);
     store.onOpen((snapshot) => prepared.prepare(snapshot));
-    store.onSwap((snapshot) => prepared.serving(snapshot));
+    // Once the documents of the snapshot now served are known, the others' directories go.
+    store.onSwap((snapshot) => {
+      Promise.resolve(prepared.get(snapshot)).then(
+        () => prepared.removeOthers(),
+        () => {},
+      );
+    });
     // A snapshot opened before: its documents are begun now.
     if (store.loaded !== null) prepared.start(store.loaded);
     return prepared;
   }
 
-  /** The writing of the documents of `snapshot`, as steps the caller runs in slices; nothing when begun already. */
-  *prepare(snapshot: Snapshot): Generator<void, void> {
-    if (this.written.has(snapshot)) return;
-    this.forgetClosed();
-    let settle: { resolve(documents: SyncDocuments): void; reject(error: unknown): void } | undefined;
-    const promise = new Promise<SyncDocuments>((resolve, reject) => (settle = { resolve, reject }));
-    // A failure is seen by the requests awaiting it, if any.
-    promise.catch(() => {});
-    this.written.set(snapshot, promise);
-    try {
-      const documents = yield* SyncDocuments.writing(snapshot);
-      this.written.set(snapshot, documents);
-      settle!.resolve(documents);
-    } catch (error) {
-      // A failed writing is begun again by the next request rather than remembered.
-      this.written.delete(snapshot);
-      settle!.reject(error);
-      throw error;
-    }
+  /** The step of a preparation: waits for the documents of `snapshot` (found or written elsewhere). */
+  *prepare(snapshot: Snapshot): Generator<Promise<unknown>, void, unknown> {
+    const documents = this.get(snapshot);
+    if (documents instanceof Promise) yield documents;
   }
 
-  /** Begins writing the documents of `snapshot` (a snapshot opened before `prepare` was asked to). */
+  /** Begins finding or writing the documents of `snapshot`. */
   start(snapshot: Snapshot): void {
     Promise.resolve(this.get(snapshot)).catch(() => {});
   }
@@ -246,33 +205,66 @@ export class PreparedDocuments {
     for (const snapshot of this.written.keys()) if (snapshot.closed) this.written.delete(snapshot);
   }
 
-  /**
-   * `snapshot` serves now: the plain forms kept by the documents of the one it replaced are let go
-   * (an answer of those still being sent inflates again what it needs), and a full collection, once
-   * per swap, gives their memory back before the new snapshot's plain forms are made: a lighter
-   * one leaves such long-lived buffers in place.
-   */
-  private serving(snapshot: Snapshot): void {
-    let released = false;
-    for (const [other, documents] of this.written) {
-      if (other !== snapshot && documents instanceof SyncDocuments) released = documents.release() || released;
+  /** Removes the directories of the documents of snapshots closed since. */
+  removeOthers(): void {
+    this.forgetClosed();
+    const keep = new Set<string>();
+    for (const documents of this.written.values()) {
+      if (documents instanceof SyncDocuments)
+        keep.add(documents.directory.slice(documents.directory.lastIndexOf("/") + 1));
+      // A directory being found or written is not known yet: nothing is removed meanwhile.
+      else return;
     }
-    if (released) Bun.gc(true);
+    for (const root of [documentsRoot(this.path), spareDocumentsRoot(this.path)]) {
+      removeOtherDocuments(root, keep).catch(() => {});
+    }
   }
 
-  /** The documents of `snapshot`, at once when written, else the promise of them (begun now if not yet). */
+  private here(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
+    const started = performance.now();
+    try {
+      const documents = SyncDocuments.here(snapshot, this.path);
+      const ms = Math.round(performance.now() - started);
+      this.log("sync.documents", { snapshotAt: snapshot.snapshotAt, reused: documents.reused, ms });
+      this.written.set(snapshot, documents);
+      return documents;
+    } catch (error) {
+      // A failure is not remembered: the next request begins again.
+      return Promise.reject(error);
+    }
+  }
+
+  /** The documents of `snapshot`, at once when found, else the promise of them (begun now if not yet). */
   get(snapshot: Snapshot): SyncDocuments | Promise<SyncDocuments> {
     this.forgetClosed();
     const known = this.written.get(snapshot);
     if (known !== undefined) return known;
-    let run: ReturnType<typeof runSliced<void>>;
-    try {
-      run = runSliced(this.prepare(snapshot), this.sliceMs);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // The requests awaiting the documents see a failure.
-    if (!run.done) run.promise.catch(() => {});
-    return this.written.get(snapshot)!;
+    if (snapshot.closed) return Promise.reject(new SnapshotClosed());
+    // A small snapshot's documents are a few milliseconds of work: made at once, so it serves at once.
+    if (snapshot.stats.total <= PREPARED_AT_ONCE && !AHEAD.has(snapshot)) return this.here(snapshot);
+    // A writer that failed is not started again for every request: it is asked again after a pause.
+    const failed = this.failures.get(snapshot);
+    if (failed !== undefined && performance.now() - failed.at < RETRY_AFTER_FAILURE_MS)
+      return Promise.reject(failed.error);
+    const started = performance.now();
+    const source = AHEAD.get(snapshot) ?? SyncDocuments.of(snapshot, this.path);
+    AHEAD.delete(snapshot);
+    const promise = source.then(
+      (documents) => {
+        const ms = Math.round(performance.now() - started);
+        this.log("sync.documents", { snapshotAt: snapshot.snapshotAt, reused: documents.reused, ms });
+        if (this.written.get(snapshot) === promise) this.written.set(snapshot, documents);
+        return documents;
+      },
+      (error: unknown) => {
+        if (this.written.get(snapshot) === promise) this.written.delete(snapshot);
+        if (!snapshot.closed) this.failures.set(snapshot, { at: performance.now(), error });
+        throw snapshot.closed ? new SnapshotClosed() : error;
+      },
+    );
+    // A failure is seen by the requests awaiting it, if any.
+    promise.catch(() => {});
+    this.written.set(snapshot, promise);
+    return promise;
   }
 }

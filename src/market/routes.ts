@@ -4,6 +4,7 @@
  * document) and GET /market/v1/changes (what changed since the snapshot a client holds).
  */
 import type { Static } from "@sinclair/typebox";
+import type { Log } from "../base/log";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
 import { type Answer, type CatalogContext, canonicalParams } from "../http/answer";
@@ -193,7 +194,7 @@ function serveParts(
   }
   const { start, end } = range ?? { start: 0, end: length };
   if (range !== null) headers["Content-Range"] = `bytes ${start}-${end - 1}/${length}`;
-  // A streamed body goes chunked (see parts.ts); HEAD and a whole body say the length.
+  // A streamed body goes chunked (see filebody.ts); HEAD, a file and a whole body say the length.
   headers["Content-Length"] = String(end - start);
   Object.assign(headers, note.limit);
   const status = range === null ? 200 : 206;
@@ -204,8 +205,8 @@ function serveParts(
 
 const EMPTY = new Uint8Array(0);
 
-export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
-  const prepared = PreparedDocuments.following(store);
+export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: string, log: Log = () => {}) {
+  const prepared = PreparedDocuments.following(store, log);
   const cacheControl = answer.shared(CACHE_CONTROL);
   /** The documents of the snapshot served; one written meanwhile is awaited, one closed meanwhile asked again. */
   const documents = async (note: CatalogContext["note"], attempts = 3): Promise<SyncDocuments> => {

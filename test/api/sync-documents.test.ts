@@ -1,16 +1,22 @@
 /**
- * catalog.json and changes written once per snapshot as compressed parts: every answer equals the
- * computation straight from the database, in both forms, for every `since` in the history; byte
- * ranges, HEAD and revalidation of catalog.json.
+ * catalog.json and changes written once per snapshot into files, plain and compressed: every answer
+ * equals the computation straight from the database, in both forms, for every `since` in the
+ * history; byte ranges, HEAD and revalidation of catalog.json; the files of an earlier start found,
+ * checked and served again.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { carryHistory } from "../../src/catalog/model/history";
 import { readPrevious } from "../../src/catalog/model/previous";
 import type { PluginRecord } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
-import { crc32Combine, PART_BYTES, PartsBody, PartWriter, partStats } from "../../src/market/chunks";
-import { PreparedDocuments, SyncDocuments } from "../../src/market/documents";
+import { crc32Combine, PART_BYTES } from "../../src/market/chunks";
+import { documentsRoot, spareDocumentsRoot } from "../../src/market/docfiles";
+import { documentsAhead, PreparedDocuments, SyncDocuments } from "../../src/market/documents";
+import { FILES } from "../../src/market/docwriter";
+import { FileBody } from "../../src/market/filebody";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 import { changesSince, wholeCatalog } from "../sync-oracle";
 
@@ -81,7 +87,7 @@ describe("changes from parts", () => {
   test("every since in the history: the same answer as the database gives, plain and gzip", async () => {
     const snapshot = Snapshot.open(server.path);
     try {
-      const documents = await SyncDocuments.of(snapshot, 0);
+      const documents = await SyncDocuments.of(snapshot, server.path);
       expect(snapshot.historySnapshots()).toEqual(times);
       for (const since of [...times, "2026-01-01T00:00:00.000Z"]) {
         const naive = changesSince(snapshot, since);
@@ -124,33 +130,87 @@ describe("changes from parts", () => {
 
   test("a writing that failed is begun again by the next request, not remembered", async () => {
     const snapshot = Snapshot.open(server.path);
+    const path = `${server.path}-failing`;
     try {
-      const prepared = new PreparedDocuments(0);
-      const read = snapshot.catalogRowsAfter.bind(snapshot);
-      let failures = 1;
-      snapshot.catalogRowsAfter = (after, limit) => {
-        if (failures-- > 0) throw new Error("disk I/O error");
-        return read(after, limit);
-      };
-      await expect(Promise.resolve(prepared.get(snapshot))).rejects.toThrow("disk I/O error");
+      // No file at the path the documents are keyed by: the writing fails until it is there.
+      const prepared = new PreparedDocuments(path);
+      await expect(Promise.resolve(prepared.get(snapshot))).rejects.toThrow();
+      await Bun.write(path, Bun.file(server.path));
       expect((await prepared.get(snapshot)).snapshotAt).toBe(snapshot.snapshotAt);
+    } finally {
+      snapshot.close();
+      rmSync(path, { force: true });
+      rmSync(`${path}-sync`, { recursive: true, force: true });
+    }
+  });
+
+  test("a large snapshot's failed writer is not started again for every request", async () => {
+    const path = join(server.path, "..", "large.sqlite");
+    publishSnapshot(path, snapshotInput(Array.from({ length: 1001 }, (_, i) => plugin(`bulk/p-${i}`, { stars: i }))));
+    const snapshot = Snapshot.open(path);
+    const moved = `${path}-moved`;
+    try {
+      renameSync(path, moved);
+      const prepared = new PreparedDocuments(path);
+      const first = await Promise.resolve(prepared.get(snapshot)).catch((error: Error) => error);
+      expect(first).toBeInstanceOf(Error);
+      // The file is back, but within the pause the failure answers: no new writer was started.
+      renameSync(moved, path);
+      expect(await Promise.resolve(prepared.get(snapshot)).catch((error: Error) => error)).toBe(first);
     } finally {
       snapshot.close();
     }
   });
 
-  test("the plain form is decompressed part by part as it is first sent, then kept", async () => {
-    const writer = new PartWriter();
-    const text = Array.from({ length: 5000 }, (_, i) => `{"n":${i},"s":"${"x".repeat(i % 50)}"}`).join(",");
-    for (let at = 0; at < text.length; at += 7000) writer.write(text.slice(at, at + 7000));
-    const body = new PartsBody(writer.segment());
-    const inflated = partStats.inflated;
-    expect(await new Response(body.body(false)).text()).toBe(text);
-    expect(partStats.inflated - inflated).toBe(body.segment.parts.length);
-    expect(await new Response(body.body(false, 70_000, 200_000)).text()).toBe(text.slice(70_000, 200_000));
-    expect(partStats.inflated - inflated).toBe(body.segment.parts.length);
-    const gzip = new Uint8Array(await new Response(body.body(true)).arrayBuffer());
-    expect(new TextDecoder().decode(Bun.gunzipSync(gzip))).toBe(text);
+  test("where the database's directory takes no documents, they are written under the temporary directory", async () => {
+    const path = join(server.path, "..", "spare.sqlite");
+    await Bun.write(path, Bun.file(server.path));
+    // A file where the documents' directory must go, as a read-only volume would refuse it.
+    writeFileSync(`${path}-sync`, "in the way");
+    const snapshot = Snapshot.open(path);
+    try {
+      const documents = await SyncDocuments.of(snapshot, path);
+      expect(documents.directory.startsWith(spareDocumentsRoot(path))).toBe(true);
+      expect(await text(documents.catalog.body.body(false))).toBe(wholeCatalog(snapshot));
+      expect((await SyncDocuments.of(snapshot, path)).reused).toBe(true);
+    } finally {
+      snapshot.close();
+      rmSync(spareDocumentsRoot(path), { recursive: true, force: true });
+    }
+  });
+
+  test("a body of pieces in files and memory: whole, any range, small or streamed", async () => {
+    const path = `${server.path}-pieces`;
+    const text = Array.from({ length: 60_000 }, (_, i) => `{"n":${i},"s":"${"x".repeat(i % 50)}"}`).join(",");
+    writeFileSync(path, `[${text}]`);
+    try {
+      const bytes = new TextEncoder().encode(text);
+      const head = new TextEncoder().encode('{"a":');
+      const body = new FileBody(
+        [
+          { bytes: head },
+          { path, offset: 1, length: 700_000 },
+          { path, offset: 700_001, length: bytes.byteLength - 700_000 },
+        ],
+        [{ path, offset: 0, length: 10 }],
+      );
+      const whole = `{"a":${text}`;
+      expect(body.plainLength).toBe(whole.length);
+      expect(await new Response(body.body(false)).text()).toBe(whole);
+      for (const [start, end] of [
+        [0, 3],
+        [3, 700_010],
+        [700_004, 700_006],
+        [1000, whole.length],
+      ] as const) {
+        expect(await new Response(body.body(false, start, end)).text(), `${start}-${end}`).toBe(
+          whole.slice(start, end),
+        );
+      }
+      expect(await new Response(body.body(true)).text()).toBe(`[${text.slice(0, 9)}`);
+    } finally {
+      rmSync(path, { force: true });
+    }
   });
 
   test("crc32Combine gives the CRC of the joined bytes", () => {
@@ -165,10 +225,12 @@ describe("catalog.json from parts", () => {
   test("adds up to the whole document rendered at once", async () => {
     const snapshot = Snapshot.open(server.path);
     try {
-      const documents = await SyncDocuments.of(snapshot, 0);
+      const documents = await SyncDocuments.of(snapshot, server.path);
       const whole = wholeCatalog(snapshot);
       expect(await text(documents.catalog.body.body(false))).toBe(whole);
-      expect(documents.catalog.body.segment.parts.length).toBeGreaterThan(3);
+      const gzip = new Uint8Array(await new Response(documents.catalog.body.body(true)).arrayBuffer());
+      expect(new TextDecoder().decode(Bun.gunzipSync(gzip))).toBe(whole);
+      expect(documents.catalog.body.plainLength).toBeGreaterThan(3 * PART_BYTES);
     } finally {
       snapshot.close();
     }
@@ -257,17 +319,11 @@ describe("catalog.json from parts", () => {
       });
       expect([head.status, head.headers.get("content-length")]).toEqual([200, String(length)]);
     }
-    const served = partStats.served;
     const revalidated = await server.get("/market/v1/catalog.json", {
       "accept-encoding": "identity",
       "if-none-match": plain.headers.get("etag")!,
     });
     expect([revalidated.status, await revalidated.text()]).toEqual([304, ""]);
-    await fetch(`${server.url}/market/v1/catalog.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
-    // Neither a 304 nor a HEAD made any part of the body; a GET makes each once.
-    expect(partStats.served).toBe(served);
-    await (await server.get("/market/v1/catalog.json", { "accept-encoding": "identity" })).arrayBuffer();
-    expect(partStats.served - served).toBeGreaterThan(1);
   });
 });
 
@@ -281,20 +337,77 @@ test("the catalog of a small snapshot is one whole body with its Content-Length"
   }
 });
 
-describe("the plain forms kept", () => {
-  test("are let go when the documents are released, and made again if still asked for", async () => {
+describe("the documents of an earlier start", () => {
+  test("are found and checked: whole ones served again, damaged ones written again", async () => {
     const snapshot = Snapshot.open(server.path);
     try {
-      const documents = await SyncDocuments.of(snapshot, 0);
-      const body = documents.catalog.body;
-      const plain = await text(body.body(false));
-      expect(body.segment.parts.every((part) => part.plain !== undefined)).toBe(true);
-      expect(documents.release()).toBe(true);
-      expect(body.segment.parts.some((part) => part.plain !== undefined)).toBe(false);
-      expect(documents.release()).toBe(false);
-      expect(await text(body.body(false))).toBe(plain);
+      const first = await SyncDocuments.of(snapshot, server.path);
+      const whole = await text(first.catalog.body.body(false));
+      const again = await SyncDocuments.of(snapshot, server.path);
+      expect(again.directory).toBe(first.directory);
+      expect(again.reused).toBe(true);
+      expect(await text(again.catalog.body.body(false))).toBe(whole);
+      // One byte changed, the length kept: the check finds it and the documents are written again.
+      const file = join(first.directory, FILES.catalog);
+      const bytes = readFileSync(file);
+      bytes[100] = bytes[100] === 0x41 ? 0x42 : 0x41;
+      writeFileSync(file, bytes);
+      const rewritten = await SyncDocuments.of(snapshot, server.path);
+      expect(rewritten.reused).toBe(false);
+      expect(await text(rewritten.catalog.body.body(false))).toBe(whole);
+      expect(readdirSync(documentsRoot(server.path))).toContain(first.directory.split("/").at(-1)!);
     } finally {
       snapshot.close();
+    }
+  });
+
+  test("before listening, a start waits for them only when an earlier start left them", async () => {
+    const path = join(server.path, "..", "ahead.sqlite");
+    await Bun.write(path, Bun.file(server.path));
+    const snapshot = Snapshot.open(path);
+    try {
+      // None left: nothing to wait for (they are written meanwhile).
+      expect(await documentsAhead(snapshot, path, 5000)).toBe(false);
+      await SyncDocuments.of(snapshot, path);
+      const again = Snapshot.open(path);
+      try {
+        expect(await documentsAhead(again, path, 5000)).toBe(true);
+        // The documents found ahead are the ones the app then serves.
+        const prepared = new PreparedDocuments(path);
+        const documents = prepared.get(again);
+        expect(documents instanceof Promise ? (await documents).reused : documents.reused).toBe(true);
+      } finally {
+        again.close();
+      }
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  test("a second server on the same file answers catalog.json from them, checked", async () => {
+    const path = join(server.path, "..", "restart.sqlite");
+    await Bun.write(path, Bun.file(server.path));
+    const one = startServer(null, { path });
+    let whole: string;
+    try {
+      whole = await (await one.get("/market/v1/catalog.json", { "accept-encoding": "identity" })).text();
+    } finally {
+      await one.stop();
+    }
+    const [dir] = readdirSync(documentsRoot(path));
+    expect(existsSync(join(documentsRoot(path), dir!, FILES.catalogGzip))).toBe(true);
+    const two = startServer(null, { path });
+    try {
+      const res = await two.get("/market/v1/catalog.json", { "accept-encoding": "identity" });
+      expect(await res.text()).toBe(whole);
+      const gzip = await fetch(`${two.url}/market/v1/catalog.json`, {
+        headers: { "accept-encoding": "gzip" },
+        decompress: false,
+      });
+      expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await gzip.arrayBuffer())))).toBe(whole);
+      expect(two.lines.filter((line) => line.event === "sync.documents").at(-1)).toMatchObject({ reused: true });
+    } finally {
+      await two.stop();
     }
   });
 });

@@ -25,6 +25,7 @@ const PART_COLUMNS: Record<string, string[]> = {
   x_install: ["install"],
   x_works_with: ["works_with"],
   x_risk: ["risk"],
+  x_context: ["context"],
   x_flags: ["fork_of", "deprecated", "lookalike_of", "latest_release"],
 };
 

@@ -7,6 +7,7 @@
  */
 import type { PluginDetails } from "../catalog/model/details";
 import type { RepoFiles } from "./clone-files";
+import { contextFileCount, contextSelection, finishContext } from "./manifests/context";
 import { ManifestReader, manifestSelection, skillSelection } from "./manifests/reader";
 import type { DiscoveryRules } from "./rules";
 import type { GateCounts } from "./upstream";
@@ -76,11 +77,14 @@ export function cloneReader(
   const manifests = new ManifestReader(counts, rules);
   return (files, id) => {
     const reading = manifests.read(answerSelection(files, manifestSelection()), id);
-    if (reading.skillDirs.length > 0) {
-      const node = answerSelection(files, skillSelection(reading.skillDirs));
-      const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node[`k${k}`]]));
+    let node: Record<string, unknown> | null = null;
+    if (reading.skillDirs.length > 0 || contextFileCount(reading.context) > 0) {
+      const selection = [skillSelection(reading.skillDirs), contextSelection(reading.context)].filter(Boolean);
+      node = answerSelection(files, selection.join("\n  "));
+      const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node![`k${k}`]]));
       reading.details = manifests.finishSkills(reading, objects, id);
     }
+    finishContext(reading, node);
     return manifests.checked(reading.details, id);
   };
 }

@@ -6,6 +6,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { ContextSchema } from "./context";
 import {
   acceptableEnvName,
   acceptableServerName,
@@ -26,7 +27,7 @@ export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "insta
 export type HasKind = (typeof HAS_KINDS)[number];
 
 /** The parts a client may ask for with `include=`. */
-export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk"] as const;
+export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk", "context"] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
 /**
@@ -168,6 +169,8 @@ export const DetailsSchema = Type.Object(
 
     /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
     mcp_registry: Type.Optional(McpRegistrySchema),
+    /** What the plugin costs a session's context (context.ts); absent when it is no Claude Code plugin. */
+    context: Type.Optional(ContextSchema),
   },
   { additionalProperties: false },
 );
@@ -239,6 +242,7 @@ export interface DetailFragments {
   flags: string;
   works_with: string;
   risk: string;
+  context: string;
 }
 
 export function detailFragments(details: PluginDetails | null, lookalikeOf: string | null): DetailFragments {
@@ -251,6 +255,7 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
       `"lookalike_of":${JSON.stringify(lookalikeOf)},"latest_release":${JSON.stringify(d.latest_release)}`,
     works_with: `"works_with":${JSON.stringify(d.works_with)}`,
     risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
+    context: `"context":${JSON.stringify(d.context ?? null)}`,
   };
 }
 

@@ -63,6 +63,7 @@ interface Row {
   x_flags?: string;
   x_works_with?: string;
   x_risk?: string;
+  x_context?: string;
 }
 
 const COLUMNS =
@@ -71,6 +72,8 @@ const COLUMNS =
 const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
 /** A file of an earlier schema may lack the risk column: its plugins have no notes yet. */
 const NO_RISK = `"risk":[]`;
+/** Nor the context column: its plugins are not measured yet. */
+const NO_CONTEXT = `"context":null`;
 
 /** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
@@ -81,6 +84,7 @@ function fragmentsOfRow(row: Row): DetailFragments {
     flags: row.x_flags!,
     works_with: row.x_works_with!,
     risk: row.x_risk ?? NO_RISK,
+    context: row.x_context ?? NO_CONTEXT,
   };
 }
 
@@ -114,10 +118,11 @@ function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
     return null;
   }
   const parts = JSON.parse(
-    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk}}`,
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.context}}`,
   ) as Record<string, unknown>;
   const { lookalike_of: _, ...details } = parts;
   if ((details.risk as unknown[]).length === 0) delete details.risk;
+  if (details.context === null) delete details.context;
   return validDetails(details);
 }
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
@@ -155,7 +160,9 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         .all()
         .map((c) => c.name),
     );
-    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${columns.has("x_risk") ? ", x_risk" : ""}` : "";
+    const details = columns.has("x_contents")
+      ? `, ${DETAIL_COLUMNS}${columns.has("x_risk") ? ", x_risk" : ""}${columns.has("x_context") ? ", x_context" : ""}`
+      : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {
       plugins.set(row.id.toLowerCase(), {

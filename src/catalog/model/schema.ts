@@ -32,7 +32,7 @@
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
  * ranks, so a suggestion reads a bounded number of rows whatever the catalog's size.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -68,7 +68,8 @@ CREATE TABLE plugins (
   x_install TEXT NOT NULL,
   x_flags TEXT NOT NULL,
   x_works_with TEXT NOT NULL,
-  x_risk TEXT NOT NULL
+  x_risk TEXT NOT NULL,
+  x_context TEXT NOT NULL
 );
 
 CREATE INDEX plugins_changed_at ON plugins (changed_at);

@@ -102,7 +102,7 @@ function insertPlugins(
   history: SnapshotHistory,
 ): void {
   const insert = db.prepare(
-    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO plugins VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
   const current = new Set(byStars.map((entry) => entry.record.id.toLowerCase()));
@@ -142,6 +142,7 @@ function insertPlugins(
       json[i]![2].flags,
       json[i]![2].works_with,
       json[i]![2].risk,
+      json[i]![2].context,
     );
   });
 }

@@ -22,9 +22,10 @@ interface CatalogRow {
   x_flags: string;
   x_works_with: string;
   x_risk: string;
+  x_context: string;
 }
 
-export const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk";
+export const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk, x_context";
 const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
 interface CatalogSliceRow extends CatalogRow {

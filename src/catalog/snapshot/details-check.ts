@@ -17,6 +17,7 @@ export interface DetailRow {
   x_flags: string;
   x_works_with: string;
   x_risk: string;
+  x_context: string;
 }
 
 export function rowFragments(row: DetailRow): DetailFragments {
@@ -26,6 +27,7 @@ export function rowFragments(row: DetailRow): DetailFragments {
     flags: row.x_flags,
     works_with: row.x_works_with,
     risk: row.x_risk,
+    context: row.x_context,
   };
 }
 

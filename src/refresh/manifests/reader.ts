@@ -18,7 +18,8 @@ import {
 } from "../../catalog/model/details";
 import { manifestRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
-import { cleanText, type GateCounts, isRepoId } from "../upstream";
+import type { GateCounts } from "../upstream";
+import { contextFiles } from "./context";
 import {
   ENTRY_NAME,
   Gate,
@@ -36,6 +37,7 @@ import { mcpJson } from "./mcp";
 import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
 import type { ManifestReading, PublishedNames } from "./reading";
+import { forkOf, latestRelease } from "./repo-facts";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
 import { finishSkills } from "./skill-folders";
@@ -60,6 +62,8 @@ interface Found {
   packages: PublishedNames;
   /** server.json's name and exact version, for the MCP registry API. */
   registry: McpRegistryIdentity | null;
+  /** The root plugin.json, when it parsed, and whether Claude Code would load it. */
+  plugin: { manifest: Json; loads: boolean } | null;
 }
 
 /** Reads one repository's manifests; every refusal is counted under `manifest <file>: <reason>`. */
@@ -109,6 +113,7 @@ export class ManifestReader {
     const plugin = this.json(node, "plugin", id);
     if (plugin) {
       const read = readPlugin(this.gate, plugin, id);
+      found.plugin = { manifest: plugin, loads: read.loads };
       if (read.loads) found.works.add("claude-code");
       found.hooks.push(...read.hooks);
       found.mcpServers.push(...read.mcpServers);
@@ -184,6 +189,7 @@ export class ManifestReader {
       evidence: [],
       packages: {},
       registry: null,
+      plugin: null,
     };
     this.claudeAndMcp(node, id, found);
     this.skillAndPackages(node, id, found);
@@ -229,6 +235,7 @@ export class ManifestReader {
       skillDirs: skillFolders.slice(0, MAX_LIST_ITEMS),
       skillFolders,
       packages: found.packages,
+      context: contextFiles(node, found.plugin?.manifest ?? null, found.plugin?.loads ?? false, id),
     };
   }
 
@@ -278,18 +285,3 @@ export class ManifestReader {
 
 /** A folder name under `skills/` that can hold a skill. */
 const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;
-
-function forkOf(node: Json): string | null {
-  const parent = (node.parent as { nameWithOwner?: unknown } | null | undefined)?.nameWithOwner;
-  return node.isFork === true && isRepoId(parent) ? parent : null;
-}
-
-function latestRelease(node: Json): PluginDetails["latest_release"] {
-  const release = node.latestRelease as { tagName?: unknown; publishedAt?: unknown } | null | undefined;
-  const tag = typeof release?.tagName === "string" ? cleanText(release.tagName, 100) : null;
-  const date =
-    typeof release?.publishedAt === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(release.publishedAt)
-      ? release.publishedAt
-      : null;
-  return tag && date ? { tag, date } : null;
-}

@@ -1,5 +1,6 @@
 /** What reading one repository's manifests yields, before the follow-up query completes its skills. */
 import type { PluginDetails } from "../../catalog/model/details";
+import type { ContextFiles } from "./context";
 
 /** The evidence a repository's manifests add, and what a follow-up query must still read. */
 export interface ManifestReading {
@@ -12,6 +13,8 @@ export interface ManifestReading {
   skillFolders: string[];
   /** The packages package.json and pyproject.toml name as published (not `private`), names checked. */
   packages: PublishedNames;
+  /** The command and agent files a root Claude Code plugin's context needs (context.ts); null for none. */
+  context?: ContextFiles | null;
 }
 
 export interface PublishedNames {

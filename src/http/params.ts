@@ -4,6 +4,7 @@
  * Unknown parameters are ignored.
  */
 import { Type as t } from "@sinclair/typebox";
+import { CONTEXT_MAX_VALUES } from "../catalog/model/context";
 import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/model/details";
 import { RISK_FILTERS } from "../catalog/model/risk";
 import { SORTS, type Sort } from "../catalog/search/orders";
@@ -47,6 +48,16 @@ export const FILTERS = {
     fallback: null,
     description: "`none`: only plugins without risk notes (`include=risk`); a rule id: only those with a note of it.",
   }),
+  context_max: choice(
+    "context_max",
+    CONTEXT_MAX_VALUES.map((v) => String(v)),
+    {
+      fallback: null,
+      description:
+        "Only plugins whose always-on context cost (`include=context`, as Claude Code counts it) is measured and " +
+        "at most this many tokens; plugins not measured are left out.",
+    },
+  ),
 };
 
 /** `include=`: the parts added to each plugin; none by default, so the answer is the contract's. */
@@ -54,7 +65,7 @@ export const INCLUDE = words("include", INCLUDE_PARTS, {
   examples: ["contents,install,flags,works_with"],
   description:
     "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
-    "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes). Without it the plugin has exactly " +
+    "`lookalike_of`, `latest_release`), `works_with`, `risk` (risk notes), `context` (context cost). Without it the plugin has exactly " +
     "the contract's fields.",
 });
 
@@ -63,7 +74,8 @@ export const SORT = choice("sort", SORTS, {
   description:
     "`default`: relevance with `q`, else curated first then stars; `heat`: " +
     "log10(1 + stars + 2·forks) · 0.5^(days since push / 30); `newest`: first seen in the catalog, " +
-    "latest first. Every order ends with id ascending.",
+    "latest first; `context`: always-on context cost, lightest first, plugins not measured last. Every order " +
+    "ends with id ascending.",
 });
 
 /**
@@ -133,6 +145,7 @@ export function parseFilters(params: URLSearchParams) {
   const original = FILTERS.original.read(params);
   const has = FILTERS.has.read(params);
   const risk = FILTERS.risk.read(params);
+  const contextMax = FILTERS.context_max.read(params);
   return {
     q,
     curated,
@@ -141,6 +154,7 @@ export function parseFilters(params: URLSearchParams) {
     harness,
     original,
     risk,
+    contextMax: contextMax === null ? null : Number(contextMax),
   } satisfies Query;
 }
 

@@ -28,6 +28,7 @@ export function browseQuery(p: ListParams, withCategory: boolean, pageNumber = p
   if (p.harness !== null) out.set("harness", p.harness);
   if (p.original) out.set("original", "1");
   if (p.risk) out.set("risk", p.risk);
+  if (p.contextMax !== null) out.set("context_max", String(p.contextMax));
   if (p.sort !== "default") out.set("sort", p.sort);
   if (pageNumber !== 1) out.set("page", String(pageNumber));
   const text = out.toString();
@@ -42,7 +43,8 @@ export const filtered = (p: ListParams) =>
   p.has.length > 0 ||
   p.harness !== null ||
   p.original ||
-  p.risk !== null;
+  p.risk !== null ||
+  p.contextMax !== null;
 
 export interface ListingProps {
   snapshot: Snapshot;

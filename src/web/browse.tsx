@@ -24,6 +24,7 @@ const SORT_LABELS: Record<Sort, string> = {
   updated: "Recently pushed",
   heat: "Heat (popular and active)",
   newest: "Newest in the catalog",
+  context: "Lightest context cost",
 };
 
 export function categoryName(snapshot: Snapshot, id: string): string {

@@ -130,8 +130,8 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
-/** A detail filter: `has=`, `harness=`, `original=`, `risk=`. */
-export type DetailFilter = "has" | "harness" | "original" | "risk";
+/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `context_max=`. */
+export type DetailFilter = "has" | "harness" | "original" | "risk" | "context";
 
 /** The key of the members of a `has=`, `harness=`, `original=` or `risk=` filter value. */
 export function detailMemberKey(kind: DetailFilter, value = ""): string {

@@ -29,6 +29,8 @@ export function fragmentsProblem(f: DetailFragments): string | null {
   }
   const { lookalike_of: lookalikeOf, ...details } = parts;
   if (lookalikeOf !== null && !(typeof lookalikeOf === "string" && REPO_ID.test(lookalikeOf))) return "lookalike_of";
+  // A plugin never measured stores `"context":null`; the details leave the member out.
+  if (details.context === null) delete details.context;
   const problem = detailsProblem(details);
   if (problem !== null) return problem;
   const again = detailFragments(details as PluginDetails, lookalikeOf as string | null);

@@ -97,6 +97,7 @@ export function searchMatch(match: MatchQuery, filters: Query): string {
   if (filters.harness) terms.push(`tags : "${tagToken("harness", filters.harness)}"`);
   if (filters.original) terms.push(`tags : "${tagToken("original")}"`);
   if (filters.risk) terms.push(`tags : "${tagToken("risk", filters.risk)}"`);
+  if (filters.contextMax != null) terms.push(`tags : "${tagToken("context", String(filters.contextMax))}"`);
   const matches = terms.join(" AND ");
   return filters.archived === true ? `(${matches}) NOT tags : "${tagToken("active")}"` : matches;
 }

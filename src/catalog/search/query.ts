@@ -19,6 +19,8 @@ export interface Query {
   original?: boolean;
   /** `risk=`: `none` (no risk note) or a rule the plugin has a note of; null for any. */
   risk?: string | null;
+  /** `context_max=`: only plugins measured at or under these always-on tokens (CONTEXT_MAX_VALUES); null for any. */
+  contextMax?: number | null;
   /** Parts added to each plugin's full form (`include=`). */
   include?: readonly IncludePart[];
   /** The order ("default" when absent) and the page; the category counts ignore them and `category`. */

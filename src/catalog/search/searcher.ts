@@ -31,6 +31,7 @@ function detailMembers(query: Query): string[] {
   if (query.harness) keys.push(detailMemberKey("harness", query.harness));
   if (query.original) keys.push(detailMemberKey("original"));
   if (query.risk) keys.push(detailMemberKey("risk", query.risk));
+  if (query.contextMax != null) keys.push(detailMemberKey("context", String(query.contextMax)));
   return keys;
 }
 

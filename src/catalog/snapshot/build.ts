@@ -4,6 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
+import { contextMaxValues } from "../model/context";
 import { type DetailFragments, hasKinds } from "../model/details";
 import {
   ACTIVE_MEMBERS,
@@ -47,6 +48,7 @@ function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
   const rules = new Set((record.details?.risk ?? []).map((n) => n.rule));
   if (rules.size === 0) filters.push(["risk", "none"]);
   for (const rule of rules) filters.push(["risk", rule]);
+  for (const max of contextMaxValues(record.details?.context)) filters.push(["context", String(max)]);
   return filters;
 }
 

@@ -9,6 +9,7 @@ import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { Rendered } from "../http/cache";
 import { categoryPath, pluginPath } from "../http/paths";
 import { categoryName } from "./browse";
+import { ContextCost } from "./context";
 import { DateText, number, Page, renderPage, webUrl } from "./layout";
 import { movedTo, NotFoundPage } from "./notices";
 import { Contents, Flags, Install, Section, ValueSection } from "./record-parts";
@@ -107,6 +108,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView): Rendered {
         </Section>
       ) : null}
       <Install install={p.install} />
+      <ContextCost context={p.context} />
       <RiskNotes risk={p.risk} />
       <Contents contents={p.contents} />
       <ValueSection id="works-with" title="Works with" value={p.works_with} />

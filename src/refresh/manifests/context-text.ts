@@ -9,7 +9,7 @@ import { isObject, type Json } from "./gate";
 import { nestedTooDeep, usedFields } from "./skills";
 
 /** The fields the estimate reads (`when-to-use` is not one: the client ignores it). */
-const CONTEXT_FIELDS = ["description", "when_to_use"] as const;
+const CONTEXT_FIELDS = ["name", "description", "when_to_use"] as const;
 /** Front matter looked at, at most: a description longer than this is no real one. */
 const MAX_FRONT_MATTER = 64 * 1024;
 const FRONT = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
@@ -22,6 +22,26 @@ export interface ComponentText {
   onInvoke: number;
 }
 
+/** The YAML's mapping, or null when it does not parse as one. */
+function parsed(yaml: string): Json | null {
+  try {
+    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
+    if (doc.errors.length > 0) return null;
+    const data = doc.toJS({ maxAliasCount: 0 }) as unknown;
+    return isObject(data) ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A plain one-line value that YAML refuses (`description: Use it: now`), quoted as the client retries it. */
+const PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_-]*):[ \t]+([^'"|>[{\s].*)$/;
+const quoted = (yaml: string) =>
+  yaml
+    .split(/\r?\n/)
+    .map((line) => line.replace(PLAIN, (_, key: string, value: string) => `${key}: ${JSON.stringify(value.trim())}`))
+    .join("\n");
+
 /** The used front-matter fields and the body; an unreadable front matter counts as none. */
 function split(text: string): { data: Json; body: string } {
   const match = FRONT.exec(text.slice(0, MAX_FRONT_MATTER + 8));
@@ -29,14 +49,7 @@ function split(text: string): { data: Json; body: string } {
   const body = text.slice(match[0].length);
   const yaml = usedFields(match[1]!, CONTEXT_FIELDS);
   if (yaml === null || nestedTooDeep(yaml)) return { data: {}, body };
-  try {
-    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
-    if (doc.errors.length > 0) return { data: {}, body };
-    const data = doc.toJS({ maxAliasCount: 0 }) as unknown;
-    return { data: isObject(data) ? data : {}, body };
-  } catch {
-    return { data: {}, body };
-  }
+  return { data: parsed(yaml) ?? parsed(quoted(yaml)) ?? {}, body };
 }
 
 /** A front-matter value as the client turns it into text: strings trimmed, numbers and booleans as written. */
@@ -55,6 +68,12 @@ export function firstLine(body: string): string {
   if (line === undefined) return "";
   const text = line.replace(/^#+\s+/, "");
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+/** A root SKILL.md's skill name as the client takes it: its front-matter name, trimmed, else `fallback`. */
+export function rootSkillName(text: string, fallback: string): string {
+  const name = split(text).data.name;
+  return (typeof name === "string" && name.trim()) || fallback;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type PluginContext,
 } from "../../catalog/model/context";
 import { MAX_LIST_ITEMS } from "../../catalog/model/details";
-import { type ComponentKind, componentText } from "./context-text";
+import { type ComponentKind, componentText, rootSkillName } from "./context-text";
 import { type Blob, isObject, type Json, MAX_ENTRIES } from "./gate";
 import { pluginNameRefusal } from "./plugin";
 import type { ManifestReading } from "./reading";
@@ -26,10 +26,14 @@ const FILE_NAME = /^[^\p{Cc}/\\]{1,100}\.md$/u;
 /** The files whose front matter a plugin's context needs, and what names it. */
 export interface ContextFiles {
   plugin: string;
+  /** The repository's name: the folder a clone of it is, which names a root skill without a front-matter name. */
+  repository: string;
   commands: string[];
   agents: string[];
   /** Whether the inventory may miss components: a folder past its cap, a name not kept, manifest paths. */
   partial: boolean;
+  /** The root SKILL.md as the batch brought it, when the plugin has no `skills/` folder: then the root is a skill. */
+  rootSkill: unknown;
 }
 
 /** The plugin's name for the inventory: its manifest's when Claude Code accepts it, else the repository's. */
@@ -59,13 +63,16 @@ export function contextFiles(node: Json, manifest: Json | null, loads: boolean, 
   const commands = markdownFiles(node, "commands");
   const agents = markdownFiles(node, "agents");
   const skills = node[alias("skills")];
+  const rootSkill = isObject(skills) ? null : (node[alias("skill")] ?? null);
   if (!loads && commands.files.length + agents.files.length === 0 && !isObject(skills)) return null;
   const paths = manifest !== null && ["skills", "commands", "agents"].some((k) => k in manifest);
   return {
     plugin: pluginName(manifest, id),
+    repository: id.slice(id.indexOf("/") + 1),
     commands: commands.files,
     agents: agents.files,
     partial: commands.cut || agents.cut || paths,
+    rootSkill,
   };
 }
 
@@ -105,6 +112,12 @@ function components(reading: ManifestReading, files: ContextFiles, node: Json | 
     if (c === "unread") complete = false;
     else if (c !== null) found.push(c);
   };
+  const root = files.rootSkill as Blob | null;
+  if (root !== null && typeof root.text === "string") {
+    const name = `${files.plugin}:${sanitized(rootSkillName(root.text, files.repository))}`;
+    const c = component("skill", name, root);
+    if (c !== null && c !== "unread") found.push(c);
+  }
   for (const [i, dir] of reading.skillDirs.entries()) add("skill", `${files.plugin}:${sanitized(dir)}`, `k${i}`);
   for (const [i, f] of files.agents.entries()) add("agent", f.slice(0, -3), `a${i}`);
   for (const [i, f] of files.commands.entries())

@@ -48,7 +48,7 @@ describe("the context files' budget", () => {
     const server = run.serve();
     const context = await contextOf(server.url, "team7/kit");
     expect(context.complete).toBe(true);
-    expect(context.components.map((c) => c.kind).sort()).toEqual(
+    expect(context.components.map((c): string => c.kind).sort()).toEqual(
       ["agent", "agent", "command", "command", "command", "command", "skill"].sort(),
     );
     // "kit7:cmd-0 Command 0" is 20 characters: 5 tokens.

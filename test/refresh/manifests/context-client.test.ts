@@ -60,6 +60,15 @@ const PLUGINS: Record<string, Record<string, string>> = {
     "skills/beta/SKILL.md": "---\nname: beta\ndescription: |\n  Literal block\n  kept with its newline\n---\n",
     "commands/go.md": '---\ndescription: ""\n---\n\n# Go somewhere\n',
   },
+  "root-skill": {
+    ".claude-plugin/plugin.json": manifest("root-skill"),
+    "SKILL.md": "---\nname: Root Skill\ndescription: The repository is the skill.\n---\nDo it.\n",
+    "commands/run.md": "Run it.\n",
+  },
+  "unnamed-root": {
+    ".claude-plugin/plugin.json": manifest("unnamed-root"),
+    "SKILL.md": "---\ndescription: No name: the folder names it.\n---\n",
+  },
   "only-mcp": {
     ".claude-plugin/plugin.json": manifest("only-mcp"),
     ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "node", args: ["server.js"] } } }),
@@ -117,7 +126,7 @@ describe("context cost against the real client", () => {
       const client = await details(writeFolder(name, files), name);
       expect({ name, total: context.always_on }).toEqual({ name, total: client.total });
       // The inventory shows skills and commands by folder or file name; the count names them sanitized, prefixed.
-      const counted = (n: string) => `${name}:${n.replace(/[^a-zA-Z0-9_-]/g, "-")}`;
+      const counted = (n: string) => `${name}:${n.trim().replace(/[^a-zA-Z0-9_-]/g, "-")}`;
       const served = (agents: boolean) =>
         context.components
           .filter((c) => (c.kind === "agent") === agents)

@@ -15,26 +15,13 @@ import { MAX_LIST_ITEMS } from "../../catalog/model/details";
 import { type ComponentKind, componentText, rootSkillName } from "./context-text";
 import { type Blob, isObject, type Json, MAX_ENTRIES } from "./gate";
 import { pluginNameRefusal } from "./plugin";
-import type { ManifestReading } from "./reading";
+import type { ContextFiles, ManifestReading } from "./reading";
 import { alias, type TreeKey } from "./selection";
 
 /** The client reads at most this much of a file; past it the file is skipped. */
 const CLIENT_FILE_BYTES = 1024 * 1024;
 /** A file name the catalog can name: printable, no path, not too long. */
 const FILE_NAME = /^[^\p{Cc}/\\]{1,100}\.md$/u;
-
-/** The files whose front matter a plugin's context needs, and what names it. */
-export interface ContextFiles {
-  plugin: string;
-  /** The repository's name: the folder a clone of it is, which names a root skill without a front-matter name. */
-  repository: string;
-  commands: string[];
-  agents: string[];
-  /** Whether the inventory may miss components: a folder past its cap, a name not kept, manifest paths. */
-  partial: boolean;
-  /** The root SKILL.md as the batch brought it, when the plugin has no `skills/` folder: then the root is a skill. */
-  rootSkill: unknown;
-}
 
 /** The plugin's name for the inventory: its manifest's when Claude Code accepts it, else the repository's. */
 function pluginName(manifest: Json | null, id: string): string {

@@ -1,6 +1,5 @@
 /** What reading one repository's manifests yields, before the follow-up query completes its skills. */
 import type { PluginDetails } from "../../catalog/model/details";
-import type { ContextFiles } from "./context";
 
 /** The evidence a repository's manifests add, and what a follow-up query must still read. */
 export interface ManifestReading {
@@ -20,4 +19,17 @@ export interface ManifestReading {
 export interface PublishedNames {
   npm?: string;
   pypi?: string;
+}
+
+/** The files whose front matter a plugin's context needs, and what names it. */
+export interface ContextFiles {
+  plugin: string;
+  /** The repository's name: the folder a clone of it is, which names a root skill without a front-matter name. */
+  repository: string;
+  commands: string[];
+  agents: string[];
+  /** Whether the inventory may miss components: a folder past its cap, a name not kept, manifest paths. */
+  partial: boolean;
+  /** The root SKILL.md as the batch brought it, when the plugin has no `skills/` folder: then the root is a skill. */
+  rootSkill: unknown;
 }

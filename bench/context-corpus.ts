@@ -1,13 +1,14 @@
 /**
- * `bun run bench/context-corpus.ts <folder> [limit]`: the catalog's context cost against the real
- * Claude Code CLI over local copies of real plugins. Every folder under `<folder>` holding
- * `.claude-plugin/plugin.json` (a repository's root or a marketplace's plugin folder) is read with
+ * `bun run bench/context-corpus.ts <folder> [per-repository]`: the catalog's context cost against the
+ * real Claude Code CLI over local copies of real plugins (`<folder>/<owner>/<repo>/…`). The folders
+ * holding `.claude-plugin/plugin.json` (a repository's root or a marketplace's plugin folders; the
+ * first 5 of each repository by default, so no large marketplace outweighs the rest) are read with
  * the refresh's own reader (clones.ts: the same selections, gate and estimate) and loaded with
  * `claude --plugin-dir <dir> plugin details <name>`, offline (throw-away HOME, proxy on the
  * loopback range). Prints each disagreement and the agreement rate: the always-on total within 15%
  * or 20 tokens, whichever is larger, and the same inventory. Measurement only: reads local files.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { workTreeFiles } from "../src/refresh/clone-files";
@@ -16,8 +17,10 @@ import { loadDiscoveryRules } from "../src/refresh/rules";
 import { GateCounts } from "../src/refresh/upstream";
 
 const root = process.argv[2];
-if (!root) throw new Error("usage: bun run bench/context-corpus.ts <folder> [limit]");
-const limit = Number(process.argv[3] ?? Number.POSITIVE_INFINITY);
+if (!root) throw new Error("usage: bun run bench/context-corpus.ts <folder> [per-repository]");
+const perRepository = Number(process.argv[3] ?? 5);
+/** Printed at once: a long run's progress survives an interruption. */
+const print = (line: string) => writeSync(1, `${line}\n`);
 const modules = join(import.meta.dir, "../node_modules/@anthropic-ai");
 const platform = join(modules, `claude-code-${process.platform}-${process.arch}`, "claude");
 const CLAUDE = existsSync(platform) ? platform : join(modules, "claude-code/bin/claude.exe");
@@ -61,7 +64,15 @@ let agreeTotal = 0;
 let agreeInventory = 0;
 let exact = 0;
 let unmeasured = 0;
-for (const dir of pluginFolders(root).slice(0, limit)) {
+const folders = readdirSync(root).flatMap((owner) =>
+  statSync(join(root, owner)).isDirectory()
+    ? readdirSync(join(root, owner)).flatMap((repo) => {
+        const dir = join(root, owner, repo);
+        return statSync(dir).isDirectory() ? pluginFolders(dir).slice(0, perRepository) : [];
+      })
+    : [],
+);
+for (const dir of folders) {
   if (!statSync(dir).isDirectory()) continue;
   let name: unknown;
   try {
@@ -77,7 +88,7 @@ for (const dir of pluginFolders(root).slice(0, limit)) {
   const where = relative(root, dir) || ".";
   if (!context) {
     unmeasured++;
-    console.log(`unmeasured  ${where}  client ${judged.total}`);
+    print(`unmeasured  ${where}  client ${judged.total}`);
     continue;
   }
   const ours = context.always_on;
@@ -89,13 +100,13 @@ for (const dir of pluginFolders(root).slice(0, limit)) {
   agreeInventory += same ? 1 : 0;
   exact += ours === judged.total ? 1 : 0;
   if (!within || !same)
-    console.log(
+    print(
       `differs  ${where}  ours ${ours} client ${judged.total} complete ${context.complete}` +
         (same ? "" : `  inventory ours ${served.length} client ${expected.length}`),
     );
 }
 rmSync(home, { recursive: true, force: true });
 const rate = (n: number) => `${n}/${plugins} (${((100 * n) / Math.max(1, plugins)).toFixed(1)}%)`;
-console.log(`plugins judged by the client: ${plugins}`);
-console.log(`always-on within 15% or 20 tokens: ${rate(agreeTotal)}; exactly equal: ${rate(exact)}`);
-console.log(`same inventory: ${rate(agreeInventory)}; not measured by the catalog: ${unmeasured}`);
+print(`plugins judged by the client: ${plugins}`);
+print(`always-on within 15% or 20 tokens: ${rate(agreeTotal)}; exactly equal: ${rate(exact)}`);
+print(`same inventory: ${rate(agreeInventory)}; not measured by the catalog: ${unmeasured}`);

@@ -42,12 +42,16 @@ const quoted = (yaml: string) =>
     .map((line) => line.replace(PLAIN, (_, key: string, value: string) => `${key}: ${JSON.stringify(value.trim())}`))
     .join("\n");
 
-/** The used front-matter fields and the body; an unreadable front matter counts as none. */
+/**
+ * The front matter's fields and the body; an unreadable front matter counts as none. The client
+ * parses the whole front matter, so a YAML error anywhere in it loses the description: the whole
+ * is parsed here too when it is within the bounds, else only the used fields are.
+ */
 function split(text: string): { data: Json; body: string } {
   const match = FRONT.exec(text.slice(0, MAX_FRONT_MATTER + 8));
   if (!match) return { data: {}, body: text };
   const body = text.slice(match[0].length);
-  const yaml = usedFields(match[1]!, CONTEXT_FIELDS);
+  const yaml = nestedTooDeep(match[1]!) ? usedFields(match[1]!, CONTEXT_FIELDS) : match[1]!;
   if (yaml === null || nestedTooDeep(yaml)) return { data: {}, body };
   return { data: parsed(yaml) ?? parsed(quoted(yaml)) ?? {}, body };
 }

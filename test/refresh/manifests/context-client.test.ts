@@ -54,6 +54,9 @@ const PLUGINS: Record<string, Record<string, string>> = {
     "commands/numbers.md": "---\ndescription: 12345\n---\n",
     "agents/writer.md": "No front matter: the first line stands in.\n",
     "agents/empty.md": "",
+    // YAML refuses this front matter as a whole: the client then takes the body's first line.
+    "agents/examples.md":
+      "---\nname: examples\ndescription: Use this agent for examples. Examples:\n\n<example>\nuser: hi\n</example>\n---\n\n**Disclaimer:** read this first.\n",
   },
   "bare-skills": {
     "skills/alpha/SKILL.md": "---\nname: alpha\ndescription: Alpha reports.\n---\nx\n",

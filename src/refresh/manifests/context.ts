@@ -12,6 +12,7 @@ import {
   type PluginContext,
 } from "../../catalog/model/context";
 import { MAX_LIST_ITEMS } from "../../catalog/model/details";
+import { manifestPaths } from "./context-paths";
 import { type ComponentKind, componentText, rootSkillName } from "./context-text";
 import { type Blob, isObject, type Json, MAX_ENTRIES } from "./gate";
 import { pluginNameRefusal } from "./plugin";
@@ -50,15 +51,17 @@ export function contextFiles(node: Json, manifest: Json | null, loads: boolean, 
   const commands = markdownFiles(node, "commands");
   const agents = markdownFiles(node, "agents");
   const skills = node[alias("skills")];
-  const rootSkill = isObject(skills) ? null : (node[alias("skill")] ?? null);
+  const paths = manifestPaths(manifest);
+  // The root is a skill of its own only when neither a `skills/` folder nor the manifest names skills.
+  const rootSkill = isObject(skills) || manifest?.skills !== undefined ? null : (node[alias("skill")] ?? null);
   if (!loads && commands.files.length + agents.files.length === 0 && !isObject(skills)) return null;
-  const paths = manifest !== null && ["skills", "commands", "agents"].some((k) => k in manifest);
   return {
     plugin: pluginName(manifest, id),
     repository: id.slice(id.indexOf("/") + 1),
     commands: commands.files,
     agents: agents.files,
-    partial: commands.cut || agents.cut || paths,
+    partial: commands.cut || agents.cut || paths.partial,
+    skillPaths: paths.skills,
     rootSkill,
   };
 }
@@ -71,6 +74,7 @@ export function contextSelection(files: ContextFiles | null | undefined): string
   return [
     ...files.commands.map((f, i) => at(`c${i}`, `commands/${f}`)),
     ...files.agents.map((f, i) => at(`a${i}`, `agents/${f}`)),
+    ...files.skillPaths.map((p, i) => at(`p${i}`, p === "" ? "SKILL.md" : `${p}/SKILL.md`)),
   ].join("\n  ");
 }
 
@@ -106,6 +110,19 @@ function components(reading: ManifestReading, files: ContextFiles, node: Json | 
     if (c !== null && c !== "unread") found.push(c);
   }
   for (const [i, dir] of reading.skillDirs.entries()) add("skill", `${files.plugin}:${sanitized(dir)}`, `k${i}`);
+  for (const [i, path] of files.skillPaths.entries()) {
+    if (reading.skillDirs.some((dir) => path === `skills/${dir}`)) continue;
+    const blob = node === null ? undefined : node[`p${i}`];
+    const text = isObject(blob) && typeof blob.text === "string" ? blob.text : null;
+    // A path without a SKILL.md is a folder of skills, one level further than the query reads.
+    if (text === null) complete = false;
+    else
+      add(
+        "skill",
+        `${files.plugin}:${sanitized(rootSkillName(text, path.split("/").pop() || files.repository))}`,
+        `p${i}`,
+      );
+  }
   for (const [i, f] of files.agents.entries()) add("agent", f.slice(0, -3), `a${i}`);
   for (const [i, f] of files.commands.entries())
     add("command", `${files.plugin}:${sanitized(f.slice(0, -3))}`, `c${i}`);
@@ -138,12 +155,13 @@ export const CONTEXT_FILES_PER_QUERY = 1000;
 
 /** The number of files a reading's context asks for. */
 export const contextFileCount = (files: ContextFiles | null | undefined) =>
-  files ? files.commands.length + files.agents.length : 0;
+  files ? files.commands.length + files.agents.length + files.skillPaths.length : 0;
 
 /** Keeps `share` of a reading's command and agent files (commands first); the rest leave the inventory partial. */
 export function shareContextFiles(files: ContextFiles | null | undefined, share: number): void {
   if (!files || contextFileCount(files) <= share) return;
   files.commands = files.commands.slice(0, share);
   files.agents = files.agents.slice(0, Math.max(0, share - files.commands.length));
+  files.skillPaths = files.skillPaths.slice(0, Math.max(0, share - files.commands.length - files.agents.length));
   files.partial = true;
 }

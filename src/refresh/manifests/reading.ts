@@ -30,6 +30,8 @@ export interface ContextFiles {
   agents: string[];
   /** Whether the inventory may miss components: a folder past its cap, a name not kept, manifest paths. */
   partial: boolean;
+  /** Skill folders plugin.json names (context-paths.ts), each read as `p<i>`. */
+  skillPaths: string[];
   /** The root SKILL.md as the batch brought it, when the plugin has no `skills/` folder: then the root is a skill. */
   rootSkill: unknown;
 }

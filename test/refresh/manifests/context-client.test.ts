@@ -72,6 +72,16 @@ const PLUGINS: Record<string, Record<string, string>> = {
     ".claude-plugin/plugin.json": manifest("unnamed-root"),
     "SKILL.md": "---\ndescription: No name: the folder names it.\n---\n",
   },
+  "listed-skills": {
+    ".claude-plugin/plugin.json": JSON.stringify({
+      name: "listed-skills",
+      version: "1.0.0",
+      skills: ["./extra/alpha-skill", "./extra/beta/"],
+    }),
+    "extra/alpha-skill/SKILL.md": "---\nname: Alpha Skill\ndescription: Named by its front matter.\n---\n",
+    "extra/beta/SKILL.md": "---\ndescription: Named by its folder.\n---\n",
+    "skills/gamma/SKILL.md": "---\nname: gamma\ndescription: Found by the skills/ scan as well.\n---\n",
+  },
   "only-mcp": {
     ".claude-plugin/plugin.json": manifest("only-mcp"),
     ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "node", args: ["server.js"] } } }),

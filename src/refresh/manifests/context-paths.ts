@@ -17,10 +17,20 @@ export interface ManifestPaths {
   partial: boolean;
 }
 
-export function manifestPaths(manifest: Json | null): ManifestPaths {
-  if (manifest === null) return { skills: [], partial: false };
-  const others = "commands" in manifest || "agents" in manifest;
-  if (!("skills" in manifest)) return { skills: [], partial: others };
+/**
+ * `commands` in plugin.json replaces the `commands/` scan; `claude plugin details` inventories the
+ * folders it names (not read here: partial) and no file it names. So a list of files counts nothing.
+ */
+function commandsPartial(manifest: Json): boolean {
+  const listed = Array.isArray(manifest.commands) ? manifest.commands : [manifest.commands];
+  return !listed.every((p) => typeof p === "string" && p.endsWith(".md"));
+}
+
+export function manifestPaths(manifest: Json | null): ManifestPaths & { ownCommands: boolean } {
+  if (manifest === null) return { skills: [], partial: false, ownCommands: false };
+  const ownCommands = "commands" in manifest;
+  const others = (ownCommands && commandsPartial(manifest)) || "agents" in manifest;
+  if (!("skills" in manifest)) return { skills: [], partial: others, ownCommands };
   const listed = Array.isArray(manifest.skills) ? manifest.skills : [manifest.skills];
   const skills: string[] = [];
   let partial = others || listed.length > MAX_PATHS;
@@ -29,5 +39,5 @@ export function manifestPaths(manifest: Json | null): ManifestPaths {
     if (match === null || (match[1] ?? "").split("/").some((p) => p === "." || p === "..")) partial = true;
     else if (!skills.includes(match[1] ?? "")) skills.push(match[1] ?? "");
   }
-  return { skills, partial };
+  return { skills, partial, ownCommands };
 }

@@ -58,7 +58,7 @@ export function contextFiles(node: Json, manifest: Json | null, loads: boolean, 
   return {
     plugin: pluginName(manifest, id),
     repository: id.slice(id.indexOf("/") + 1),
-    commands: commands.files,
+    commands: paths.ownCommands ? [] : commands.files,
     agents: agents.files,
     partial: commands.cut || agents.cut || paths.partial,
     skillPaths: paths.skills,

@@ -82,6 +82,15 @@ const PLUGINS: Record<string, Record<string, string>> = {
     "extra/beta/SKILL.md": "---\ndescription: Named by its folder.\n---\n",
     "skills/gamma/SKILL.md": "---\nname: gamma\ndescription: Found by the skills/ scan as well.\n---\n",
   },
+  "listed-commands": {
+    ".claude-plugin/plugin.json": JSON.stringify({
+      name: "listed-commands",
+      version: "1.0.0",
+      commands: ["./commands/one.md"],
+    }),
+    "commands/one.md": "---\ndescription: Named in plugin.json, which replaces the commands/ scan.\n---\n",
+    "agents/helper.md": "---\ndescription: Still counted.\n---\n",
+  },
   "only-mcp": {
     ".claude-plugin/plugin.json": manifest("only-mcp"),
     ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "node", args: ["server.js"] } } }),

@@ -12,6 +12,7 @@ import {
   type PluginContext,
 } from "../../catalog/model/context";
 import { MAX_LIST_ITEMS } from "../../catalog/model/details";
+import { stripInvisible } from "../../catalog/model/invisible";
 import { manifestPaths } from "./context-paths";
 import { type ComponentKind, componentText, rootSkillName } from "./context-text";
 import { type Blob, isObject, type Json, MAX_ENTRIES } from "./gate";
@@ -38,7 +39,8 @@ function markdownFiles(node: Json, key: TreeKey): { files: string[]; cut: boolea
     (e): e is { name: string } =>
       isObject(e) && e.type === "blob" && typeof e.name === "string" && e.name.endsWith(".md"),
   );
-  const files = blobs.filter((e) => FILE_NAME.test(e.name)).map((e) => e.name);
+  // An agent keeps its file's name as it is: one with invisible or direction characters is not kept (and said partial).
+  const files = blobs.filter((e) => FILE_NAME.test(e.name) && stripInvisible(e.name).removed === 0).map((e) => e.name);
   const kept = files.slice(0, MAX_LIST_ITEMS);
   return { files: kept, cut: kept.length < blobs.length || tree.entries.length >= MAX_ENTRIES };
 }

@@ -71,4 +71,16 @@ describe("the context files' budget", () => {
     expect(big.components.filter((c) => c.kind === "command").length).toBe(big.components.length);
     expect((await contextOf(server.url, "small/kit")).complete).toBe(true);
   }, 60_000);
+
+  test("a file name with direction characters is not kept, and the inventory is said partial", async () => {
+    const run = new Env({ searches: [{ query: "topic:claude-code-plugin" }] });
+    env = run;
+    const files = plugin("odd", 1, 1, 0);
+    files["agents/tool\u202Egnp.md"] = "---\ndescription: Looks like another name.\n---\n";
+    run.github.add({ full_name: "odd/kit", topics: ["claude-code-plugin"], files });
+    published(await run.refresh());
+    const context = await contextOf(run.serve().url, "odd/kit");
+    expect(context.components.map((c) => c.name).sort()).toEqual(["agent-0", "odd:cmd-0"]);
+    expect(context.complete).toBe(false);
+  }, 60_000);
 });

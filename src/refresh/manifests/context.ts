@@ -54,6 +54,12 @@ export function contextFiles(node: Json, manifest: Json | null, loads: boolean, 
   const agents = markdownFiles(node, "agents");
   const skills = node[alias("skills")];
   const paths = manifestPaths(manifest);
+  // A `skills/` folder holding a SKILL.md is itself one skill, and its subfolders are not looked at.
+  const skillsIsSkill =
+    isObject(skills) &&
+    Array.isArray(skills.entries) &&
+    skills.entries.some((e) => isObject(e) && e.name === "SKILL.md");
+  if (skillsIsSkill && !paths.skills.includes("skills")) paths.skills.unshift("skills");
   // The root is a skill of its own only when neither a `skills/` folder nor the manifest names skills.
   const rootSkill = isObject(skills) || manifest?.skills !== undefined ? null : (node[alias("skill")] ?? null);
   if (!loads && commands.files.length + agents.files.length === 0 && !isObject(skills)) return null;
@@ -64,6 +70,7 @@ export function contextFiles(node: Json, manifest: Json | null, loads: boolean, 
     agents: agents.files,
     partial: commands.cut || agents.cut || paths.partial,
     skillPaths: paths.skills,
+    skillsIsSkill,
     rootSkill,
   };
 }
@@ -98,7 +105,8 @@ function component(kind: ComponentKind, name: string, blob: unknown): Counted | 
 
 /** The components of a reading in the client's order (skills, agents, commands), and whether every file came. */
 function components(reading: ManifestReading, files: ContextFiles, node: Json | null) {
-  let complete = !files.partial && reading.skillDirs.length === reading.skillFolders.length;
+  const dirs = files.skillsIsSkill ? [] : reading.skillDirs;
+  let complete = !files.partial && (files.skillsIsSkill || dirs.length === reading.skillFolders.length);
   const found: Counted[] = [];
   const add = (kind: ComponentKind, name: string, key: string) => {
     const c = component(kind, name, node === null ? undefined : node[key]);
@@ -111,7 +119,7 @@ function components(reading: ManifestReading, files: ContextFiles, node: Json | 
     const c = component("skill", name, root);
     if (c !== null && c !== "unread") found.push(c);
   }
-  for (const [i, dir] of reading.skillDirs.entries()) add("skill", `${files.plugin}:${sanitized(dir)}`, `k${i}`);
+  for (const [i, dir] of dirs.entries()) add("skill", `${files.plugin}:${sanitized(dir)}`, `k${i}`);
   for (const [i, path] of files.skillPaths.entries()) {
     if (reading.skillDirs.some((dir) => path === `skills/${dir}`)) continue;
     const blob = node === null ? undefined : node[`p${i}`];

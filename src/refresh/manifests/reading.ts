@@ -32,6 +32,8 @@ export interface ContextFiles {
   partial: boolean;
   /** Skill folders plugin.json names (context-paths.ts), each read as `p<i>`. */
   skillPaths: string[];
+  /** Whether `skills/` holds a SKILL.md: then it is one skill (read as a path), not a folder of them. */
+  skillsIsSkill: boolean;
   /** The root SKILL.md as the batch brought it, when the plugin has no `skills/` folder: then the root is a skill. */
   rootSkill: unknown;
 }

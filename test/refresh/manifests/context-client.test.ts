@@ -91,6 +91,11 @@ const PLUGINS: Record<string, Record<string, string>> = {
     "commands/one.md": "---\ndescription: Named in plugin.json, which replaces the commands/ scan.\n---\n",
     "agents/helper.md": "---\ndescription: Still counted.\n---\n",
   },
+  "skills-is-one": {
+    ".claude-plugin/plugin.json": manifest("skills-is-one"),
+    "skills/SKILL.md": "---\nname: whole\ndescription: The skills folder is one skill.\n---\n",
+    "skills/inner/SKILL.md": "---\nname: inner\ndescription: Not looked at.\n---\n",
+  },
   "only-mcp": {
     ".claude-plugin/plugin.json": manifest("only-mcp"),
     ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "node", args: ["server.js"] } } }),

@@ -64,6 +64,8 @@ let agreeTotal = 0;
 let agreeInventory = 0;
 let exact = 0;
 let unmeasured = 0;
+let complete = 0;
+let completeAgree = 0;
 const folders = readdirSync(root).flatMap((owner) =>
   statSync(join(root, owner)).isDirectory()
     ? readdirSync(join(root, owner)).flatMap((repo) => {
@@ -99,6 +101,8 @@ for (const dir of folders) {
   agreeTotal += within ? 1 : 0;
   agreeInventory += same ? 1 : 0;
   exact += ours === judged.total ? 1 : 0;
+  complete += context.complete ? 1 : 0;
+  completeAgree += context.complete && within && same ? 1 : 0;
   if (!within || !same)
     print(
       `differs  ${where}  ours ${ours} client ${judged.total} complete ${context.complete}` +
@@ -110,3 +114,4 @@ const rate = (n: number) => `${n}/${plugins} (${((100 * n) / Math.max(1, plugins
 print(`plugins judged by the client: ${plugins}`);
 print(`always-on within 15% or 20 tokens: ${rate(agreeTotal)}; exactly equal: ${rate(exact)}`);
 print(`same inventory: ${rate(agreeInventory)}; not measured by the catalog: ${unmeasured}`);
+print(`said complete by the catalog: ${complete}, of which agree on both: ${completeAgree}`);

@@ -18,19 +18,22 @@ export interface ManifestPaths {
 }
 
 /**
- * `commands` in plugin.json replaces the `commands/` scan; `claude plugin details` inventories the
- * folders it names (not read here: partial) and no file it names. So a list of files counts nothing.
+ * `commands` or `agents` in plugin.json replaces the folder's scan; `claude plugin details`
+ * inventories the folders it names (not read here: partial) and no file it names. So a list of
+ * files counts nothing.
  */
-function commandsPartial(manifest: Json): boolean {
-  const listed = Array.isArray(manifest.commands) ? manifest.commands : [manifest.commands];
+function namesFolders(manifest: Json, key: "commands" | "agents"): boolean {
+  if (!(key in manifest)) return false;
+  const listed = Array.isArray(manifest[key]) ? (manifest[key] as unknown[]) : [manifest[key]];
   return !listed.every((p) => typeof p === "string" && p.endsWith(".md"));
 }
 
-export function manifestPaths(manifest: Json | null): ManifestPaths & { ownCommands: boolean } {
-  if (manifest === null) return { skills: [], partial: false, ownCommands: false };
+export function manifestPaths(manifest: Json | null): ManifestPaths & { ownCommands: boolean; ownAgents: boolean } {
+  if (manifest === null) return { skills: [], partial: false, ownCommands: false, ownAgents: false };
   const ownCommands = "commands" in manifest;
-  const others = (ownCommands && commandsPartial(manifest)) || "agents" in manifest;
-  if (!("skills" in manifest)) return { skills: [], partial: others, ownCommands };
+  const ownAgents = "agents" in manifest;
+  const others = namesFolders(manifest, "commands") || namesFolders(manifest, "agents");
+  if (!("skills" in manifest)) return { skills: [], partial: others, ownCommands, ownAgents };
   const listed = Array.isArray(manifest.skills) ? manifest.skills : [manifest.skills];
   const skills: string[] = [];
   let partial = others || listed.length > MAX_PATHS;
@@ -39,5 +42,5 @@ export function manifestPaths(manifest: Json | null): ManifestPaths & { ownComma
     if (match === null || (match[1] ?? "").split("/").some((p) => p === "." || p === "..")) partial = true;
     else if (!skills.includes(match[1] ?? "")) skills.push(match[1] ?? "");
   }
-  return { skills, partial, ownCommands };
+  return { skills, partial, ownCommands, ownAgents };
 }

@@ -87,9 +87,11 @@ const PLUGINS: Record<string, Record<string, string>> = {
       name: "listed-commands",
       version: "1.0.0",
       commands: ["./commands/one.md"],
+      agents: ["./agents/listed.md"],
     }),
+    "agents/listed.md": "---\ndescription: Named in plugin.json, which replaces the agents/ scan.\n---\n",
     "commands/one.md": "---\ndescription: Named in plugin.json, which replaces the commands/ scan.\n---\n",
-    "agents/helper.md": "---\ndescription: Still counted.\n---\n",
+    "skills/kept/SKILL.md": "---\nname: kept\ndescription: Still counted.\n---\n",
   },
   "skills-is-one": {
     ".claude-plugin/plugin.json": manifest("skills-is-one"),

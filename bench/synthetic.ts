@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomically } from "../src/base/atomic-write";
 import { Classifier } from "../src/catalog/model/classify";
+import { CONTEXT_METHOD } from "../src/catalog/model/context";
+import { noDetails } from "../src/catalog/model/details";
 import { carryHistory } from "../src/catalog/model/history";
 import { readPrevious } from "../src/catalog/model/previous";
 import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/model/time";
@@ -142,7 +144,32 @@ export function syntheticInput(count: number, seed = 42, options: SyntheticOptio
       }),
     );
   }
+  withContext(plugins, random(seed + 1));
   return { snapshotAt, plugins, categoryIds };
+}
+
+/**
+ * Gives three in five plugins a measured context cost (a few skills of 10 to 300 tokens, one in
+ * ten left not measured in full), from a generator of its own: every other field is drawn as before.
+ */
+function withContext(plugins: PluginRecord[], next: () => number): void {
+  for (const record of plugins) {
+    if (next() >= 0.6) continue;
+    const components = Array.from({ length: 1 + Math.floor(next() * 6) }, (_, i) => ({
+      kind: "skill" as const,
+      name: `${record.name.slice(0, 80)}:skill-${i}`,
+      always_on: 10 + Math.floor(next() * 290),
+      on_invoke: 100 + Math.floor(next() * 4000),
+    }));
+    const context = {
+      components,
+      always_on: components.reduce((sum, c) => sum + c.always_on, 0),
+      mcp_tools: 0 as const,
+      complete: next() >= 0.1,
+      method: CONTEXT_METHOD,
+    };
+    record.details = { ...noDetails(), works_with: ["claude-code"], context };
+  }
 }
 
 /** Per publish: the share of plugins whose stars move, and how many are added, removed, renamed. */

@@ -27,6 +27,7 @@ const PART_COLUMNS: Record<string, string[]> = {
   x_risk: ["risk"],
   x_security: ["security"],
   x_tools: ["remote", "tools"],
+  x_context: ["context"],
   x_flags: ["fork_of", "deprecated", "lookalike_of", "latest_release"],
 };
 

@@ -4,6 +4,7 @@
  * Unknown parameters are ignored.
  */
 import { Type as t } from "@sinclair/typebox";
+import { CONTEXT_MAX_VALUES } from "../catalog/model/context";
 import { HARNESSES, HAS_KINDS, INCLUDE_PARTS, type IncludePart } from "../catalog/model/details";
 import { RISK_FILTERS } from "../catalog/model/risk";
 import { ADVISORY_FILTERS } from "../catalog/model/security";
@@ -62,6 +63,16 @@ export const FILTERS = {
       "(`include=security`); `any`: only those with at least one. Plugins with nothing pinned, or not " +
       "answered, match neither.",
   }),
+  context_max: choice(
+    "context_max",
+    CONTEXT_MAX_VALUES.map((v) => String(v)),
+    {
+      fallback: null,
+      description:
+        "Only plugins whose always-on context cost (`include=context`, as Claude Code counts it) is measured and " +
+        "at most this many tokens; plugins not measured are left out.",
+    },
+  ),
 };
 
 /** `include=`: the parts added to each plugin; none by default, so the answer is the contract's. */
@@ -71,7 +82,7 @@ export const INCLUDE = words("include", INCLUDE_PARTS, {
     "Adds these parts to each plugin (comma list): `contents`, `install`, `flags` (`fork_of`, `deprecated`, " +
     "`lookalike_of`, `latest_release`, and when set `deprecation`, `canonical`, `owner_verified`), `works_with`, " +
     "`risk` (risk notes), `security` (Scorecard, advisories, provenance), `tools` (`remote`: what its remote MCP " +
-    "server said when asked, and the `tools` it lists). Without it the plugin has exactly " +
+    "server said when asked, and the `tools` it lists), `context` (context cost). Without it the plugin has exactly " +
     "the contract's fields.",
 });
 
@@ -80,7 +91,8 @@ export const SORT = choice("sort", SORTS, {
   description:
     "`default`: relevance with `q`, else curated first then stars; `heat`: " +
     "log10(1 + stars + 2·forks) · 0.5^(days since push / 30); `newest`: first seen in the catalog, " +
-    "latest first. Every order ends with id ascending.",
+    "latest first; `context`: always-on context cost, lightest first, plugins not measured last. Every order " +
+    "ends with id ascending.",
 });
 
 /**
@@ -152,6 +164,7 @@ export function parseFilters(params: URLSearchParams) {
   const risk = FILTERS.risk.read(params);
   const advisories = FILTERS.advisories.read(params);
   const verified = FILTERS.verified.read(params);
+  const contextMax = FILTERS.context_max.read(params);
   return {
     q,
     curated,
@@ -162,6 +175,7 @@ export function parseFilters(params: URLSearchParams) {
     risk,
     advisories,
     verified,
+    contextMax: contextMax === null ? null : Number(contextMax),
   } satisfies Query;
 }
 

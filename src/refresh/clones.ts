@@ -7,6 +7,7 @@
  */
 import type { PluginDetails } from "../catalog/model/details";
 import type { RepoFiles } from "./clone-files";
+import { contextFileCount, contextSelection, finishContext } from "./manifests/context";
 import { ManifestReader, manifestSelection, skillSelection } from "./manifests/reader";
 import type { DiscoveryRules } from "./rules";
 import type { GateCounts } from "./upstream";
@@ -93,12 +94,19 @@ export function cloneReader(
   const manifests = new ManifestReader(counts, rules);
   return (files, id) => {
     const reading = manifests.read(answerSelection(files, manifestSelection()), id);
-    if (reading.skillDirs.length > 0 || reading.skillLists.length > 0) {
-      const node = answerSelection(files, skillSelection(reading.skillDirs, reading.skillLists));
-      const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node[`k${k}`]]));
-      const lists = new Map(reading.skillLists.map((path, k) => [path, node[`l${k}`]]));
-      reading.details = manifests.finishSkills(reading, { objects, lists }, id);
+    let node: Record<string, unknown> | null = null;
+    if (reading.skillDirs.length > 0 || reading.skillLists.length > 0 || contextFileCount(reading.context) > 0) {
+      const selection = [
+        skillSelection(reading.skillDirs, reading.skillLists),
+        contextSelection(reading.context),
+      ].filter(Boolean);
+      node = answerSelection(files, selection.join("\n  "));
+      const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node![`k${k}`]]));
+      const lists = new Map(reading.skillLists.map((path, k) => [path, node![`l${k}`]]));
+      if (reading.skillDirs.length > 0 || reading.skillLists.length > 0)
+        reading.details = manifests.finishSkills(reading, { objects, lists }, id);
     }
+    finishContext(reading, node);
     return manifests.checked(reading.details, id);
   };
 }

@@ -10,6 +10,13 @@ import { DEFAULT_SOURCE_LIMITS } from "./caps";
 import { fromGraph, REPO_FIELDS } from "./facts";
 import type { GitHub } from "./github/client";
 import { listedInManifest } from "./lists";
+import {
+  CONTEXT_FILES_PER_QUERY,
+  contextFileCount,
+  contextSelection,
+  finishContext,
+  shareContextFiles,
+} from "./manifests/context";
 import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "./manifests/reader";
 import type { Outcome } from "./outcome";
 import { hookScripts, scriptSelection, withScriptRisk } from "./risk/hooks";
@@ -99,6 +106,8 @@ interface Read {
   reading: ManifestReading | null;
   /** Hook scripts its hooks.json names, read for risk notes in the follow-up query. */
   scripts?: string[];
+  /** The follow-up query's answer for this repository, when one was asked (its context files are read there). */
+  followUp?: Record<string, unknown> | null;
 }
 
 function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
@@ -146,7 +155,13 @@ export function fairShare(wanted: readonly number[], total: number): number {
  */
 async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
   const todo = reads
-    .filter((r) => r.read.reading && (needsSkills(r.read.reading) || (r.read.scripts?.length ?? 0) > 0))
+    .filter(
+      (r) =>
+        r.read.reading &&
+        (needsSkills(r.read.reading) ||
+          (r.read.scripts?.length ?? 0) > 0 ||
+          contextFileCount(r.read.reading.context) > 0),
+    )
     .slice(0, SKILL_REPOS);
   if (todo.length === 0) return;
   const share = fairShare(
@@ -161,6 +176,11 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
     read.reading!.skillLists = read.reading!.skillLists.slice(0, listShare);
   }
+  const files = fairShare(
+    todo.map((r) => contextFileCount(r.read.reading!.context)),
+    CONTEXT_FILES_PER_QUERY,
+  );
+  for (const { read } of todo) shareContextFiles(read.reading!.context, files);
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const fields: string[] = [];
@@ -170,8 +190,12 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     variables[`o${i}`] = owner;
     variables[`n${i}`] = name;
     declarations.push(`$o${i}: String!, $n${i}: String!`);
-    const { skillDirs, skillLists } = read.reading!;
-    const selection = [skillSelection(skillDirs, skillLists), scriptSelection(read.scripts ?? [])].filter(Boolean);
+    const { skillDirs, skillLists, context } = read.reading!;
+    const selection = [
+      skillSelection(skillDirs, skillLists),
+      scriptSelection(read.scripts ?? []),
+      contextSelection(context),
+    ].filter(Boolean);
     fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
   });
   const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
@@ -187,6 +211,7 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
   if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
   todo.forEach(({ read }, i) => {
     const node = data[`r${i}`] as Record<string, unknown> | null | undefined;
+    read.followUp = node ?? null;
     const reading = read.reading!;
     const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
     const lists = new Map(reading.skillLists.map((path, k) => [path, node?.[`l${k}`]]));
@@ -202,6 +227,7 @@ function settle(read: Read, options: GraphFetch): Outcome {
   const { outcome, reading } = read;
   if (outcome.kind !== "fetched" || reading === null) return outcome;
   if (read.commit !== undefined && reading.details.contents) reading.details.contents.commit = read.commit;
+  finishContext(reading, read.followUp ?? null);
   const details = options.manifests.checked(reading.details, outcome.facts.full_name);
   if (details) outcome.details = details;
   if (reading.packages.npm || reading.packages.pypi) outcome.packages = reading.packages;

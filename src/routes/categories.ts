@@ -21,7 +21,7 @@ export const categoriesDoc: RouteDoc<Snapshot> = {
   tag: "API",
   summary: "The categories with their plugin counts",
   description:
-    "Counts within the list's filters but `category` (`q`, `curated`, `archived`, `has`, `harness`, `original`, `verified`, `risk`, `advisories`) " +
+    "Counts within the list's filters but `category` (`q`, `curated`, `archived`, `has`, `harness`, `original`, `verified`, `risk`, `advisories`, `context_max`) " +
     "when given, as the list's `category` filter counts them.",
   query: categoriesQuerySchema,
   body: envelopeSchema({

@@ -30,6 +30,7 @@ export function browseQuery(p: ListParams, withCategory: boolean, pageNumber = p
   if (p.verified) out.set("verified", "1");
   if (p.risk) out.set("risk", p.risk);
   if (p.advisories) out.set("advisories", p.advisories);
+  if (p.contextMax !== null) out.set("context_max", String(p.contextMax));
   if (p.sort !== "default") out.set("sort", p.sort);
   if (pageNumber !== 1) out.set("page", String(pageNumber));
   const text = out.toString();
@@ -46,7 +47,8 @@ export const filtered = (p: ListParams) =>
   p.original ||
   p.verified ||
   p.risk !== null ||
-  p.advisories !== null;
+  p.advisories !== null ||
+  p.contextMax !== null;
 
 export interface ListingProps {
   snapshot: Snapshot;

@@ -24,6 +24,7 @@ const SORT_LABELS: Record<Sort, string> = {
   updated: "Recently pushed",
   heat: "Heat (popular and active)",
   newest: "Newest in the catalog",
+  context: "Lightest context cost",
 };
 
 export function categoryName(snapshot: Snapshot, id: string): string {
@@ -70,7 +71,7 @@ function Select(props: { id: string; name: string; label: string; values: [strin
   );
 }
 
-/** Hidden fields that keep `q`, `has`, `harness`, `original`, `verified`, `risk` and `advisories` through the form, which has no control for them. */
+/** Hidden fields that keep `q`, `has`, `harness`, `original`, `verified`, `risk`, `advisories` and `context_max` through the form, which has no control for them. */
 const KeptFilters = ({ p }: { p: ListParams }) => (
   <>
     {p.q !== null ? <input type="hidden" name="q" value={p.q} /> : null}
@@ -80,6 +81,7 @@ const KeptFilters = ({ p }: { p: ListParams }) => (
     {p.verified ? <input type="hidden" name="verified" value="1" /> : null}
     {p.risk ? <input type="hidden" name="risk" value={p.risk} /> : null}
     {p.advisories ? <input type="hidden" name="advisories" value={p.advisories} /> : null}
+    {p.contextMax !== null ? <input type="hidden" name="context_max" value={String(p.contextMax)} /> : null}
   </>
 );
 

@@ -9,12 +9,14 @@ import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { Rendered } from "../http/cache";
 import { categoryPath, pluginPath } from "../http/paths";
 import { categoryName } from "./browse";
+import { ContextCost } from "./context";
 import { DateText, number, Page, renderPage, webUrl } from "./layout";
 import { movedTo, NotFoundPage } from "./notices";
 import { OwnerNotices } from "./owner";
 import { Contents, Flags, Install, Section, ValueSection } from "./record-parts";
 import { RiskNotes } from "./risk";
 import { SecuritySignals } from "./security";
+import { RemoteTools } from "./tools";
 
 /** Where a repository's Claude Code plugins are served by the catalog: a marketplace's name and URL, the plugins' names in it. */
 export interface Served {
@@ -49,8 +51,6 @@ function ServedSection({ served }: { served: Served | null }) {
     </Section>
   );
 }
-
-import { RemoteTools } from "./tools";
 
 /** What the plugin record may carry beyond the full form (install, contents, flags, works_with). */
 type PluginRecordView = PluginView & Record<string, unknown>;
@@ -146,6 +146,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView, served: Serv
         </Section>
       ) : null}
       <Install install={p.install} />
+      <ContextCost context={p.context} />
       <ServedSection served={served} />
       <RiskNotes risk={p.risk} />
       <SecuritySignals security={p.security} />

@@ -105,6 +105,7 @@ describe("a mirror following the catalog", () => {
       lookalike_of,
       latest_release,
       works_with,
+      context,
       ...full
     }: CatalogItem) => full;
     expect(paged).toEqual(current.items.map(fullForm));

@@ -49,7 +49,7 @@ describe("GET /market/v1/catalog.json", () => {
     expect(catalog.items).toHaveLength(catalog.total);
     // The catalog form carries every part `include=` can ask for.
     const full = await server.json(
-      "/api/v1/plugins/modelcontextprotocol/servers?include=contents,install,flags,works_with",
+      "/api/v1/plugins/modelcontextprotocol/servers?include=contents,install,flags,works_with,context",
     );
     const item = catalog.items.find((p: { id: string }) => p.id === "modelcontextprotocol/servers");
     expect(item).toEqual({

@@ -6,6 +6,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { ContextSchema } from "./context";
 import {
   acceptableEnvName,
   acceptableServerName,
@@ -33,7 +34,16 @@ export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "insta
 export type HasKind = (typeof HAS_KINDS)[number];
 
 /** The parts a client may ask for with `include=`. */
-export const INCLUDE_PARTS = ["contents", "install", "flags", "works_with", "risk", "security", "tools"] as const;
+export const INCLUDE_PARTS = [
+  "contents",
+  "install",
+  "flags",
+  "works_with",
+  "risk",
+  "security",
+  "tools",
+  "context",
+] as const;
 export type IncludePart = (typeof INCLUDE_PARTS)[number];
 
 /**
@@ -188,6 +198,8 @@ export const DetailsSchema = Type.Object(
     /** What its remote MCP server said when last asked (src/refresh/remotes/); absent when never asked. */
     remote: Type.Optional(RemoteSchema),
     tools: Type.Optional(ToolsSchema),
+    /** What the plugin costs a session's context (context.ts); absent when it is no Claude Code plugin. */
+    context: Type.Optional(ContextSchema),
   },
   { additionalProperties: false },
 );

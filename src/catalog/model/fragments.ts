@@ -13,6 +13,7 @@ export interface DetailFragments {
   risk: string;
   security: string;
   tools: string;
+  context: string;
 }
 
 export function detailFragments(details: PluginDetails | null, lookalikeOf: string | null): DetailFragments {
@@ -28,6 +29,7 @@ export function detailFragments(details: PluginDetails | null, lookalikeOf: stri
     risk: `"risk":${JSON.stringify(d.risk ?? [])}`,
     security: `"security":${JSON.stringify(d.security ?? null)}`,
     tools: `"remote":${JSON.stringify(d.remote ?? null)},"tools":${JSON.stringify(d.tools ?? [])}`,
+    context: `"context":${JSON.stringify(d.context ?? null)}`,
   };
 }
 
@@ -50,6 +52,8 @@ export function withoutEmptyParts(parts: Record<string, unknown>): Record<string
   if (Array.isArray(details.risk) && details.risk.length === 0) delete details.risk;
   // A plugin deps.dev was never asked about stores a null part, as the builder writes it.
   if (details.security === null) delete details.security;
+  // A plugin never measured stores `"context":null`; the details leave the member out.
+  if (details.context === null) delete details.context;
   if (details.remote === null) {
     delete details.remote;
     if (Array.isArray(details.tools) && details.tools.length === 0) delete details.tools;

@@ -66,6 +66,7 @@ interface Row {
   x_risk?: string;
   x_security?: string;
   x_tools?: string;
+  x_context?: string;
 }
 
 const COLUMNS =
@@ -78,6 +79,8 @@ const NO_RISK = `"risk":[]`;
 const NO_SECURITY = `"security":null`;
 /** Nor the tools column: no remote was asked yet. */
 const NO_TOOLS = `"remote":null,"tools":[]`;
+/** Nor the context column: its plugins are not measured yet. */
+const NO_CONTEXT = `"context":null`;
 
 /** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
 function fragmentsOfRow(row: Row): DetailFragments {
@@ -90,6 +93,7 @@ function fragmentsOfRow(row: Row): DetailFragments {
     risk: row.x_risk ?? NO_RISK,
     security: row.x_security ?? NO_SECURITY,
     tools: row.x_tools ?? NO_TOOLS,
+    context: row.x_context ?? NO_CONTEXT,
   };
 }
 
@@ -123,7 +127,7 @@ function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
     return null;
   }
   const parts = JSON.parse(
-    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.security},${fragments.tools}}`,
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.security},${fragments.tools},${fragments.context}}`,
   ) as Record<string, unknown>;
   return validDetails(withoutEmptyParts(parts));
 }
@@ -162,7 +166,9 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         .all()
         .map((c) => c.name),
     );
-    const optional = ["x_risk", "x_security", "x_tools"].filter((c) => columns.has(c)).map((c) => `, ${c}`);
+    const optional = ["x_risk", "x_security", "x_tools", "x_context"]
+      .filter((c) => columns.has(c))
+      .map((c) => `, ${c}`);
     const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     for (const row of db.prepare<Row, []>(select).all()) {

@@ -70,7 +70,8 @@ CREATE TABLE plugins (
   x_works_with TEXT NOT NULL,
   x_risk TEXT NOT NULL,
   x_security TEXT NOT NULL,
-  x_tools TEXT NOT NULL
+  x_tools TEXT NOT NULL,
+  x_context TEXT NOT NULL
 );
 
 CREATE INDEX plugins_changed_at ON plugins (changed_at);
@@ -131,8 +132,8 @@ export function memberKey(category: string | null): string {
 /** The key of the members of the `archived=false` filter: the plugins not archived. */
 export const ACTIVE_MEMBERS = "members|active";
 
-/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `advisories=`, `verified=`. */
-export type DetailFilter = "has" | "harness" | "original" | "risk" | "advisories" | "verified";
+/** A detail filter: `has=`, `harness=`, `original=`, `risk=`, `advisories=`, `verified=`, `context_max=`. */
+export type DetailFilter = "has" | "harness" | "original" | "risk" | "advisories" | "verified" | "context";
 
 /** The key of the members of a `has=`, `harness=`, `original=`, `risk=` or `advisories=` filter value. */
 export function detailMemberKey(kind: DetailFilter, value = ""): string {

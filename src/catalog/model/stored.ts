@@ -12,7 +12,7 @@ import { type DetailFragments, detailFragments, withoutEmptyParts } from "./frag
 export const MAX_FRAGMENT_CHARS = 512 * 1024;
 
 const REPO_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
-const PARTS = ["contents", "install", "flags", "works_with", "risk", "security", "tools"] as const;
+const PARTS = ["contents", "install", "flags", "works_with", "risk", "security", "tools", "context"] as const;
 
 /** Why a row's fragments may not be served, or null. */
 export function fragmentsProblem(f: DetailFragments): string | null {

@@ -56,7 +56,7 @@ export function catalogJson(
   fragments: DetailFragments,
 ): string {
   const extra = `"curated":${curated},"first_seen_at":${JSON.stringify(firstSeenAt)},"repo_id":${repoId},"previous_ids":${previousIds}`;
-  const parts = `${fragments.contents},${fragments.install},${fragments.flags},${fragments.works_with}`;
+  const parts = `${fragments.contents},${fragments.install},${fragments.flags},${fragments.works_with},${fragments.context}`;
   return `${fullJson.slice(0, -1)},${extra},${parts}}`;
 }
 

@@ -4,6 +4,7 @@
  * from them (src/http/wireschemas.ts), so the code, the document and the wire cannot drift apart.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
+import { ContextSchema } from "./context";
 import { ContentsSchema, DetailsSchema, HARNESSES, InstallSchema } from "./details";
 import { closed, count, stringEnum, timestamp } from "./wire-base";
 import { RemotePart, RiskPart, SecurityPart, ToolsPart } from "./wire-parts";
@@ -106,6 +107,25 @@ export const DetailParts = {
       "`agent-skills` (SKILL.md at the root or in `skills/<name>/`).",
     examples: [["claude-code", "agent-skills"]],
   }),
+  context: t.Union([ContextSchema, t.Null()], {
+    description:
+      "What the plugin adds to a Claude Code session's context, counted as `claude plugin details` counts it " +
+      "offline (docs/api.md, *Context cost*): each skill, command and agent with its always-on and on-invoke " +
+      "tokens, the always-on total, and MCP tools (`not measured` when it declares servers). Null when the " +
+      "repository is no Claude Code plugin or its files were not read.",
+    examples: [
+      {
+        components: [
+          { kind: "skill", name: "demo:review", always_on: 32, on_invoke: 410 },
+          { kind: "agent", name: "reviewer", always_on: 17, on_invoke: 250 },
+        ],
+        always_on: 49,
+        mcp_tools: 0,
+        complete: true,
+        method: "claude-code-2.1.197-offline: tokens = Math.round(chars / 4), …",
+      },
+    ],
+  }),
 };
 
 /** The flags an owner sets (the owner file) or the platform verifies, present only when set; with `include=flags`. */
@@ -173,6 +193,7 @@ export const PluginSchema = closed(
     security: t.Optional(SecurityPart),
     remote: t.Optional(RemotePart),
     tools: t.Optional(ToolsPart),
+    context: t.Optional(DetailParts.context),
   },
   "A plugin in full form; the parts `include=` asks for follow its fields.",
 );

@@ -99,6 +99,7 @@ export function searchMatch(match: MatchQuery, filters: Query): string {
   if (filters.verified) terms.push(`tags : "${tagToken("verified")}"`);
   if (filters.risk) terms.push(`tags : "${tagToken("risk", filters.risk)}"`);
   if (filters.advisories) terms.push(`tags : "${tagToken("advisories", filters.advisories)}"`);
+  if (filters.contextMax != null) terms.push(`tags : "${tagToken("context", String(filters.contextMax))}"`);
   const matches = terms.join(" AND ");
   return filters.archived === true ? `(${matches}) NOT tags : "${tagToken("active")}"` : matches;
 }

@@ -3,12 +3,13 @@
  * (at build time every order is sorted once and stored) and how a snapshot reads them back.
  */
 import type { Database } from "bun:sqlite";
+import { measuredTokens } from "../model/context";
 import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "../model/schema";
 import { foldAscii } from "../model/text";
 import { daysSince } from "../model/time";
 import type { PluginRecord } from "../model/types";
 
-export const SORTS = ["default", "name", "stars", "forks", "updated", "heat", "newest"] as const;
+export const SORTS = ["default", "name", "stars", "forks", "updated", "heat", "newest", "context"] as const;
 export type Sort = (typeof SORTS)[number];
 
 /** Half-life of the recency part of heat, in days. */
@@ -53,6 +54,18 @@ function newestFirst(a: Ranked, b: Ranked): number {
   );
 }
 
+/** The always-on tokens the `context` sort compares: unmeasured plugins after every measured one. */
+function contextTokens(entry: Ranked): number {
+  return measuredTokens(entry.record.details?.context) ?? Number.POSITIVE_INFINITY;
+}
+
+/** Lightest first; among equals (the unmeasured too) stars desc, then id. */
+function lightestFirst(a: Ranked, b: Ranked): number {
+  const x = contextTokens(a);
+  const y = contextTokens(b);
+  return (x === y ? 0 : x < y ? -1 : 1) || b.record.stars - a.record.stars || byId(a, b);
+}
+
 /** Comparators of each sort (for `default`, the order without a search query). */
 export const COMPARATORS: Record<Sort, (a: Ranked, b: Ranked) => number> = {
   default: (a, b) =>
@@ -65,6 +78,7 @@ export const COMPARATORS: Record<Sort, (a: Ranked, b: Ranked) => number> = {
   updated: (a, b) => ascending(b.record.pushed_at, a.record.pushed_at) || byId(a, b),
   heat: (a, b) => b.heat - a.heat || byId(a, b),
   newest: newestFirst,
+  context: lightestFirst,
 };
 
 /** Every sort's order (`newest` is also the feed's), as the build stores them. */

@@ -23,6 +23,8 @@ export interface Query {
   risk?: string | null;
   /** `advisories=`: `none` (pinned packages checked, no advisory) or `any`; null for any plugin. */
   advisories?: string | null;
+  /** `context_max=`: only plugins measured at or under these always-on tokens (CONTEXT_MAX_VALUES); null for any. */
+  contextMax?: number | null;
   /** Parts added to each plugin's full form (`include=`). */
   include?: readonly IncludePart[];
   /** The order ("default" when absent) and the page; the category counts ignore them and `category`. */

@@ -33,6 +33,7 @@ function detailMembers(query: Query): string[] {
   if (query.verified) keys.push(detailMemberKey("verified"));
   if (query.risk) keys.push(detailMemberKey("risk", query.risk));
   if (query.advisories) keys.push(detailMemberKey("advisories", query.advisories));
+  if (query.contextMax != null) keys.push(detailMemberKey("context", String(query.contextMax)));
   return keys;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
+import { contextMaxValues } from "../model/context";
 import { hasKinds } from "../model/details";
 import type { DetailFragments } from "../model/fragments";
 import {
@@ -54,6 +55,7 @@ function detailFilters(record: PluginRecord): Array<[DetailFilter, string]> {
   if (rules.size === 0) filters.push(["risk", "none"]);
   for (const rule of rules) filters.push(["risk", rule]);
   for (const value of advisoryFilters(record.details?.security)) filters.push(["advisories", value]);
+  for (const max of contextMaxValues(record.details?.context)) filters.push(["context", String(max)]);
   return filters;
 }
 
@@ -153,6 +155,7 @@ function insertPlugins(
       json[i]![2].risk,
       json[i]![2].security,
       json[i]![2].tools,
+      json[i]![2].context,
     );
   });
 }

@@ -24,9 +24,11 @@ interface CatalogRow {
   x_risk: string;
   x_security: string;
   x_tools: string;
+  x_context: string;
 }
 
-export const DETAIL_COLUMNS = "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk, x_security, x_tools";
+export const DETAIL_COLUMNS =
+  "rowid, id, x_contents, x_install, x_flags, x_works_with, x_risk, x_security, x_tools, x_context";
 const CATALOG_COLUMNS = `full_json, curated, first_seen_at, repo_id, previous_ids, ${DETAIL_COLUMNS}`;
 
 interface CatalogSliceRow extends CatalogRow {

@@ -19,6 +19,7 @@ export interface DetailRow {
   x_risk: string;
   x_security: string;
   x_tools: string;
+  x_context: string;
 }
 
 export function rowFragments(row: DetailRow): DetailFragments {
@@ -30,6 +31,7 @@ export function rowFragments(row: DetailRow): DetailFragments {
     risk: row.x_risk,
     security: row.x_security,
     tools: row.x_tools,
+    context: row.x_context,
   };
 }
 

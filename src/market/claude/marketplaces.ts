@@ -7,6 +7,7 @@
  * served plugin has it; then the owner (and, if need be, the repository) is appended, the same
  * in every marketplace of the snapshot.
  */
+import { measuredTokens } from "../../catalog/model/context";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import { pluginPath } from "../../http/paths";
@@ -28,6 +29,8 @@ interface Served {
   source: Source;
   description?: string;
   category: string;
+  /** `context-<N>-tokens`: the root plugin's measured always-on context cost (tags are the field the client keeps quietly). */
+  tags?: string[];
   homepage: string;
   repository: string;
   /** Not served: what picks the marketplaces an entry is in. */
@@ -54,11 +57,13 @@ function entriesOf(plugin: PluginCatalogView, baseUrl: string): Served[] {
     const source = sourceOf(plugin.id, entry.source, plugin.contents?.commit);
     if (source === null) continue;
     const description = entry.description || plugin.description;
+    const tokens = source.source === "github" ? measuredTokens(plugin.context) : null;
     out.push({
       name: entry.name,
       source,
       ...(description ? { description } : {}),
       category: plugin.category,
+      ...(tokens === null ? {} : { tags: [`context-${tokens}-tokens`] }),
       homepage: `${baseUrl}${pluginPath(plugin.id)}`,
       repository: plugin.url,
       categories: plugin.categories,

@@ -212,6 +212,7 @@ export function registryEntry(
     ...(plugin.owner_verified ? { owner_verified: true } : {}),
     pushed_at: plugin.pushed_at,
     latest_release: plugin.latest_release,
+    context: plugin.context ?? null,
   };
   const json = JSON.stringify({ server, _meta: { [OFFICIAL_META]: official, [context.metaKey]: catalog } });
   return { name, version, updatedAt, id: plugin.id, json };

@@ -19,6 +19,7 @@ import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import { manifestRisk } from "../risk/manifest";
 import type { DiscoveryRules } from "../rules";
 import type { GateCounts } from "../upstream";
+import { contextFiles } from "./context";
 import { forkOf, latestRelease } from "./flags";
 import {
   ENTRY_NAME,
@@ -37,7 +38,7 @@ import { mcpJson } from "./mcp";
 import { DEFAULT_OWNER_FILE, MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner";
 import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
-import type { ManifestReading, PublishedNames } from "./reading";
+import type { Found, ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
 import { finishSkills, type SkillObjects } from "./skill-folders";
@@ -49,23 +50,6 @@ export { DEFAULT_OWNER_FILE } from "./owner";
 export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
-
-/** What the readers found, before it becomes contents. */
-interface Found {
-  works: Set<Harness>;
-  install: Install[];
-  skills: Contents["skills"];
-  mcpServers: string[];
-  hooks: string[];
-  market: ReturnType<typeof readMarketplace>;
-  marketJson: Json | null; // Its relative sources name plugin folders holding skills.
-  deprecated: boolean;
-  evidence: string[];
-  /** The packages the package files publish (refresh/registries checks them). */
-  packages: PublishedNames;
-  /** server.json's name and exact version, for the MCP registry API. */
-  registry: McpRegistryIdentity | null;
-}
 
 /** Reads one repository's manifests; every refusal is counted under `manifest <file>: <reason>`. */
 export class ManifestReader {
@@ -116,6 +100,7 @@ export class ManifestReader {
     const plugin = this.json(node, "plugin", id);
     if (plugin) {
       const read = readPlugin(this.gate, plugin, id);
+      found.plugin = { manifest: plugin, loads: read.loads };
       if (read.loads) found.works.add("claude-code");
       found.hooks.push(...read.hooks);
       found.mcpServers.push(...read.mcpServers);
@@ -199,6 +184,7 @@ export class ManifestReader {
       evidence: [],
       packages: {},
       registry: null,
+      plugin: null,
     };
     this.claudeAndMcp(node, id, found);
     this.skillAndPackages(node, id, found);
@@ -250,6 +236,7 @@ export class ManifestReader {
       skillFolders: places.folders,
       skillLists: places.lists,
       packages: found.packages,
+      context: contextFiles(node, found.plugin?.manifest ?? null, found.plugin?.loads ?? false, id),
     };
   }
 

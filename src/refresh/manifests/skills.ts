@@ -34,14 +34,17 @@ export function nestedTooDeep(yaml: string): boolean {
   return TOO_INDENTED.test(yaml);
 }
 
+/** The fields a skill's front matter is read for. */
+const SKILL_FIELDS = ["name", "description"] as const;
+
 const TOP_KEY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)/;
 
 /**
- * The front matter's `name` and `description` entries only, each with its continuation lines: the
+ * The front matter's `used` entries only (`name` and `description`), each with its continuation lines: the
  * other fields (tags, metadata, hooks) are never parsed. The whole text when it has no top-level
  * `key:` line (a flow mapping); null when a used field is given twice.
  */
-export function usedFields(yaml: string): string | null {
+export function usedFields(yaml: string, used: readonly string[] = SKILL_FIELDS): string | null {
   const lines = yaml.split(/\r?\n/);
   const kept: string[] = [];
   const seen = new Set<string>();
@@ -51,7 +54,7 @@ export function usedFields(yaml: string): string | null {
     const key = TOP_KEY.exec(line)?.[1];
     if (key !== undefined || /^[^\s]/.test(line)) {
       topLevel ||= key !== undefined;
-      keeping = key === "name" || key === "description";
+      keeping = key !== undefined && used.includes(key);
       if (keeping && seen.has(key!)) return null;
       if (keeping) seen.add(key!);
     }

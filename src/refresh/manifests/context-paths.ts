@@ -1,0 +1,46 @@
+/**
+ * The skill folders a plugin.json names in `skills` (added to the `skills/` scan by Claude Code):
+ * a folder holding SKILL.md is one skill, named by its front-matter name or its folder. Only
+ * relative, plain paths are kept; a manifest naming others, or `commands` and `agents` paths,
+ * leaves the inventory partial (context.ts).
+ */
+import type { Json } from "./gate";
+
+/** Paths kept per manifest: real plugins name a few dozen. */
+const MAX_PATHS = 100;
+const PLAIN_PATH = /^(?:\.\/)?((?:[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}\/){0,7}[A-Za-z0-9_][A-Za-z0-9._ -]{0,99})?\/?$/;
+
+export interface ManifestPaths {
+  /** Folders named by `skills`, without `./` or a trailing slash; `""` is the plugin's root. */
+  skills: string[];
+  /** Whether the manifest names components the catalog does not read. */
+  partial: boolean;
+}
+
+/**
+ * `commands` or `agents` in plugin.json replaces the folder's scan; `claude plugin details`
+ * inventories the folders it names (not read here: partial) and no file it names. So a list of
+ * files counts nothing.
+ */
+function namesFolders(manifest: Json, key: "commands" | "agents"): boolean {
+  if (!(key in manifest)) return false;
+  const listed = Array.isArray(manifest[key]) ? (manifest[key] as unknown[]) : [manifest[key]];
+  return !listed.every((p) => typeof p === "string" && p.endsWith(".md"));
+}
+
+export function manifestPaths(manifest: Json | null): ManifestPaths & { ownCommands: boolean; ownAgents: boolean } {
+  if (manifest === null) return { skills: [], partial: false, ownCommands: false, ownAgents: false };
+  const ownCommands = "commands" in manifest;
+  const ownAgents = "agents" in manifest;
+  const others = namesFolders(manifest, "commands") || namesFolders(manifest, "agents");
+  if (!("skills" in manifest)) return { skills: [], partial: others, ownCommands, ownAgents };
+  const listed = Array.isArray(manifest.skills) ? manifest.skills : [manifest.skills];
+  const skills: string[] = [];
+  let partial = others || listed.length > MAX_PATHS;
+  for (const path of listed.slice(0, MAX_PATHS)) {
+    const match = typeof path === "string" ? PLAIN_PATH.exec(path) : null;
+    if (match === null || (match[1] ?? "").split("/").some((p) => p === "." || p === "..")) partial = true;
+    else if (!skills.includes(match[1] ?? "")) skills.push(match[1] ?? "");
+  }
+  return { skills, partial, ownCommands, ownAgents };
+}

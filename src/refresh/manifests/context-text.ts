@@ -1,0 +1,93 @@
+/**
+ * The text Claude Code counts for one skill, command or agent file: its name, description and
+ * `when_to_use` (always on), and its body (on invoke), as `claude plugin details` takes them
+ * (docs/api.md, *Context cost*). The front matter goes through the skills' bounded reader
+ * (skills.ts): only the used fields reach the YAML parser, and a deep one is refused.
+ */
+import { parseDocument } from "yaml";
+import { isObject, type Json } from "./gate";
+import { nestedTooDeep, usedFields } from "./skills";
+
+/** The fields the estimate reads (`when-to-use` is not one: the client ignores it). */
+const CONTEXT_FIELDS = ["name", "description", "when_to_use"] as const;
+/** Front matter looked at, at most: a description longer than this is no real one. */
+const MAX_FRONT_MATTER = 64 * 1024;
+const FRONT = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
+
+export type ComponentKind = "skill" | "command" | "agent";
+
+/** The counted lengths of one component, in UTF-16 code units as JavaScript's `length`. */
+export interface ComponentText {
+  alwaysOn: number;
+  onInvoke: number;
+}
+
+/** The YAML's mapping, or null when it does not parse as one. */
+function parsed(yaml: string): Json | null {
+  try {
+    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
+    if (doc.errors.length > 0) return null;
+    const data = doc.toJS({ maxAliasCount: 0 }) as unknown;
+    return isObject(data) ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A plain one-line value that YAML refuses (`description: Use it: now`), quoted as the client retries it. */
+const PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_-]*):[ \t]+([^'"|>[{\s].*)$/;
+const quoted = (yaml: string) =>
+  yaml
+    .split(/\r?\n/)
+    .map((line) => line.replace(PLAIN, (_, key: string, value: string) => `${key}: ${JSON.stringify(value.trim())}`))
+    .join("\n");
+
+/**
+ * The front matter's fields and the body; an unreadable front matter counts as none. The client
+ * parses the whole front matter, so a YAML error anywhere in it loses the description: the whole
+ * is parsed here too when it is within the bounds, else only the used fields are.
+ */
+function split(text: string): { data: Json; body: string } {
+  const match = FRONT.exec(text.slice(0, MAX_FRONT_MATTER + 8));
+  if (!match) return { data: {}, body: text };
+  const body = text.slice(match[0].length);
+  const yaml = nestedTooDeep(match[1]!) ? usedFields(match[1]!, CONTEXT_FIELDS) : match[1]!;
+  if (yaml === null || nestedTooDeep(yaml)) return { data: {}, body };
+  return { data: parsed(yaml) ?? parsed(quoted(yaml)) ?? {}, body };
+}
+
+/** A front-matter value as the client turns it into text: strings trimmed, numbers and booleans as written. */
+function textOf(value: unknown, trim: boolean): string {
+  if (typeof value === "string") return trim ? value.trim() : value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return "";
+}
+
+/** The first non-empty body line without its heading marks, cut as the client cuts it. */
+export function firstLine(body: string): string {
+  const line = body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  if (line === undefined) return "";
+  const text = line.replace(/^#+\s+/, "");
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+/** A root SKILL.md's skill name as the client takes it: its front-matter name, trimmed, else `fallback`. */
+export function rootSkillName(text: string, fallback: string): string {
+  const name = split(text).data.name;
+  return (typeof name === "string" && name.trim()) || fallback;
+}
+
+/**
+ * The lengths of one component: `[name, description, when_to_use].filter(Boolean).join(" ")` and
+ * its trimmed body. Without a description the body's first line stands in (or `Skill`), for every
+ * kind: the estimate does not use the agents' runtime fallbacks.
+ */
+export function componentText(name: string, text: string): ComponentText {
+  const { data, body } = split(text);
+  const description = textOf(data.description, true) || firstLine(body) || "Skill";
+  const counted = [name, description, textOf(data.when_to_use, false)];
+  return { alwaysOn: counted.filter(Boolean).join(" ").length, onInvoke: body.trim().length };
+}

@@ -70,7 +70,7 @@ export const FILTERS = {
       fallback: null,
       description:
         "Only plugins whose always-on context cost (`include=context`, as Claude Code counts it) is measured and " +
-        "at most this many tokens; plugins not measured are left out.",
+        "at most this many tokens; plugins not measured (files unread, or MCP tools unseen) are left out.",
     },
   ),
 };

@@ -61,9 +61,13 @@ export const ContextSchema = Type.Object(
 );
 export type PluginContext = Static<typeof ContextSchema>;
 
-/** The tokens a plugin is sorted and filtered by: its always-on total when fully measured, else null. */
+/**
+ * The tokens a plugin is sorted and filtered by: its always-on total when fully measured, else
+ * null. MCP tools the catalog cannot see leave it unmeasured: their schemas can cost more than
+ * every skill together, so a plugin declaring servers is never offered as the lightest.
+ */
 export function measuredTokens(context: PluginContext | undefined | null): number | null {
-  return context?.complete ? context.always_on : null;
+  return context?.complete && context.mcp_tools !== NOT_MEASURED ? context.always_on : null;
 }
 
 /** The `context_max` values a plugin passes: every one at or above its measured total. */

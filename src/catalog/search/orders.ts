@@ -54,7 +54,7 @@ function newestFirst(a: Ranked, b: Ranked): number {
   );
 }
 
-/** The always-on tokens the `context` sort compares: unmeasured plugins after every measured one. */
+/** The always-on tokens the `context` sort compares: unmeasured plugins (model/context.ts) after every measured one. */
 function contextTokens(entry: Ranked): number {
   return measuredTokens(entry.record.details?.context) ?? Number.POSITIVE_INFINITY;
 }

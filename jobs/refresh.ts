@@ -16,7 +16,8 @@ import { type Config, ConfigError, loadConfig } from "../src/config";
 import { exitCode, formatResult } from "../src/refresh/report";
 import { printable } from "../src/refresh/upstream";
 import { refreshOptionsFrom } from "../src/scheduler/options";
-import { refreshAndShare, sharedSettings } from "../src/scheduler/refresh-task";
+import { refreshAndShare } from "../src/scheduler/refresh-task";
+import { sharedSettings } from "../src/scheduler/shared-settings";
 
 /** The token, replaced wherever an upstream error put it. */
 const secrets = new Secrets();

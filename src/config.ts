@@ -3,7 +3,7 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
-import { DEFAULT_OWNER_FILE } from "./refresh/manifests/owner";
+import { DEFAULT_OWNER_FILE } from "./refresh/manifests/owner-name";
 import { DEFAULT_MCP_REGISTRY_PAGES } from "./refresh/mcp-registry";
 import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
 import { DEFAULT_REMOTE_LIMITS } from "./refresh/remotes/limits";

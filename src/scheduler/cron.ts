@@ -14,7 +14,7 @@ import type { Config } from "../config";
 import type { RefreshOptions } from "../refresh/run";
 import { refreshOptionsFrom } from "./options";
 import { type ChildRequest, type FailedRun, portable, type RunOutcome, startRefreshProcess } from "./refresh-process";
-import { REDIS_UNREACHABLE, sharedSettings } from "./refresh-task";
+import { REDIS_UNREACHABLE, sharedSettings } from "./shared-settings";
 
 /**
  * A scheduled run may sit out the platform's hourly reset (and a minute's grace), so a run without

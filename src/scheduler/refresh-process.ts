@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Log } from "../base/log";
 import type { RefreshOptions, RefreshResult } from "../refresh/run";
-import type { SharedSettings } from "./refresh-task";
+import type { SharedSettings } from "./shared-settings";
 
 const CHILD_ENTRY = join(import.meta.dir, "refresh-child.ts");
 /** How much of a crashed child's stderr is kept for the log line that reports it. */

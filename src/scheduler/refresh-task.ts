@@ -7,23 +7,8 @@ import type { Log } from "../base/log";
 import { shareSnapshot } from "../cluster/distribution";
 import { RedisLease } from "../cluster/lease";
 import { RedisLink } from "../cluster/redis";
-import type { Config } from "../config";
 import { type RefreshOptions, type RefreshResult, runRefresh } from "../refresh/run";
-
-/** With REDIS_URL: where the shared lock and snapshot live, and the key snapshots are signed with. */
-export interface SharedSettings {
-  url: string;
-  lockTtlMs: number;
-  key?: string;
-}
-
-/** The shared settings REDIS_URL and its companions set, or null for an instance alone. */
-export function sharedSettings(config: Config): SharedSettings | null {
-  if (!config.redisUrl) return null;
-  return { url: config.redisUrl, lockTtlMs: config.redisLockTtlMs, key: config.redisSnapshotKey };
-}
-
-export const REDIS_UNREACHABLE = "Redis is unreachable, and without it the lock the instances share cannot be taken";
+import { REDIS_UNREACHABLE, type SharedSettings } from "./shared-settings";
 
 /**
  * Refreshes, then shares a published snapshot through Redis. `published` is told before sharing,

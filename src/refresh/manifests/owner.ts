@@ -12,10 +12,6 @@ import { cleanText, isRepoId } from "../upstream";
 import { type Gate, isObject, type Json, MAX_TEXT } from "./gate";
 import { nestedTooDeep } from "./skills";
 
-/** The owner file's name when OWNER_FILE does not set another: hidden, at the root, YAML (JSON is YAML too). */
-export const DEFAULT_OWNER_FILE = ".plugin-catalog.yml";
-/** Bytes of an owner file read at most: its three keys fit in a few hundred. */
-export const MAX_OWNER_BYTES = 4 * 1024;
 /** The keys an owner file may hold; any other is counted and ignored. */
 export const OWNER_KEYS = ["exclude", "deprecated", "canonical"] as const;
 

@@ -35,7 +35,8 @@ import { readGemini } from "./gemini";
 import { hookEvents } from "./hooks";
 import { readMarketplace } from "./marketplace";
 import { mcpJson } from "./mcp";
-import { DEFAULT_OWNER_FILE, MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner";
+import { type OwnerFile, ownerVerified, readOwnerFile } from "./owner";
+import { DEFAULT_OWNER_FILE, MAX_OWNER_BYTES } from "./owner-name";
 import { dependencies } from "./packages";
 import { readPlugin } from "./plugin";
 import type { Found, ManifestReading } from "./reading";
@@ -46,7 +47,7 @@ import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
-export { DEFAULT_OWNER_FILE } from "./owner";
+export { DEFAULT_OWNER_FILE } from "./owner-name";
 export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";

@@ -3,7 +3,7 @@
  * (`m_plugin`, `m_server`, …), folders' entry lists, and the follow-up query's SKILL.md files.
  */
 
-import { DEFAULT_OWNER_FILE } from "./owner";
+import { DEFAULT_OWNER_FILE } from "./owner-name";
 import { listSelection, pluginTreeSelection } from "./skill-places";
 
 /** Root files read, by GraphQL alias. */

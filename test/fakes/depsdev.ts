@@ -7,6 +7,7 @@
  * {responses: [{request, project?}], nextPageToken}, each project with its `scorecard`
  * ({date, repository, scorecard, checks, overallScore, metadata}) when scored. A mode makes it hostile.
  */
+import { LoopbackServer } from "./loopback";
 
 export interface FakeVersion {
   advisories?: string[];
@@ -22,7 +23,7 @@ interface BatchBody {
   pageToken?: string;
 }
 
-export class FakeDepsDev {
+export class FakeDepsDev extends LoopbackServer {
   /** Versions by `NPM:name@version` / `PYPI:name@version`. */
   readonly versions = new Map<string, FakeVersion>();
   /** Projects by `github.com/owner/repo` (lowercase): a Scorecard, or null for a known project without one. */
@@ -32,25 +33,12 @@ export class FakeDepsDev {
   pageSize = 1000;
   /** Bodies asked, by path, in order. */
   readonly asked: Array<{ path: string; body: BatchBody }> = [];
-  private readonly server: ReturnType<typeof Bun.serve>;
-
-  constructor() {
-    this.server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => this.answer(request) });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.server.port}`;
-  }
-
-  stop(): void {
-    this.server.stop(true);
-  }
 
   version(system: "NPM" | "PYPI", name: string, version: string, facts: FakeVersion = {}): void {
     this.versions.set(`${system}:${name}@${version}`, facts);
   }
 
-  private async answer(request: Request): Promise<Response> {
+  protected async answer(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
     const body = (await request.json().catch(() => ({}))) as BatchBody;
     this.asked.push({ path, body });

@@ -5,6 +5,7 @@
  * (30 by default), `updated_since` (RFC 3339; deleted versions included, as the registry does),
  * `version=latest` and `search`; bad parameters answer the registry's problem JSON. A mode makes it hostile.
  */
+import { LoopbackServer } from "./loopback";
 
 export interface FakeServer {
   /** `io.github.<owner>/<name>` or a reverse-DNS name. */
@@ -28,30 +29,17 @@ function problem(status: number, title: string, detail: string): Response {
   return Response.json({ title, status, detail }, { status, headers: { "content-type": "application/problem+json" } });
 }
 
-export class FakeMcpRegistry {
+export class FakeMcpRegistry extends LoopbackServer {
   readonly servers: FakeServer[] = [];
   mode: RegistryMode = "ok";
   /** Query strings asked of /v0.1/servers, in order. */
   readonly asked: URLSearchParams[] = [];
-  private readonly server: ReturnType<typeof Bun.serve>;
-
-  constructor() {
-    this.server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => this.answer(request) });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.server.port}`;
-  }
-
-  stop(): void {
-    this.server.stop(true);
-  }
 
   add(...servers: FakeServer[]): void {
     this.servers.push(...servers);
   }
 
-  private answer(request: Request): Response | Promise<Response> {
+  protected answer(request: Request): Response | Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname !== "/v0.1/servers") return problem(404, "Not Found", "Server not found");
     this.asked.push(url.searchParams);

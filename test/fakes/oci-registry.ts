@@ -7,6 +7,7 @@
  * redirected to another path (as registries send them to a CDN). A mode makes it hostile.
  */
 import { createHash } from "node:crypto";
+import { LoopbackServer } from "./loopback";
 
 export type OciMode = "ok" | "down" | "429" | "hang" | "wrong-digest" | "foreign-realm" | "foreign-redirect";
 
@@ -20,25 +21,12 @@ export interface FakeImage {
   index?: boolean;
 }
 
-export class FakeOciRegistry {
+export class FakeOciRegistry extends LoopbackServer {
   mode: OciMode = "ok";
   /** Requests seen, as `METHOD path` without the query. */
   readonly asked: string[] = [];
   private readonly blobs = new Map<string, string>();
   private readonly manifests = new Map<string, { type: string; text: string }>();
-  private readonly server: ReturnType<typeof Bun.serve>;
-
-  constructor() {
-    this.server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => this.answer(request) });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.server.port}`;
-  }
-
-  stop(): void {
-    this.server.stop(true);
-  }
 
   /** Publishes `repo:tag` (repository path as the API names it, e.g. `library/x` or `acme/fs`). */
   add(repo: string, tag: string, image: FakeImage): void {
@@ -81,7 +69,7 @@ export class FakeOciRegistry {
     this.manifests.set(`${repo}:${tag}`, { type: INDEX, text: index });
   }
 
-  private answer(request: Request): Response | Promise<Response> {
+  protected answer(request: Request): Response | Promise<Response> {
     const url = new URL(request.url);
     this.asked.push(`${request.method} ${url.pathname}`);
     if (this.mode === "hang") return new Promise<Response>(() => {});

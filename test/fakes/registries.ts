@@ -5,6 +5,7 @@
  * in-toto statement carries the SLSA provenance predicate); PyPI's JSON API
  * (`GET /pypi/{name}/json`, `GET /pypi/{name}/{version}/json`). A mode makes it hostile.
  */
+import { LoopbackServer } from "./loopback";
 
 export interface NpmVersion {
   /** The document's `name`, when a hostile registry answers about another package. */
@@ -25,7 +26,7 @@ export interface PypiVersion {
 
 export type Mode = "ok" | "down" | "hang" | "429" | "malformed";
 
-export class FakeRegistries {
+export class FakeRegistries extends LoopbackServer {
   readonly npm = new Map<string, { latest: string; versions: Record<string, NpmVersion> }>();
   readonly pypi = new Map<string, { latest: string; versions: Record<string, PypiVersion> }>();
   mode: Mode = "ok";
@@ -35,21 +36,8 @@ export class FakeRegistries {
   attestationsDown = false;
   /** Paths asked, in order. */
   readonly asked: string[] = [];
-  private readonly server: ReturnType<typeof Bun.serve>;
 
-  constructor() {
-    this.server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => this.answer(request) });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.server.port}`;
-  }
-
-  stop(): void {
-    this.server.stop(true);
-  }
-
-  private answer(request: Request): Response | Promise<Response> {
+  protected answer(request: Request): Response | Promise<Response> {
     const path = new URL(request.url).pathname;
     this.asked.push(path);
     if (this.mode === "hang") return new Promise<Response>(() => {});

@@ -101,17 +101,20 @@ function classify(witness: Witness, timedOut: boolean, error: unknown): ProbeRes
   return { status: "down", reason: typeof code === "string" ? code.slice(0, 60) : "no answer", tools: none };
 }
 
+/** What nothing has been seen yet. */
+const freshWitness = (): Witness => ({
+  responses: 0,
+  auth: false,
+  html: false,
+  serverError: null,
+  blocked: null,
+  tooLarge: false,
+});
+
 /** The server's status and tools; within `timeoutMs` whatever it does. */
 export async function probeRemote(url: string, options: ProbeOptions): Promise<ProbeResult> {
   const stop = new AbortController();
-  const witness: Witness = {
-    responses: 0,
-    auth: false,
-    html: false,
-    serverError: null,
-    blocked: null,
-    tooLarge: false,
-  };
+  const witness = freshWitness();
   const fetcher = observed(
     guardedFetch({ maxBytes: options.maxBytes, signal: stop.signal, allowance: options.allowance }),
     witness,
@@ -126,14 +129,7 @@ export async function probeRemote(url: string, options: ProbeOptions): Promise<P
     if (card?.authRequired)
       return { status: "auth_required", reason: "server card names a required header", tools: [] };
     // What the card request met (a refused redirect too) is not the server's answer: only the handshake's counts.
-    Object.assign(witness, {
-      responses: 0,
-      auth: false,
-      html: false,
-      serverError: null,
-      blocked: null,
-      tooLarge: false,
-    });
+    Object.assign(witness, freshWitness());
     return { status: "answering", tools: await handshake(url, fetcher, witness) };
   })();
   try {

@@ -6,27 +6,15 @@
  * the inventories name the same components.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { PluginContext } from "../../../src/catalog/model/context";
+import { CLAUDE, CLAUDE_ENV } from "../../claude-cli";
 import { Env, published } from "../support";
 
-const MODULES = join(import.meta.dir, "../../../node_modules/@anthropic-ai");
-const PLATFORM = join(MODULES, `claude-code-${process.platform}-${process.arch}`, "claude");
-const CLAUDE = existsSync(PLATFORM) ? PLATFORM : join(MODULES, "claude-code/bin/claude.exe");
 const root = mkdtempSync(join(tmpdir(), "context-client-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const ENV = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_AUTOUPDATER: "1",
-  HTTPS_PROXY: "http://127.0.0.1:9",
-  HTTP_PROXY: "http://127.0.0.1:9",
-  NO_COLOR: "1",
-};
 
 const manifest = (name: string) => JSON.stringify({ name, version: "1.0.0", description: "A plugin." });
 const long = "Reviews a change for style, naming and tests; ".repeat(30);
@@ -117,7 +105,7 @@ function writeFolder(name: string, files: Record<string, string>): string {
 async function details(dir: string, name: string): Promise<{ total: number; skills: string[]; agents: string[] }> {
   const home = mkdtempSync(join(root, "home-"));
   const proc = Bun.spawn([CLAUDE, "--plugin-dir", dir, "plugin", "details", name], {
-    env: { ...ENV, HOME: home },
+    env: { ...CLAUDE_ENV, HOME: home },
     stdout: "pipe",
     stderr: "pipe",
   });

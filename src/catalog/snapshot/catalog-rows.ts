@@ -9,22 +9,12 @@ import type { Query } from "../search/query";
 import type { Searcher } from "../search/searcher";
 import type { DetailRow } from "./details-check";
 
-interface CatalogRow {
-  rowid: number;
-  id: string;
+interface CatalogRow extends DetailRow {
   full_json: string;
   curated: number;
   first_seen_at: string;
   repo_id: number | null;
   previous_ids: string;
-  x_contents: string;
-  x_install: string;
-  x_flags: string;
-  x_works_with: string;
-  x_risk: string;
-  x_security: string;
-  x_tools: string;
-  x_context: string;
 }
 
 export const DETAIL_COLUMNS =

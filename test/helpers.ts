@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
 import type { Metrics } from "../src/base/metrics";
+import { type Contents, noDetails } from "../src/catalog/model/details";
 import type { PluginRecord, SnapshotInput } from "../src/catalog/model/types";
 import { publishSnapshot } from "../src/catalog/snapshot/publish";
 import { CatalogStore } from "../src/catalog/snapshot/store";
@@ -11,7 +12,7 @@ import { type Config, loadConfig } from "../src/config";
 import type { SharedLimits } from "../src/http/ratelimit";
 import { UPSTREAMS_OFF } from "./fakes/upstreams-off";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
-import { SNAPSHOT_AT } from "./records";
+import { plugin, SNAPSHOT_AT } from "./records";
 
 export { plugin, SNAPSHOT_AT } from "./records";
 
@@ -200,4 +201,25 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms: nu
     await Bun.sleep(50);
   }
   return Date.now() - started;
+}
+
+/** A Claude Code marketplace repository whose entries are `[name, source]`, pinned to `commit` when given. */
+export function marketplacePlugin(
+  id: string,
+  entries: Array<[string, string]>,
+  fields: Partial<PluginRecord> = {},
+  commit?: string,
+): PluginRecord {
+  const plugins = entries.map(([name, source]) => ({ name, source, description: `${name} does things` }));
+  const contents: Contents = {
+    skills: [],
+    commands: [],
+    agents: [],
+    hooks: [],
+    mcp_servers: [],
+    plugins,
+    counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: plugins.length },
+    ...(commit ? { commit } : {}),
+  };
+  return plugin(id, { ...fields, details: { ...noDetails(), works_with: ["claude-code"], contents } });
 }

@@ -8,10 +8,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Contents, noDetails } from "../../src/catalog/model/details";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
 import { claude, validateErrors } from "../claude-cli";
-import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { marketplacePlugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const root = mkdtempSync(join(tmpdir(), "claude-cli-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,30 +19,17 @@ const SHA = "89abcdef0123456789abcdef0123456789abcdef";
 
 /** A small catalog whose entries are pinned, in folders, and renamed apart. */
 function pinned() {
-  const market = (id: string, entries: Array<[string, string]>, commit: string) => {
-    const plugins = entries.map(([name, source]) => ({ name, source, description: `${name} does things` }));
-    const contents: Contents = {
-      skills: [],
-      commands: [],
-      agents: [],
-      hooks: [],
-      mcp_servers: [],
-      plugins,
-      counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: plugins.length },
-      commit,
-    };
-    return plugin(id, { curated: true, details: { ...noDetails(), works_with: ["claude-code"], contents } });
-  };
   return snapshotInput([
-    market(
+    marketplacePlugin(
       "acme/market",
       [
         ["lint", "./plugins/lint"],
         ["acme", "./"],
       ],
+      { curated: true },
       SHA,
     ),
-    market("beta/market", [["lint", "./lint"]], SHA.split("").reverse().join("")),
+    marketplacePlugin("beta/market", [["lint", "./lint"]], { curated: true }, SHA.split("").reverse().join("")),
   ]);
 }
 

@@ -4,10 +4,8 @@
  * and the rules Claude Code's validator applies to a marketplace (name, owner, sources).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type Contents, noDetails } from "../../src/catalog/model/details";
-import type { PluginRecord } from "../../src/catalog/model/types";
 import { sourceOf } from "../../src/market/claude/marketplaces";
-import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { marketplacePlugin, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -17,29 +15,9 @@ afterEach(async () => {
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
-function market(
-  id: string,
-  entries: Array<[string, string]>,
-  fields: Partial<PluginRecord> = {},
-  commit?: string,
-): PluginRecord {
-  const plugins = entries.map(([name, source]) => ({ name, source, description: `${name} does things` }));
-  const contents: Contents = {
-    skills: [],
-    commands: [],
-    agents: [],
-    hooks: [],
-    mcp_servers: [],
-    plugins,
-    counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0, plugins: plugins.length },
-    ...(commit ? { commit } : {}),
-  };
-  return plugin(id, { ...fields, details: { ...noDetails(), works_with: ["claude-code"], contents } });
-}
-
 const catalog = () =>
   snapshotInput([
-    market(
+    marketplacePlugin(
       "acme/market",
       [
         ["tool", "./plugins/tool"],
@@ -49,10 +27,10 @@ const catalog = () =>
       { stars: 50, curated: true, categories: ["skills", "commands"] },
       SHA,
     ),
-    market("beta/market", [["tool", "./tool/"]], { stars: 40, categories: ["commands"] }),
-    market("beta/again", [["tool", "./tool"]], { stars: 30, categories: ["commands"] }),
-    market("gone/archived", [["old", "./"]], { archived: true }),
-    market("fork/copy", [["copy", "./"]], { stars: 1 }),
+    marketplacePlugin("beta/market", [["tool", "./tool/"]], { stars: 40, categories: ["commands"] }),
+    marketplacePlugin("beta/again", [["tool", "./tool"]], { stars: 30, categories: ["commands"] }),
+    marketplacePlugin("gone/archived", [["old", "./"]], { archived: true }),
+    marketplacePlugin("fork/copy", [["copy", "./"]], { stars: 1 }),
     plugin("plain/repo", { stars: 10 }),
   ]);
 

@@ -17,107 +17,28 @@
  * from 0.54 to 0.96x. The req/s ratio, the best run over the best bare run beside it, is shown
  * too. Cold runs keep the better of two passes over disjoint halves of their URLs.
  */
-import { machineBusySeconds, processCpuSeconds } from "./cpu";
-import { CLIENT_HEADERS, type Scenario } from "./scenarios";
+import {
+  BARE,
+  type Bench,
+  bareRun,
+  best,
+  bestBare,
+  type Contender,
+  hotOnce,
+  neighbourBare,
+  type Run,
+  record,
+} from "./runs";
+import type { Scenario } from "./scenarios";
 import type { RunningServer } from "./server";
+import { median } from "./stats";
 import type { Row } from "./table";
 import { runWrk, type WrkResult } from "./wrk";
 
-export interface Cpus {
-  server: number | null;
-  load: number | null;
-}
-
-export interface Bench {
-  bare: RunningServer;
-  cpu: Cpus;
-  workDir: string;
-  /** Every bare run so far: the baseline row is the best of them. */
-  bareRuns: Run[];
-  /** Every measured run in order, for `bench/out/runs.json` (how a row's figure came about). */
-  log: RunRecord[];
-  /** The latest bare run and when it ended (ms): the first neighbour of the next hot run. */
-  lastBare?: { run: Run; at: number };
-}
-
-export const HOT = { connections: 32, seconds: 1, runs: 3 };
 /** Runs of the limiter on, each between two of the limiter off: the cost is their median. */
 export const LIMITER_RUNS = 8;
-/** A bare run older than this is no neighbour of the next hot run: a fresh one is made. */
-const NEIGHBOUR_MS = 2000;
 /** One connection, so latency is a request's own cost, not time queued behind others. */
 export const COLD = { connections: 1, seconds: 1, passes: 2 };
-/** The baseline's requests: its small JSON, asked for as clients ask (it never compresses). */
-export const BARE: Scenario = { name: "bare Bun.serve, small JSON", paths: ["/"], headers: { ...CLIENT_HEADERS } };
-
-/** One run as `bench/out/runs.json` keeps it. */
-export interface RunRecord {
-  catalog: string;
-  kind: string;
-  endpoint: string;
-  /** Server CPU time per request, µs; for a hot run also the bare runs' beside it. */
-  cpuUs: number;
-  bareBeforeUs?: number;
-  bareAfterUs?: number;
-  reqPerSec: number;
-  clean: boolean;
-}
-
-function record(b: Bench, catalog: string, c: Contender, run: Run, before?: Run, after?: Run): void {
-  b.log.push({
-    catalog,
-    kind: c.kind,
-    endpoint: c.scenario.name,
-    cpuUs: run.cpuUs,
-    bareBeforeUs: before?.cpuUs,
-    bareAfterUs: after?.cpuUs,
-    reqPerSec: run.reqPerSec,
-    clean: run.clean,
-  });
-}
-
-export interface Run extends WrkResult {
-  clean: boolean;
-  /** The server's CPU time per request, in microseconds. */
-  cpuUs: number;
-}
-
-async function hotOnce(b: Bench, server: RunningServer, scenario: Scenario, varyForwardedFor = false): Promise<Run> {
-  const busy = machineBusySeconds();
-  const cpu = processCpuSeconds(server.pid);
-  const r = await runWrk({
-    url: server.url,
-    paths: scenario.paths,
-    headers: scenario.headers,
-    ...HOT,
-    varyForwardedFor,
-    cpu: b.cpu.load,
-    workDir: b.workDir,
-  });
-  const serverCpu = processCpuSeconds(server.pid) - cpu;
-  const foreign = machineBusySeconds() - busy - serverCpu - r.wrkCpuSeconds;
-  return {
-    ...r,
-    clean: serverCpu >= 0.9 * r.wallSeconds && foreign <= 0.1 * r.wallSeconds,
-    cpuUs: (serverCpu / Math.max(1, r.requests)) * 1e6,
-  };
-}
-
-/** The clean runs, or all of them when none is clean. */
-function pool<T extends { clean: boolean }>(runs: T[]): T[] {
-  return runs.some((r) => r.clean) ? runs.filter((r) => r.clean) : runs;
-}
-
-function best(runs: Run[]): Run {
-  return pool(runs).reduce((a, r) => (r.reqPerSec > a.reqPerSec ? r : a));
-}
-
-/** The middle value, or the mean of the middle two. */
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** A run between two bare runs: its ratio to them, and whether all three were clean. */
 interface Paired {
@@ -132,18 +53,6 @@ function paired(before: Run, run: Run, after: Run): Paired {
 /** The median ratio of the runs, all of them (see the top of this file). */
 function medianRatio(pairs: Paired[]): number {
   return median(pairs.map((p) => p.ratio));
-}
-
-/** The latest bare run when it is recent enough to neighbour the next run, else a new one. */
-async function neighbourBare(b: Bench): Promise<Run> {
-  return b.lastBare && performance.now() - b.lastBare.at < NEIGHBOUR_MS ? b.lastBare.run : await bareRun(b);
-}
-
-async function bareRun(b: Bench): Promise<Run> {
-  const run = await hotOnce(b, b.bare, BARE);
-  b.bareRuns.push(run);
-  b.lastBare = { run, at: performance.now() };
-  return run;
 }
 
 async function coldRun(b: Bench, server: RunningServer, scenario: Scenario): Promise<WrkResult> {
@@ -192,12 +101,6 @@ function row(
     `[bench] ${catalog} ${kind} ${scenario.name}: ${r.reqPerSec.toFixed(0)} req/s (${ratio.toFixed(2)}x bare), p99 ${r.p99Ms.toFixed(2)} ms, RSS ${rssMb.toFixed(0)} MB${disturbed ? ", disturbed" : ""}`,
   );
   return made;
-}
-
-export interface Contender {
-  server: RunningServer;
-  kind: Row["kind"];
-  scenario: Scenario;
 }
 
 /**
@@ -316,49 +219,4 @@ export function bareRow(b: Bench): Row {
     rssMb: b.bare.rssMb(),
     disturbed: !r.clean,
   };
-}
-
-function bestBare(b: Bench): Run {
-  return best(b.bareRuns);
-}
-
-/**
- * Fills the response cache with every hot URL and lets the JIT settle on the first, sent as it
- * will be measured (with a new X-Forwarded-For each when the limiter is on: else the warm-up
- * trains the JIT on 429s).
- */
-export async function warm(
-  b: Bench,
-  server: RunningServer,
-  scenarios: Scenario[],
-  varyForwardedFor = false,
-): Promise<void> {
-  for (const s of scenarios)
-    for (const path of s.paths)
-      await (await fetch(`${server.url}${path}`, { headers: s.headers, decompress: false })).arrayBuffer();
-  const first = scenarios[0]!;
-  await runWrk({
-    url: server.url,
-    paths: first.paths,
-    headers: first.headers,
-    connections: HOT.connections,
-    seconds: 3,
-    varyForwardedFor,
-    cpu: b.cpu.load,
-    workDir: b.workDir,
-  });
-}
-
-/** Starts the baseline's record with a few runs, after a warm-up. */
-export async function warmBare(b: Bench): Promise<void> {
-  await runWrk({
-    url: b.bare.url,
-    paths: BARE.paths,
-    headers: BARE.headers,
-    connections: HOT.connections,
-    seconds: 2,
-    cpu: b.cpu.load,
-    workDir: b.workDir,
-  });
-  for (let i = 0; i < 2; i++) await bareRun(b);
 }

@@ -6,24 +6,14 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
-import {
-  type Bench,
-  bareRow,
-  COLD,
-  type Cpus,
-  HOT,
-  LIMITER_RUNS,
-  measureCold,
-  measureInRounds,
-  measureLimiter,
-  warm,
-  warmBare,
-} from "./measure";
+import { bareRow, COLD, LIMITER_RUNS, measureCold, measureInRounds, measureLimiter } from "./measure";
 import { type BuiltSnapshot, buildSnapshotFile, catalogFacts, type SearchQueries, searchQueries } from "./prepare";
+import { type Bench, type Cpus, HOT } from "./runs";
 import { CLIENT_HEADERS, coldScenarios, hotScenarios, identityScenarios } from "./scenarios";
 import { freePort, type RunningServer, startBare, startService } from "./server";
 import { formatTable, formatTargets, type Row } from "./table";
 import { checkTargets } from "./targets";
+import { warm, warmBare } from "./warm";
 
 const SIZES = [10_000, 100_000];
 /**

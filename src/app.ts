@@ -12,6 +12,7 @@ import type { DocumentedRoute } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/ratelimit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/requestlog";
 import { closeWhileStopping, Stopping } from "./http/stopping";
+import { Turns } from "./http/turns";
 import { claudeDocs, claudeHandlers } from "./market/claude/routes";
 import { PAGING_RULE, registryDocs, registryHandlers } from "./market/registry/routes";
 import { marketDocs, marketHandlers } from "./market/routes";
@@ -86,14 +87,24 @@ export function servedSnapshot(store: CatalogStore) {
   };
 }
 
-/** The cached-route factory, a page's uncached search charged to the API's search. */
-function answerWith(store: CatalogStore, config: Config, limiter: ReturnType<typeof rateLimit>) {
+/**
+ * The cached-route factory: a page's uncached search charged to the API's search, and renderings
+ * taking turns in `queue`, an error at a rendering's turn answered as any other.
+ */
+function answerWith(
+  store: CatalogStore,
+  config: Config,
+  limiter: ReturnType<typeof rateLimit>,
+  queue: Turns,
+  log: Log,
+) {
   const charge: Charge | undefined =
     limiter && ((route, request, note) => limiter.charge(SEARCH_ROUTE, route, request, note));
   return answerFrom(store, {
     cacheBytes: config.responseCacheBytes,
     charge,
     sharedCache: { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
+    turns: { queue, failed: (error, request, note) => renderError(error, "UNKNOWN", request, log, store, note) },
   });
 }
 
@@ -202,7 +213,9 @@ export function createApp({
 }: AppDeps) {
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
-  const answer = answerWith(store, config, limiter);
+  const renders = new Turns(config.renderQueueMax);
+  metrics.renders(renders);
+  const answer = answerWith(store, config, limiter, renders, log);
   const plugins = pluginHandlers(answer);
   const feed = feedHandlers(answer, config.baseUrl);
   const market = marketHandlers(answer, store, config.baseUrl, log);

@@ -33,6 +33,10 @@ export interface Config {
   /** How many proxies in front of the service append to X-Forwarded-For (0: the socket is the client). */
   readonly trustProxy: number;
   readonly responseCacheBytes: number;
+  /** Resident MB past which the server asks for a full collection (base/memory-limit.ts); 0: never. */
+  readonly memoryLimitMb: number;
+  /** Renderings waiting for their turn at most (http/turns.ts); past it a rendering gets 503. 0: each renders at once. */
+  readonly renderQueueMax: number;
   /** `s-maxage` of every answer kept per snapshot: how long a shared cache (a proxy, a CDN) serves it unasked. */
   readonly sharedCacheMaxAgeS: number;
   /** `stale-while-revalidate` of those answers: how long past it a shared cache may serve it while it asks again. */
@@ -254,6 +258,8 @@ export function loadConfig(env: Env = Bun.env): Config {
     // 16 MiB holds the first pages of every list, sort and filter many times over; more only
     // grows the process (bench/RESULTS.md: RSS under a stream of distinct requests).
     responseCacheBytes: integer(env, "RESPONSE_CACHE_BYTES", 16 * 1024 * 1024, 0, 4 * 1024 ** 3),
+    renderQueueMax: integer(env, "RENDER_QUEUE_MAX", 256, 0, 100_000),
+    memoryLimitMb: integer(env, "MEMORY_LIMIT_MB", 128, 0, 1_048_576),
     // A new snapshot reaches a shared cache's clients within these two together: 90 s by default.
     sharedCacheMaxAgeS: integer(env, "SHARED_CACHE_MAX_AGE_S", 60, 0, 86_400),
     sharedCacheStaleS: integer(env, "SHARED_CACHE_STALE_S", 30, 0, 86_400),

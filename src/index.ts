@@ -4,6 +4,7 @@
  */
 import { createApp, servedSnapshot } from "./app";
 import { createLog } from "./base/log";
+import { MemoryLimit } from "./base/memory-limit";
 import { Metrics } from "./base/metrics";
 import { saveLastGoodInBackground } from "./catalog/snapshot/lastgood";
 import { prepareDatabase } from "./catalog/snapshot/startup";
@@ -63,6 +64,7 @@ const metrics = new Metrics({
   snapshot: servedSnapshot(store),
   sharedMode: sharedMode(redis),
 });
+if (config.memoryLimitMb > 0) metrics.memoryLimit(new MemoryLimit({ limitBytes: config.memoryLimitMb * 2 ** 20 }));
 // The first catalog.json is answered at once when the previous start left its documents: they are
 // checked (in a child process) before the server listens.
 const first = store.loaded;

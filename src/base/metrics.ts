@@ -226,6 +226,53 @@ export class Metrics {
     }
   }
 
+  /** Exports the queue renderings wait in (http/turns.ts): how many wait now, how many were refused. */
+  renders(queue: { readonly length: number; readonly refused: number }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "catalog_renders_waiting",
+      help: "Renderings (answers the response cache did not hold) waiting for their turn of the event loop.",
+      registers,
+      collect() {
+        this.set(queue.length);
+      },
+    });
+    new Counter({
+      name: "catalog_renders_refused_total",
+      help: "Renderings refused with 503 because RENDER_QUEUE_MAX were already waiting.",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(queue.refused);
+      },
+    });
+  }
+
+  /** Exports what the soft memory limit (memory-limit.ts) asked of the collector. */
+  memoryLimit(limit: { readonly collections: number; readonly pauseSeconds: number }): void {
+    const registers = [this.registry];
+    const counter = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    counter(
+      "catalog_memory_limit_collections_total",
+      "Full collections asked for because the resident set passed MEMORY_LIMIT_MB.",
+      () => limit.collections,
+    );
+    counter(
+      "catalog_memory_limit_pause_seconds_total",
+      "Time those collections held the event loop.",
+      () => limit.pauseSeconds,
+    );
+  }
+
   /** The exposition, in the Prometheus text format. */
   text(): Promise<string> {
     return this.registry.metrics();

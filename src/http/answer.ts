@@ -12,8 +12,9 @@
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
 import { acceptsGzip, type Rendered, type ResponseState, respond, SnapshotResponses } from "./cache";
-import { HttpError, unavailable } from "./errors";
+import { busy, HttpError, unavailable } from "./errors";
 import type { RequestNote } from "./requestlog";
+import type { Turns } from "./turns";
 import { rawQuery } from "./url";
 
 /** What a catalog handler reads from Elysia's context. */
@@ -26,8 +27,13 @@ export interface CatalogContext {
 /** A route's path parameters (none by default). */
 type PathParams = Record<string, string>;
 
-/** A synchronous handler: the response, or null for a 304 whose status and headers are in `set`. */
-export type Handler<P extends PathParams = PathParams> = (context: CatalogContext & { params: P }) => Response | null;
+/**
+ * A synchronous handler: the response, or null for a 304 whose status and headers are in `set`; a
+ * rendering that waits for its turn (turns.ts) answers with the promise of either.
+ */
+export type Handler<P extends PathParams = PathParams> = (
+  context: CatalogContext & { params: P },
+) => Response | null | Promise<Response | null>;
 
 /**
  * Reads a request into canonical arguments: every field in the order the parser writes it, a
@@ -64,6 +70,11 @@ export interface AnswerOptions {
   charge?: Charge;
   /** Added to every public answer's Cache-Control; none when absent. */
   sharedCache?: SharedCache;
+  /**
+   * The queue renderings wait in (turns.ts), and the answer to an error thrown at a rendering's
+   * turn (the app's error document); each renders at once when absent.
+   */
+  turns?: { queue: Turns; failed: (error: unknown, request: Request, note: RequestNote) => Response };
 }
 
 export interface Answer {
@@ -114,7 +125,8 @@ function sharedDirectives(sharedCache: SharedCache | undefined): (cacheControl: 
  * before any snapshot. `options.charge` counts the costly requests the cache does not answer.
  */
 export function answerFrom(store: CatalogStore, options: number | AnswerOptions): Answer {
-  const { cacheBytes, charge, sharedCache } = typeof options === "number" ? { cacheBytes: options } : options;
+  const { cacheBytes, charge, sharedCache, turns } =
+    typeof options === "number" ? ({ cacheBytes: options } as AnswerOptions) : options;
   const responses = new SnapshotResponses<Snapshot>(cacheBytes);
   const shared = sharedDirectives(sharedCache);
   // A rendering gets the directives once, when it is made; the cache then serves it as it is.
@@ -131,56 +143,90 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
       make: (snapshot: Snapshot, arg: A) => Rendered,
       { fresh = false, bad, costly }: RouteOptions<A> = {},
     ): Handler<P> {
-      let parsedFor: Snapshot | null = null;
-      const parsed = new Map<string, Parsed<A>>();
-      const parseIn = (request: Request, snapshot: Snapshot, path: P): Parsed<A> => {
-        const arg = parse(new URLSearchParams(rawQuery(request.url)), snapshot, path);
-        const params = arg === undefined ? null : canonicalParams(arg);
-        return { key: params === null ? name : `${name}?${params}`, arg, params };
-      };
-      const remembered = (request: Request, snapshot: Snapshot, path: P): Parsed<A> => {
-        if (parsedFor !== snapshot) {
-          parsedFor = snapshot;
-          parsed.clear();
-        }
-        let known = parsed.get(request.url);
-        if (known === undefined) {
-          known = parseIn(request, snapshot, path);
-          if (parsed.size >= MAX_REMEMBERED_URLS) parsed.clear();
-          parsed.set(request.url, known);
-        }
-        return known;
-      };
-      const read = fresh ? parseIn : remembered;
-      const serve = (request: Request, set: ResponseState, note: RequestNote, path: P): Response | null => {
+      const read = urlReader(name, parse, fresh);
+      /** The request read against the serving snapshot: its arguments and cache, or the answer already. */
+      const prepare = (request: Request, note: RequestNote, path: P) => {
         const snapshot = store.current();
         if (snapshot === null) throw unavailable();
-        let known: Parsed<A>;
         try {
-          known = read(request, snapshot, path);
+          const known = read(request, snapshot, path);
+          note.params = known.params;
+          return { snapshot, known, cache: responses.for(snapshot) };
         } catch (error) {
           if (bad !== undefined && error instanceof HttpError && error.status === 400) return bad(error, note);
           throw error;
         }
-        note.params = known.params;
-        const cache = responses.for(snapshot);
-        if (charge !== undefined && costly?.(known.arg) && !cache.has(known.key)) {
-          const refusal = charge(name, request, note);
-          if (refusal !== undefined) return refusal;
-        }
+      };
+      const render = (request: Request, set: ResponseState, note: RequestNote, path: P): Response | null => {
+        const prepared = prepare(request, note, path);
+        if (prepared instanceof Response) return prepared;
+        const { snapshot, known, cache } = prepared;
         const gzip = acceptsGzip(request.headers.get("accept-encoding"));
         const { rendered, hit } = cache.get(known.key, () => withShared(make(snapshot, known.arg)), gzip);
         note.cache = hit ? "hit" : "miss";
         return respond(rendered, request, set, note.limit);
+      };
+      // At its turn the snapshot may have changed: the request is read again against the one serving then.
+      // A promise's null would be answered 200 with no body: the 304 that `set` describes is made here.
+      const inTurn = (request: Request, set: ResponseState, note: RequestNote, path: P) => (): Response => {
+        try {
+          return render(request, set, note, path) ?? new Response(null, { status: 304, headers: headersOf(set) });
+        } catch (error) {
+          return turns!.failed(error, request, note);
+        }
+      };
+      const serve = (request: Request, set: ResponseState, note: RequestNote, path: P) => {
+        const prepared = prepare(request, note, path);
+        if (prepared instanceof Response) return prepared;
+        const { known, cache } = prepared;
+        const cached = cache.has(known.key);
+        if (!cached && charge !== undefined && costly?.(known.arg)) {
+          const refusal = charge(name, request, note);
+          if (refusal !== undefined) return refusal;
+        }
+        if (cached || turns === undefined || !turns.queue.enabled) return render(request, set, note, path);
+        const waiting = turns.queue.take(inTurn(request, set, note, path));
+        if (waiting === null) throw busy();
+        return waiting;
       };
       return synchronous(serve);
     },
   };
 }
 
+/** A route's reader of request URLs; a repeated URL is read once per snapshot unless `fresh`. */
+function urlReader<A, P extends PathParams>(name: string, parse: Parse<A, P>, fresh: boolean) {
+  let parsedFor: Snapshot | null = null;
+  const parsed = new Map<string, Parsed<A>>();
+  const parseIn = (request: Request, snapshot: Snapshot, path: P): Parsed<A> => {
+    const arg = parse(new URLSearchParams(rawQuery(request.url)), snapshot, path);
+    const params = arg === undefined ? null : canonicalParams(arg);
+    return { key: params === null ? name : `${name}?${params}`, arg, params };
+  };
+  const remembered = (request: Request, snapshot: Snapshot, path: P): Parsed<A> => {
+    if (parsedFor !== snapshot) {
+      parsedFor = snapshot;
+      parsed.clear();
+    }
+    let known = parsed.get(request.url);
+    if (known === undefined) {
+      known = parseIn(request, snapshot, path);
+      if (parsed.size >= MAX_REMEMBERED_URLS) parsed.clear();
+      parsed.set(request.url, known);
+    }
+    return known;
+  };
+  return fresh ? parseIn : remembered;
+}
+
+/** The headers `set` holds, as a Response takes them. */
+function headersOf(set: ResponseState): Record<string, string> {
+  return Object.fromEntries(Object.entries(set.headers).map(([name, value]) => [name, String(value)]));
+}
+
 /** A handler of the one shape the module comment explains, around `serve`. */
 function synchronous<P extends PathParams>(
-  serve: (request: Request, set: ResponseState, note: RequestNote, path: P) => Response | null,
+  serve: (request: Request, set: ResponseState, note: RequestNote, path: P) => ReturnType<Handler<P>>,
 ): Handler<P> {
   return ({ request, set, note, params }) => {
     const response = serve(request, set, note, params);

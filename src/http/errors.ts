@@ -37,6 +37,11 @@ export function unavailable(): HttpError {
   return new HttpError(503, "No catalog snapshot is available yet.");
 }
 
+/** Too many renderings are waiting (turns.ts): the client is told when to come back. */
+export function busy(): HttpError {
+  return new HttpError(503, "The service is busy rendering other answers; retry shortly.", { "Retry-After": "1" });
+}
+
 /** Paths of the MCP registry API, whose errors take that API's shape, `{"error": message}`. */
 export const isRegistryPath = (path: string) => path.startsWith("/v0.1/");
 

@@ -126,7 +126,9 @@ export function responses(
     });
   }
   if (doc.cached === "snapshot") {
-    const description = `${unavailable().message} Also while a damaged database is restored, with Retry-After.`;
+    const description =
+      `${unavailable().message} Also while a damaged database is restored, and when more answers than ` +
+      "RENDER_QUEUE_MAX wait to be rendered, with Retry-After.";
     out[503] = errorDoc(path, 503, description, unavailable().message, { "Retry-After": RETRY_AFTER, ...limit });
   }
   for (const [status, more] of Object.entries(doc.more ?? {})) {

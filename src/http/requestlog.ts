@@ -93,9 +93,13 @@ export function requestLog(
         };
       })
       .onAfterHandle({ as: "global" }, ({ request, route, responseValue, set, note }) => {
-        // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them).
-        const status =
-          responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
-        logRequest(log, request.method, route, status, note as RequestNote, metrics, slowMs);
+        // Handlers answer with a Response, or with a body and the status in `set` (a 304 among them);
+        // a rendering that waits for its turn answers with the promise of either.
+        const line = (value: unknown) => {
+          const status = value instanceof Response ? value.status : typeof set.status === "number" ? set.status : 200;
+          logRequest(log, request.method, route, status, note as RequestNote, metrics, slowMs);
+        };
+        if (responseValue instanceof Promise) responseValue.then(line);
+        else line(responseValue);
       }) as App;
 }

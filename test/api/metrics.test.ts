@@ -244,12 +244,20 @@ describe("GET /metrics of the service as started", () => {
     expect(got.get('catalog_shared_state{mode="off"}')).toBe(1);
     expect(got.get("catalog_snapshot_plugins")).toBe(1);
     expect(got.get("process_resident_memory_bytes")).toBeGreaterThan(0);
+    expect(got.has("catalog_memory_limit_collections_total")).toBe(true);
+    expect(got.get("catalog_renders_waiting")).toBe(0);
   }, 60_000);
 
-  test("with Redis unreachable: shared state degraded, and the ticks that could not refresh counted as locked", async () => {
-    const { service: running, scrapeIt } = await service({ REDIS_URL: `redis://127.0.0.1:${freePort()}` });
+  test("with Redis unreachable: shared state degraded, the ticks that could not refresh counted as locked; past MEMORY_LIMIT_MB, collections", async () => {
+    const { service: running, scrapeIt } = await service({
+      REDIS_URL: `redis://127.0.0.1:${freePort()}`,
+      // Every process is past 1 MB: a collection is asked for every gap.
+      MEMORY_LIMIT_MB: "1",
+    });
     await running.waitFor("refresh.locked", 30_000);
     const got = await scrapeIt();
+    expect(got.get("catalog_memory_limit_collections_total")).toBeGreaterThanOrEqual(1);
+    expect(got.get("catalog_memory_limit_pause_seconds_total")).toBeGreaterThan(0);
     expect(got.get('catalog_shared_state{mode="degraded"}')).toBe(1);
     expect(got.get('catalog_refresh_runs_total{outcome="locked"}')).toBeGreaterThanOrEqual(1);
     expect(got.get('catalog_refresh_runs_total{outcome="published"}')).toBe(0);

@@ -1,4 +1,7 @@
-/** The soft memory limit (src/base/memory-limit.ts): a collection past the limit, at most once per gap. */
+/**
+ * The soft memory limit (src/base/memory-limit.ts): a collection past the limit once the resident
+ * set has grown over its low, at most once per gap.
+ */
 import { afterEach, expect, test } from "bun:test";
 import { MemoryLimit } from "../src/base/memory-limit";
 
@@ -11,6 +14,7 @@ function limited(limitMb: number, gapMs: number) {
   const state = { rss: 0, collected: 0 };
   limit = new MemoryLimit({
     limitBytes: limitMb * MB,
+    growthBytes: 16 * MB,
     gapMs,
     checkMs: 60_000,
     rss: () => state.rss,
@@ -19,47 +23,59 @@ function limited(limitMb: number, gapMs: number) {
   return { state, limit };
 }
 
-test("under the limit nothing is collected; past it a collection is asked for and counted", () => {
+test("under the limit nothing is collected; past it, grown 16 MB over its low, a collection is asked for and counted", () => {
   const { state, limit } = limited(128, 0);
   state.rss = 100 * MB;
-  // A gap of 0 stays 0 however often it doubles.
+  expect(limit.check()).toBe(false);
+  state.rss = 120 * MB;
   expect(limit.check()).toBe(false);
   state.rss = 129 * MB;
   expect(limit.check()).toBe(true);
-  expect(limit.check()).toBe(true);
-  expect(state.collected).toBe(2);
-  expect(limit.collections).toBe(2);
+  expect(state.collected).toBe(1);
+  expect(limit.collections).toBe(1);
   expect(limit.pauseSeconds).toBeGreaterThanOrEqual(0);
 });
 
-test("a second collection waits a gap after the first, longer while the process stays past its limit", async () => {
+test("a process whose working size sits past its limit is collected again only once it has grown again", () => {
+  const { state, limit } = limited(128, 0);
+  state.rss = 140 * MB;
+  limit.check();
+  state.rss = 160 * MB;
+  expect(limit.check()).toBe(true);
+  // The collection gave back little: the low since is 150 MB.
+  state.rss = 150 * MB;
+  expect(limit.check()).toBe(false);
+  state.rss = 160 * MB;
+  expect(limit.check()).toBe(false);
+  state.rss = 166 * MB;
+  expect(limit.check()).toBe(true);
+  expect(state.collected).toBe(2);
+});
+
+test("a second collection waits a gap after the first", async () => {
   const { state, limit } = limited(128, 40);
-  state.rss = 200 * MB;
-  expect(limit.check()).toBe(true);
-  expect(limit.check()).toBe(false);
-  await Bun.sleep(50);
-  // Still past the limit: the gap doubled to 80 ms.
-  expect(limit.check()).toBe(false);
-  await Bun.sleep(40);
-  expect(limit.check()).toBe(true);
-  // Under the limit once, the gap is back to 40 ms.
   state.rss = 100 * MB;
-  expect(limit.check()).toBe(false);
+  limit.check();
   state.rss = 200 * MB;
+  expect(limit.check()).toBe(true);
+  state.rss = 100 * MB;
+  limit.check();
+  state.rss = 200 * MB;
+  expect(limit.check()).toBe(false);
   await Bun.sleep(50);
   expect(limit.check()).toBe(true);
-  expect(state.collected).toBe(3);
+  expect(state.collected).toBe(2);
 });
 
 test("its timer reads the resident size on its own", async () => {
-  const state = { collected: 0 };
+  const state = { rss: 0, collected: 0 };
   limit = new MemoryLimit({
     limitBytes: MB,
     gapMs: 0,
     checkMs: 5,
-    rss: () => 2 * MB,
+    rss: () => (state.rss += 32 * MB),
     collect: () => state.collected++,
   });
-  await Bun.sleep(50);
+  await Bun.sleep(60);
   expect(state.collected).toBeGreaterThanOrEqual(2);
 });

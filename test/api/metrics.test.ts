@@ -251,10 +251,16 @@ describe("GET /metrics of the service as started", () => {
   test("with Redis unreachable: shared state degraded, the ticks that could not refresh counted as locked; past MEMORY_LIMIT_MB, collections", async () => {
     const { service: running, scrapeIt } = await service({
       REDIS_URL: `redis://127.0.0.1:${freePort()}`,
-      // Every process is past 1 MB: a collection is asked for every gap.
+      // Every process is past 1 MB.
       MEMORY_LIMIT_MB: "1",
     });
     await running.waitFor("refresh.locked", 30_000);
+    // Past 1 MB, a growth of 64 KB over the process's low asks for a collection.
+    await eventually(
+      async () => ((await scrapeIt()).get("catalog_memory_limit_collections_total") ?? 0) >= 1,
+      10_000,
+      "a collection asked for past MEMORY_LIMIT_MB",
+    );
     const got = await scrapeIt();
     expect(got.get("catalog_memory_limit_collections_total")).toBeGreaterThanOrEqual(1);
     expect(got.get("catalog_memory_limit_pause_seconds_total")).toBeGreaterThan(0);

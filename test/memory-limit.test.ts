@@ -67,6 +67,37 @@ test("a second collection waits a gap after the first", async () => {
   expect(state.collected).toBe(2);
 });
 
+test("a collection that gave back nothing doubles the gap; one that gave back memory restores it", async () => {
+  const { state, limit } = limited(128, 40);
+  state.rss = 100 * MB;
+  limit.check();
+  state.rss = 200 * MB;
+  expect(limit.check()).toBe(true);
+  // Nothing given back (bodies in flight): the next collection doubles the gap after it.
+  limit.check();
+  await Bun.sleep(45);
+  state.rss = 216 * MB;
+  expect(limit.check()).toBe(true);
+  limit.check();
+  state.rss = 232 * MB;
+  await Bun.sleep(50);
+  expect(limit.check()).toBe(false);
+  await Bun.sleep(40);
+  expect(limit.check()).toBe(true);
+  // This one gave back 82 MB: the gap is 40 ms again.
+  state.rss = 150 * MB;
+  limit.check();
+  state.rss = 170 * MB;
+  await Bun.sleep(45);
+  expect(limit.check()).toBe(true);
+  state.rss = 150 * MB;
+  limit.check();
+  state.rss = 170 * MB;
+  await Bun.sleep(45);
+  expect(limit.check()).toBe(true);
+  expect(state.collected).toBe(5);
+});
+
 test("its timer reads the resident size on its own", async () => {
   const state = { rss: 0, collected: 0 };
   limit = new MemoryLimit({

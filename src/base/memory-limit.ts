@@ -7,8 +7,9 @@
  *
  * A collection holds the event loop (tens of ms at a large catalog), so it is asked for only when
  * the resident set has grown by a sixteenth of the limit over the least it was since the last one: a process
- * whose working size sits at or past its limit is not collected again and again for nothing, and
- * at most one collection runs per gap.
+ * whose working size sits at or past its limit is not collected again and again for nothing. At
+ * most one collection runs per gap, and a collection that gave back less than that growth (the
+ * memory was in use: bodies in flight, not garbage) doubles the gap, up to MAX_GAP_MS.
  */
 
 export interface MemoryLimitOptions {
@@ -28,6 +29,7 @@ export interface MemoryLimitOptions {
 
 const CHECK_MS = 100;
 const GAP_MS = 250;
+const MAX_GAP_MS = 8000;
 /** The share of the limit the resident set must have grown by. */
 const GROWTH_SHARE = 1 / 16;
 
@@ -38,6 +40,9 @@ export class MemoryLimit {
   private last = Number.NEGATIVE_INFINITY;
   /** The least resident size read since the last collection. */
   private low = Number.POSITIVE_INFINITY;
+  /** The resident size when the last collection was asked for. */
+  private atLast = Number.NaN;
+  private gap: number;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly rss: () => number;
   private readonly collect: () => void;
@@ -45,6 +50,7 @@ export class MemoryLimit {
   constructor(private readonly options: MemoryLimitOptions) {
     this.rss = options.rss ?? (() => process.memoryUsage.rss());
     this.collect = options.collect ?? (() => Bun.gc(true));
+    this.gap = options.gapMs ?? GAP_MS;
     this.timer = setInterval(() => this.check(), options.checkMs ?? CHECK_MS);
     this.timer.unref();
   }
@@ -54,13 +60,19 @@ export class MemoryLimit {
     const started = performance.now();
     const rss = this.rss();
     this.low = Math.min(this.low, rss);
-    const grown = rss - this.low >= (this.options.growthBytes ?? this.options.limitBytes * GROWTH_SHARE);
-    if (rss <= this.options.limitBytes || !grown || started - this.last < (this.options.gapMs ?? GAP_MS)) return false;
+    const growth = this.options.growthBytes ?? this.options.limitBytes * GROWTH_SHARE;
+    // What the last collection gave back so far says whether collecting helps: if not, the gap grows.
+    const helped = !(this.atLast - this.low < growth);
+    const base = this.options.gapMs ?? GAP_MS;
+    const gap = helped ? base : this.gap;
+    if (rss <= this.options.limitBytes || rss - this.low < growth || started - this.last < gap) return false;
+    this.gap = helped ? base : Math.min(gap * 2, Math.max(MAX_GAP_MS, base));
     this.collect();
     const after = performance.now();
     this.pauseSeconds += (after - started) / 1000;
     this.collections++;
     this.last = after;
+    this.atLast = rss;
     this.low = Number.POSITIVE_INFINITY;
     return true;
   }

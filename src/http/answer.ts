@@ -104,6 +104,13 @@ interface Parsed<A> {
   params: string | null;
 }
 
+/** A request read against the snapshot serving it: its arguments and that snapshot's response cache. */
+interface Prepared<A> {
+  snapshot: Snapshot;
+  known: Parsed<A>;
+  cache: ReturnType<SnapshotResponses<Snapshot>["for"]>;
+}
+
 /** A public Cache-Control with the shared caches' directives added, once per distinct value. */
 function sharedDirectives(sharedCache: SharedCache | undefined): (cacheControl: string) => string {
   if (sharedCache === undefined) return (cacheControl) => cacheControl;
@@ -145,7 +152,7 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
     ): Handler<P> {
       const read = urlReader(name, parse, fresh);
       /** The request read against the serving snapshot: its arguments and cache, or the answer already. */
-      const prepare = (request: Request, note: RequestNote, path: P) => {
+      const prepare = (request: Request, note: RequestNote, path: P): Prepared<A> | Response => {
         const snapshot = store.current();
         if (snapshot === null) throw unavailable();
         try {
@@ -157,9 +164,8 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
           throw error;
         }
       };
-      const render = (request: Request, set: ResponseState, note: RequestNote, path: P): Response | null => {
-        const prepared = prepare(request, note, path);
-        if (prepared instanceof Response) return prepared;
+      /** The answer from the prepared request's cache, rendered there on a miss. */
+      const answer = (prepared: Prepared<A>, request: Request, set: ResponseState, note: RequestNote) => {
         const { snapshot, known, cache } = prepared;
         const gzip = acceptsGzip(request.headers.get("accept-encoding"));
         const { rendered, hit } = cache.get(known.key, () => withShared(make(snapshot, known.arg)), gzip);
@@ -170,7 +176,9 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
       // A promise's null would be answered 200 with no body: the 304 that `set` describes is made here.
       const inTurn = (request: Request, set: ResponseState, note: RequestNote, path: P) => (): Response => {
         try {
-          return render(request, set, note, path) ?? new Response(null, { status: 304, headers: headersOf(set) });
+          const prepared = prepare(request, note, path);
+          if (prepared instanceof Response) return prepared;
+          return answer(prepared, request, set, note) ?? new Response(null, { status: 304, headers: headersOf(set) });
         } catch (error) {
           return turns!.failed(error, request, note);
         }
@@ -184,7 +192,7 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
           const refusal = charge(name, request, note);
           if (refusal !== undefined) return refusal;
         }
-        if (cached || turns === undefined || !turns.queue.enabled) return render(request, set, note, path);
+        if (cached || turns === undefined || !turns.queue.enabled) return answer(prepared, request, set, note);
         const waiting = turns.queue.take(inTurn(request, set, note, path));
         if (waiting === null) throw busy();
         return waiting;

@@ -228,49 +228,46 @@ export class Metrics {
 
   /** Exports the queue renderings wait in (http/turns.ts): how many wait now, how many were refused. */
   renders(queue: { readonly length: number; readonly refused: number }): void {
-    const registers = [this.registry];
     new Gauge({
       name: "catalog_renders_waiting",
       help: "Renderings (answers the response cache did not hold) waiting for their turn of the event loop.",
-      registers,
+      registers: [this.registry],
       collect() {
         this.set(queue.length);
       },
     });
-    new Counter({
-      name: "catalog_renders_refused_total",
-      help: "Renderings refused with 503 because RENDER_QUEUE_MAX were already waiting.",
-      registers,
-      collect() {
-        this.reset();
-        this.inc(queue.refused);
-      },
-    });
+    this.countedBy(
+      "catalog_renders_refused_total",
+      "Renderings refused with 503 because RENDER_QUEUE_MAX were already waiting.",
+      () => queue.refused,
+    );
   }
 
   /** Exports what the soft memory limit (memory-limit.ts) asked of the collector. */
   memoryLimit(limit: { readonly collections: number; readonly pauseSeconds: number }): void {
-    const registers = [this.registry];
-    const counter = (name: string, help: string, read: () => number) =>
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read());
-        },
-      });
-    counter(
+    this.countedBy(
       "catalog_memory_limit_collections_total",
       "Full collections asked for because the resident set passed MEMORY_LIMIT_MB.",
       () => limit.collections,
     );
-    counter(
+    this.countedBy(
       "catalog_memory_limit_pause_seconds_total",
       "Time those collections held the event loop.",
       () => limit.pauseSeconds,
     );
+  }
+
+  /** A counter whose total another object keeps, read at each scrape. */
+  private countedBy(name: string, help: string, total: () => number): void {
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(total());
+      },
+    });
   }
 
   /** The exposition, in the Prometheus text format. */

@@ -12,7 +12,6 @@ type Work = () => void;
 
 export class Turns {
   private readonly waiting: Work[] = [];
-  private head = 0;
   private scheduled = false;
   /** Renderings refused because the queue was full, since the start. */
   refused = 0;
@@ -22,7 +21,7 @@ export class Turns {
 
   /** Renderings waiting for their turn. */
   get length(): number {
-    return this.waiting.length - this.head;
+    return this.waiting.length;
   }
 
   /** Whether renderings take turns at all. */
@@ -52,15 +51,9 @@ export class Turns {
 
   private readonly next = (): void => {
     this.scheduled = false;
-    const work = this.waiting[this.head++];
-    if (this.head === this.waiting.length) {
-      this.waiting.length = 0;
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting.splice(0, this.head);
-      this.head = 0;
-    }
-    if (this.length > 0) this.schedule();
+    // The queue is bounded (`max`), so taking from its front stays cheap.
+    const work = this.waiting.shift();
+    if (this.waiting.length > 0) this.schedule();
     work?.();
   };
 }

@@ -13,7 +13,7 @@ import { f, printTable, printTargets } from "./cost-report";
 import { afterSwap, neverReading } from "./cost-stress";
 import { probeIdle, SWARM, swarm } from "./cost-swarm";
 import { costTable } from "./cost-table";
-import { freePort, startService } from "./server";
+import { clientsOffServerCpu, freePort, startService } from "./server";
 import { buildHistory, syntheticInput } from "./synthetic";
 
 /** Publishes after the first, six hours apart: a day of history. */
@@ -111,8 +111,9 @@ async function measureTree(label: string, tree: string, path: string, times: str
 }
 
 const { path, times } = historyFile();
+const apart = clientsOffServerCpu();
 console.log(
   `bench:cost: ${count} plugins (realistic vocabulary), ${times.length} snapshots 6 h apart; ${cpus} CPUs, ` +
-    `the server pinned to CPU 0${cpus > 1 ? ", clients on the others" : ""}; a shared, noisy machine.`,
+    `the server pinned to CPU 0${apart ? ", the clients and the prober on the others" : ", the clients unpinned"}; a shared, noisy machine.`,
 );
 for (const [label, tree] of trees) await measureTree(label, tree, path, times);

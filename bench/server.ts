@@ -29,6 +29,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Moves this process, every thread of it, off CPU 0 (where the server under test is pinned), so
+ * its clients never take the server's CPU; false where taskset or a second CPU is missing.
+ */
+export function clientsOffServerCpu(): boolean {
+  const cpus = navigator.hardwareConcurrency ?? 1;
+  if (cpus < 2 || !Bun.which("taskset")) return false;
+  const others = cpus === 2 ? "1" : `1-${cpus - 1}`;
+  return Bun.spawnSync(["taskset", "-a", "-p", "-c", others, String(process.pid)], { stdout: "ignore" }).success;
+}
+
 function pinned(cpu: number | null, command: string[]): string[] {
   return cpu === null ? command : ["taskset", "-c", String(cpu), ...command];
 }

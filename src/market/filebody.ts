@@ -2,9 +2,11 @@
  * A document kept in files, in both forms (plain and gzip), each form a run of pieces: regions of
  * files and a few small texts held in memory. A whole file is handed to the server as a file (it
  * sends it from the kernel's cache, the process never holds it); a small body is read at once; a
- * large run of pieces is streamed, read a chunk at a time as the reader asks for it.
+ * large run of pieces is streamed, read a chunk at a time as the reader takes it.
  */
 import { closeSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
+import type { DirectUnderlyingSource } from "bun";
 
 /** A region of a file, or bytes in memory. */
 export type Piece = { path: string; offset: number; length: number } | { bytes: Uint8Array };
@@ -87,25 +89,44 @@ function readAll(pieces: readonly Piece[], total: number): Uint8Array<ArrayBuffe
   return out;
 }
 
-/** The bytes of `pieces` as a stream, one chunk of a file (or one piece in memory) per pull. */
-function streamed(pieces: readonly Piece[]): ReadableStream<Uint8Array> {
-  const queue = pieces.slice();
-  return new ReadableStream<Uint8Array>({
+/**
+ * The bytes of `pieces` as a stream, written a chunk of a file (or one piece in memory) at a time as
+ * the reader takes them. For a server's response (`sent`) every chunk is read into one buffer the
+ * stream reuses: Bun's HTTP sink sends or copies what it is written before the write returns, so a
+ * body of any size leaves no garbage behind (an 80 MB answer would otherwise leave 80 MB for the
+ * collector), and the reading stops when the client has gone. Any other reader holds on to what it
+ * is written, so it gets a fresh chunk each time.
+ */
+function streamed(pieces: readonly Piece[], sent?: AbortSignal): ReadableStream<Uint8Array> {
+  const source: DirectUnderlyingSource<Uint8Array> = {
+    type: "direct",
     async pull(controller) {
-      const piece = queue.shift();
-      if (piece === undefined) return controller.close();
-      if ("bytes" in piece) return controller.enqueue(piece.bytes);
-      const length = Math.min(piece.length, CHUNK_BYTES);
-      if (length < piece.length)
-        queue.unshift({ ...piece, offset: piece.offset + length, length: piece.length - length });
-      const bytes = await Bun.file(piece.path)
-        .slice(piece.offset, piece.offset + length)
-        .bytes();
-      if (bytes.byteLength !== length)
-        return controller.error(new Error(`${piece.path} ends before its recorded length`));
-      controller.enqueue(bytes);
+      const reused = sent ? new Uint8Array(CHUNK_BYTES) : null;
+      for (const piece of pieces) {
+        if (sent?.aborted) break;
+        if ("bytes" in piece) {
+          await controller.write(piece.bytes);
+          continue;
+        }
+        const file = await open(piece.path, "r");
+        try {
+          for (let done = 0; done < piece.length && !sent?.aborted; ) {
+            const length = Math.min(CHUNK_BYTES, piece.length - done);
+            const chunk = reused?.subarray(0, length) ?? new Uint8Array(length);
+            const { bytesRead } = await file.read(chunk, 0, length, piece.offset + done);
+            if (bytesRead === 0) throw new Error(`${piece.path} ends before its recorded length`);
+            await controller.write(chunk.subarray(0, bytesRead));
+            done += bytesRead;
+          }
+        } finally {
+          await file.close();
+        }
+      }
+      controller.close();
     },
-  });
+  };
+  // The DOM library's constructor types hide Bun's overload for a direct source.
+  return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
 }
 
 /** A document's two forms, each a run of pieces. */
@@ -128,13 +149,14 @@ export class FileBody {
 
   /**
    * Bytes [start, end) of the chosen form: one region of a file as the file itself, up to
-   * WHOLE_BYTES of several pieces read at once, more as a stream.
+   * WHOLE_BYTES of several pieces read at once, more as a stream. `sent`: the body is a server's
+   * response, and this signal says its client has gone (see `streamed`).
    */
-  body(gzip: boolean, start = 0, end = this.length(gzip)): Blob | ReadableStream<Uint8Array> {
+  body(gzip: boolean, start = 0, end = this.length(gzip), sent?: AbortSignal): Blob | ReadableStream<Uint8Array> {
     const pieces = within(gzip ? this.gzip : this.plain, start, end);
     const only = pieces.length === 1 ? pieces[0]! : null;
     if (only !== null && "path" in only) return Bun.file(only.path).slice(only.offset, only.offset + only.length);
     if (end - start <= WHOLE_BYTES) return new Blob([readAll(pieces, end - start)]);
-    return streamed(pieces);
+    return streamed(pieces, sent);
   }
 }

@@ -200,7 +200,7 @@ function serveParts(
   const status = range === null ? 200 : 206;
   // A HEAD answer never makes its body.
   if (request.method === "HEAD") return new Response(null, { status, headers });
-  return new Response(document.body.body(gzip, start, end), { status, headers });
+  return new Response(document.body.body(gzip, start, end, request.signal), { status, headers });
 }
 
 const EMPTY = new Uint8Array(0);

@@ -28,11 +28,13 @@ export async function probeIdle(server: RunningServer, seconds: number) {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, probes: sorted.length };
 }
 
-/** The swarm: polite clients on distinct addresses, each one request per 2.1 s to an expensive endpoint. */
-export async function swarm(server: RunningServer, memory: Memory, times: string[]) {
-  const url = server.url;
+/** One request of a swarm, made with a junk parameter: its path, headers and method (GET unless said). */
+export type SwarmRequest = (junk: string) => [string, Record<string, string>, string?];
+
+/** The expensive mix: the sync documents plain and compressed, revalidation, corrections, the API document, a search. */
+export async function expensiveMix(url: string, times: string[]): Promise<SwarmRequest[]> {
   const etag = await catalogEtag(url);
-  const expensive: Array<(junk: string) => [string, Record<string, string>, string?]> = [
+  return [
     (j) => [`/market/v1/changes?since=${encodeURIComponent(times[0]!)}&${j}`, PLAIN],
     (j) => [`/market/v1/changes?since=${encodeURIComponent(times.at(-2)!)}&${j}`, GZIP],
     (j) => [`/market/v1/catalog.json?${j}`, PLAIN],
@@ -42,6 +44,39 @@ export async function swarm(server: RunningServer, memory: Memory, times: string
     (j) => [`/openapi.json?${j}`, GZIP],
     (j) => [`/api/v1/plugins?q=mcp&${j}`, GZIP],
   ];
+}
+
+/**
+ * The everyday mix: typeahead on prefixes of the catalog's words and of unknown ones, listing
+ * answers and badges of listed and unknown repositories, the Atom feed of the catalog and of each
+ * category, and category counts of searches that must be corrected.
+ */
+export async function everydayMix(url: string): Promise<SwarmRequest[]> {
+  const listed = (await (await fetch(`${url}/api/v1/plugins?per_page=100&sort=stars`)).json()) as {
+    data: { items: Array<{ full_name: string; name: string }> };
+  };
+  const names = listed.data.items.map((p) => p.full_name);
+  const words = listed.data.items.map((p) => p.name.replace(/[^a-z]/g, "")).filter((w) => w.length >= 3);
+  const categories = (await (await fetch(`${url}/api/v1/categories`)).json()) as { data: Array<{ id: string }> };
+  const pick = random(7);
+  const one = <T>(items: readonly T[]) => items[Math.floor(pick() * items.length)]!;
+  const repository = () => (pick() < 0.8 ? one(names) : `nobody${Math.floor(pick() * 1e6)}/nothing`);
+  const prefix = () => {
+    const word = pick() < 0.7 ? one(words) : unknownWords().split(" ")[0]!;
+    return word.slice(0, 2 + Math.floor(pick() * (word.length - 1)));
+  };
+  return [
+    (j) => [`/api/v1/suggest?q=${encodeURIComponent(prefix())}&${j}`, GZIP],
+    (j) => [`/api/v1/listing/${repository()}?${j}`, GZIP],
+    (j) => [`/badge/${repository()}.svg?${j}`, GZIP],
+    (j) => [`/plugins/feed.atom?${pick() < 0.5 ? "" : `category=${one(categories.data).id}&`}${j}`, GZIP],
+    (j) => [`/api/v1/categories?q=${encodeURIComponent(unknownWords())}&${j}`, GZIP],
+  ];
+}
+
+/** The swarm: polite clients on distinct addresses, each one request per 2.1 s to a random request of `mix`. */
+export async function swarm(server: RunningServer, memory: Memory, mix: SwarmRequest[]) {
+  const url = server.url;
   const next = random(99);
   const deadline = performance.now() + SWARM.seconds * 1000 - 200;
   const statuses = new Map<number, number>();
@@ -51,9 +86,7 @@ export async function swarm(server: RunningServer, memory: Memory, times: string
     await Bun.sleep(next() * SWARM.everyMs);
     while (performance.now() < deadline) {
       const started = performance.now();
-      const [path, headers, method] = expensive[Math.floor(next() * expensive.length)]!(
-        `junk${Math.floor(next() * 1e9)}=1`,
-      );
+      const [path, headers, method] = mix[Math.floor(next() * mix.length)]!(`junk${Math.floor(next() * 1e9)}=1`);
       try {
         const res = await fetch(`${url}${path}`, {
           method: method ?? "GET",

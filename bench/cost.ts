@@ -8,12 +8,12 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomically } from "../src/base/atomic-write";
-import { memoryOf } from "./cost-memory";
+import { type Memory, memoryOf } from "./cost-memory";
 import { f, printTable, printTargets } from "./cost-report";
 import { afterSwap, neverReading } from "./cost-stress";
-import { probeIdle, SWARM, swarm } from "./cost-swarm";
+import { everydayMix, expensiveMix, probeIdle, SWARM, type SwarmRequest, swarm } from "./cost-swarm";
 import { costTable } from "./cost-table";
-import { clientsOffServerCpu, freePort, startService } from "./server";
+import { clientsOffServerCpu, freePort, type RunningServer, startService } from "./server";
 import { buildHistory, syntheticInput } from "./synthetic";
 
 /** Publishes after the first, six hours apart: a day of history. */
@@ -58,6 +58,24 @@ function slowRequests(logPath: string, from: number): Array<{ route: string; dur
     .map((line) => JSON.parse(line) as { route: string; durationMs: number });
 }
 
+/** A swarm on `mix`, printed with the server's slow requests meanwhile. */
+async function swarmed(name: string, server: RunningServer, memory: Memory, mix: SwarmRequest[], logPath: string) {
+  const logged = readFileSync(logPath, "utf8").length;
+  const s = await swarm(server, memory, mix);
+  const slow = slowRequests(logPath, logged);
+  const slowest = slow.sort((a, b) => b.durationMs - a.durationMs).slice(0, 3);
+  console.log(
+    `swarm on ${name} (${SWARM.clients} clients, 1 request / ${SWARM.everyMs / 1000} s each, ${SWARM.seconds} s, junk parameters): ` +
+      `/healthz p50 ${f(s.p50, 1)} ms, p99 ${f(s.p99, 1)} ms, max ${f(s.max, 1)} ms over ${s.probes} probes (${s.failures} failed); ` +
+      `peak RSS ${f(s.peakRssMb)} MB (${f(s.rssBefore)} MB as it began); statuses ${JSON.stringify(s.statuses)}, ${f(s.mb)} MB read`,
+  );
+  console.log(
+    `the server's request.slow lines during it (handler time over 50 ms): ${slow.length}` +
+      (slowest.length ? `, slowest ${slowest.map((l) => `${l.route} ${f(l.durationMs)} ms`).join(", ")}` : ""),
+  );
+  return s;
+}
+
 /** Every measurement of bench:cost on one tree's service, printed as it comes. */
 async function measureTree(label: string, tree: string, path: string, times: string[]): Promise<void> {
   const db = join(OUT, `serve-${count}.sqlite`);
@@ -73,7 +91,7 @@ async function measureTree(label: string, tree: string, path: string, times: str
   const memory = memoryOf(server.pid);
   try {
     console.log(`\n## ${label}\n`);
-    const startRss = memory.rss();
+    console.log(`the server's RSS once started: ${f(memory.rss())} MB\n`);
     const rows = await costTable(server, memory, times);
     printTable(rows);
     const idle = await neverReading(server, memory, 30);
@@ -90,21 +108,16 @@ async function measureTree(label: string, tree: string, path: string, times: str
       `/healthz alone, no clients, 10 s (the machine's own noise): p50 ${f(alone.p50, 1)} ms, p99 ${f(alone.p99, 1)} ms, ` +
         `max ${f(alone.max, 1)} ms over ${alone.probes} probes`,
     );
-    const logged = readFileSync(logPath, "utf8").length;
-    const s = await swarm(server, memory, times);
-    const slow = slowRequests(logPath, logged);
-    const slowest = slow.sort((a, b) => b.durationMs - a.durationMs).slice(0, 3);
-    console.log(
-      `swarm (${SWARM.clients} clients, 1 request / ${SWARM.everyMs / 1000} s each, ${SWARM.seconds} s, junk parameters): ` +
-        `/healthz p50 ${f(s.p50, 1)} ms, p99 ${f(s.p99, 1)} ms, max ${f(s.max, 1)} ms over ${s.probes} probes (${s.failures} failed); ` +
-        `peak RSS ${f(s.peakRssMb)} MB (server at start ${f(startRss)} MB); statuses ${JSON.stringify(s.statuses)}, ${f(s.mb)} MB read`,
+    const expensive = await swarmed(
+      "the expensive mix",
+      server,
+      memory,
+      await expensiveMix(server.url, times),
+      logPath,
     );
-    console.log(
-      `the server's request.slow lines during the swarm (handler time over 50 ms): ${slow.length}` +
-        (slowest.length ? `, slowest ${slowest.map((l) => `${l.route} ${f(l.durationMs)} ms`).join(", ")}` : ""),
-    );
+    const everyday = await swarmed("the everyday mix", server, memory, await everydayMix(server.url), logPath);
     console.log(`the highest peak RSS of the whole run of this service: ${f(memory.highest())} MB`);
-    printTargets(rows, s);
+    printTargets(rows, expensive, everyday);
   } finally {
     await server.stop();
   }

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { Memory } from "./cost-memory";
-import { catalogEtag, GZIP, PLAIN, unknownWords } from "./cost-requests";
+import { catalogEtag, GZIP, nextAddress, PLAIN, unknownWords } from "./cost-requests";
 import type { RunningServer } from "./server";
 import { percentile } from "./stats";
 import { random } from "./synthetic";
@@ -52,12 +52,14 @@ export async function expensiveMix(url: string, times: string[]): Promise<SwarmR
  * category, and category counts of searches that must be corrected.
  */
 export async function everydayMix(url: string): Promise<SwarmRequest[]> {
-  const listed = (await (await fetch(`${url}/api/v1/plugins?per_page=100&sort=stars`)).json()) as {
+  const asked = async (path: string) =>
+    (await fetch(`${url}${path}`, { headers: { "x-forwarded-for": nextAddress() } })).json();
+  const listed = (await asked("/api/v1/plugins?per_page=100&sort=stars")) as {
     data: { items: Array<{ full_name: string; name: string }> };
   };
   const names = listed.data.items.map((p) => p.full_name);
   const words = listed.data.items.map((p) => p.name.replace(/[^a-z]/g, "")).filter((w) => w.length >= 3);
-  const categories = (await (await fetch(`${url}/api/v1/categories`)).json()) as { data: Array<{ id: string }> };
+  const categories = (await asked("/api/v1/categories")) as { data: Array<{ id: string }> };
   const pick = random(7);
   const one = <T>(items: readonly T[]) => items[Math.floor(pick() * items.length)]!;
   const repository = () => (pick() < 0.8 ? one(names) : `nobody${Math.floor(pick() * 1e6)}/nothing`);

@@ -59,7 +59,7 @@ export async function everydayMix(url: string): Promise<SwarmRequest[]> {
   };
   const names = listed.data.items.map((p) => p.full_name);
   const words = listed.data.items.map((p) => p.name.replace(/[^a-z]/g, "")).filter((w) => w.length >= 3);
-  const categories = (await asked("/api/v1/categories")) as { data: Array<{ id: string }> };
+  const categories = (await asked("/api/v1/categories")) as { data: { items: Array<{ id: string }> } };
   const pick = random(7);
   const one = <T>(items: readonly T[]) => items[Math.floor(pick() * items.length)]!;
   const repository = () => (pick() < 0.8 ? one(names) : `nobody${Math.floor(pick() * 1e6)}/nothing`);
@@ -71,7 +71,7 @@ export async function everydayMix(url: string): Promise<SwarmRequest[]> {
     (j) => [`/api/v1/suggest?q=${encodeURIComponent(prefix())}&${j}`, GZIP],
     (j) => [`/api/v1/listing/${repository()}?${j}`, GZIP],
     (j) => [`/badge/${repository()}.svg?${j}`, GZIP],
-    (j) => [`/plugins/feed.atom?${pick() < 0.5 ? "" : `category=${one(categories.data).id}&`}${j}`, GZIP],
+    (j) => [`/plugins/feed.atom?${pick() < 0.5 ? "" : `category=${one(categories.data.items).id}&`}${j}`, GZIP],
     (j) => [`/api/v1/categories?q=${encodeURIComponent(unknownWords())}&${j}`, GZIP],
   ];
 }

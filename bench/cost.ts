@@ -58,10 +58,22 @@ function slowRequests(logPath: string, from: number): Array<{ route: string; dur
     .map((line) => JSON.parse(line) as { route: string; durationMs: number });
 }
 
-/** A swarm on `mix`, printed with the server's slow requests meanwhile. */
+/** The memory limit's collections so far and their pauses in ms, from /metrics (zeros where the service has none). */
+async function collections(url: string): Promise<{ count: number; pauseMs: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+  return {
+    count: value("catalog_memory_limit_collections_total"),
+    pauseMs: value("catalog_memory_limit_pause_seconds_total") * 1000,
+  };
+}
+
+/** A swarm on `mix`, printed with the server's slow requests and the memory limit's collections meanwhile. */
 async function swarmed(name: string, server: RunningServer, memory: Memory, mix: SwarmRequest[], logPath: string) {
   const logged = readFileSync(logPath, "utf8").length;
+  const before = await collections(server.url);
   const s = await swarm(server, memory, mix);
+  const after = await collections(server.url);
   const slow = slowRequests(logPath, logged);
   const slowest = slow.sort((a, b) => b.durationMs - a.durationMs).slice(0, 3);
   console.log(
@@ -71,7 +83,9 @@ async function swarmed(name: string, server: RunningServer, memory: Memory, mix:
   );
   console.log(
     `the server's request.slow lines during it (handler time over 50 ms): ${slow.length}` +
-      (slowest.length ? `, slowest ${slowest.map((l) => `${l.route} ${f(l.durationMs)} ms`).join(", ")}` : ""),
+      (slowest.length ? `, slowest ${slowest.map((l) => `${l.route} ${f(l.durationMs)} ms`).join(", ")}` : "") +
+      `; the memory limit's collections during it: ${after.count - before.count}, ` +
+      `pausing ${f(after.pauseMs - before.pauseMs)} ms in all`,
   );
   return s;
 }

@@ -223,7 +223,7 @@ export function createApp({
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
   const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
-  const docs = apiDocsHandlers(answer, described, docInfo);
+  const docs = apiDocsHandlers(answer, store, described, docInfo);
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);

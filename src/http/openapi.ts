@@ -48,13 +48,17 @@ function parameters(path: string, doc: RouteDoc<unknown>, snapshot: unknown) {
   return out;
 }
 
-/** The document for `routes`, every one of them mounted on `app`, with `snapshot`'s values and examples. */
-export function openapiDocument(
+/**
+ * The document for `routes`, every one of them mounted on `app`, with `snapshot`'s values and
+ * examples, written a route at a time: the writing yields after each route, so it can be run in
+ * slices of the event loop (`runSliced`).
+ */
+export function* openapiWriting(
   app: AnyElysia,
   routes: readonly DocumentedRoute[],
   info: { title: string; version: string; description: string; baseUrl: string; rateLimitWindowMs: number },
   snapshot: unknown,
-) {
+): Generator<void, Record<string, unknown>> {
   const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
   const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const route of routes) {
@@ -76,6 +80,7 @@ export function openapiDocument(
       ),
     };
     paths[openapiPath(route.path)] = { get, head: headOf(get, id), options: optionsOf(route.path, id, doc.tag) };
+    yield;
   }
   const schemas = { Plugin: plain(PluginSchema), ShortPlugin: plain(ShortPluginSchema), Error: plain(ErrorSchema) };
   return {
@@ -88,15 +93,21 @@ export function openapiDocument(
   };
 }
 
+/** What a node must share with a schema to be a copy of it: its keys and its properties' names, cheap to compare. */
+const shapeOf = (node: object) =>
+  `${Object.keys(node).join(",")}|${Object.keys((node as { properties?: object }).properties ?? {}).join(",")}`;
+
 /** `paths` with each copy of a component schema replaced by a reference to it. */
 function withReferences<T>(paths: T, schemas: Record<string, Record<string, unknown>>): T {
   const known = new Map(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
+  // Only a node of a schema's shape is compared whole: a copy has the same keys in the same order.
+  const shapes = new Set(Object.values(schemas).map(shapeOf));
   const walk = (node: unknown, key: string): unknown => {
     if (node === null || typeof node !== "object") return node;
     if (Array.isArray(node)) return node.map((item) => walk(item, key));
     // Examples are data, not schemas: a plugin in an example stays as it is.
     if (key === "example" || key === "examples") return node;
-    const name = known.get(JSON.stringify(node));
+    const name = shapes.has(shapeOf(node)) ? known.get(JSON.stringify(node)) : undefined;
     if (name !== undefined) return { $ref: `#/components/schemas/${name}` };
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, k)]));
   };

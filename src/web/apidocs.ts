@@ -1,17 +1,20 @@
 /**
- * GET /openapi.json (the OpenAPI 3.1 document of every route, rendered once per snapshot) and
+ * GET /openapi.json (the OpenAPI 3.1 document of every route, written once per snapshot before it
+ * serves) and
  * GET /docs (Swagger UI over that document, every asset served from the swagger-ui-dist package)
  * and GET /docs/api.md (the rules a schema cannot say, in prose, as the repository has them).
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AnyElysia } from "elysia";
+import { PreparedPerSnapshot } from "../catalog/snapshot/prepared";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
+import type { CatalogStore } from "../catalog/snapshot/store";
 import { type Answer, fixedRoute } from "../http/answer";
 import { acceptsGzip, CACHE_CONTROL, JSON_TYPE, type Rendered, ResponseCache, render } from "../http/cache";
 import { notFound } from "../http/errors";
 import { HTML_CSP } from "../http/headers";
-import { type DocumentedRoute, openapiDocument, type RouteDoc } from "../http/openapi";
+import { type DocumentedRoute, openapiWriting, type RouteDoc } from "../http/openapi";
 import { OpenApiSchema, TextSchema } from "../http/wireschemas";
 
 const ASSET_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
@@ -77,10 +80,19 @@ interface DocumentInfo {
   rateLimitWindowMs: number;
 }
 
-function documentOf(snapshot: Snapshot, { described, info }: { described: Described; info: DocumentInfo }): Rendered {
+/**
+ * The document of `snapshot`, written a route at a time when the snapshot opens, before it serves
+ * (PreparedPerSnapshot). The first step waits for a later turn of the event loop: the routes are
+ * mounted after the handlers are made.
+ */
+function* documentWriting(
+  snapshot: Snapshot,
+  { described, info }: { described: Described; info: DocumentInfo },
+): Generator<unknown, Rendered> {
+  yield new Promise((resolve) => setImmediate(resolve));
   const { app, routes } = described();
   const windowMs = info.rateLimitWindowMs || 2000;
-  const document = openapiDocument(
+  const document = yield* openapiWriting(
     app,
     routes,
     {
@@ -110,8 +122,8 @@ function staticPage(body: string, type: string, cacheControl: string, csp?: stri
   return rendered;
 }
 
-export function apiDocsHandlers(answer: Answer, described: Described, info: DocumentInfo) {
-  const arg = { described, info };
+export function apiDocsHandlers(answer: Answer, store: CatalogStore, described: Described, info: DocumentInfo) {
+  const written = PreparedPerSnapshot.following(store, (snapshot) => documentWriting(snapshot, { described, info }));
   // Room for every Swagger UI asset in both forms.
   const pages = new ResponseCache(8 * 1024 * 1024);
   const docsPage = staticPage(siteFile("docs.html"), "text/html; charset=utf-8", CACHE_CONTROL, HTML_CSP);
@@ -120,7 +132,7 @@ export function apiDocsHandlers(answer: Answer, described: Described, info: Docu
     openapi: answer.route(
       "openapi",
       () => undefined,
-      (snapshot) => documentOf(snapshot, arg),
+      (snapshot) => written.get(snapshot),
     ),
     docs: fixedRoute(() => docsPage),
     prose: fixedRoute(() => prosePage),

@@ -1,13 +1,14 @@
 /**
  * A snapshot published while the server runs is prepared before it serves: its client-sync
- * documents written and its correction vocabulary read in slices while the previous snapshot keeps
- * answering, so no request right after a swap waits for that work.
+ * documents and its OpenAPI document written and its correction vocabulary read in slices while the
+ * previous snapshot keeps answering, so no request right after a swap waits for that work.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { CatalogStore } from "../../src/catalog/snapshot/store";
+import { SyncDocuments } from "../../src/market/documents";
 import { plugin, snapshotInput, tempDir, testConfig } from "../helpers";
 
 const OLD = "2026-08-22T00:00:00.000Z";
@@ -64,8 +65,19 @@ describe("a snapshot swapped in", () => {
       read.push(this.snapshotAt);
       prepareVocabulary.call(this);
     };
+    // The OpenAPI document's catalog.json example is made from the snapshot it documents.
+    const documented: string[] = [];
+    const catalogExample = SyncDocuments.catalogExample;
+    SyncDocuments.catalogExample = (snapshot: Snapshot) => {
+      documented.push(snapshot.snapshotAt);
+      return catalogExample.call(SyncDocuments, snapshot);
+    };
     const readWhenServed: boolean[] = [];
-    const stop = store.onSwap((snapshot) => readWhenServed.push(read.includes(snapshot.snapshotAt)));
+    const documentedWhenServed: boolean[] = [];
+    const stop = store.onSwap((snapshot) => {
+      readWhenServed.push(read.includes(snapshot.snapshotAt));
+      documentedWhenServed.push(documented.includes(snapshot.snapshotAt));
+    });
     try {
       publishSnapshot(path, snapshotInput(records(COUNT), NEW));
       expect(store.reloadIfChanged()).toBe(false);
@@ -89,9 +101,22 @@ describe("a snapshot swapped in", () => {
       // The vocabulary was read once while preparing, before the snapshot served.
       expect(readWhenServed).toEqual([true]);
       expect(read.filter((at) => at === NEW)).toEqual([NEW]);
+      // So was the OpenAPI document, and its first request after the swap is answered from it.
+      expect(documentedWhenServed).toEqual([true]);
+      const openapi = (await (await ask("/openapi.json")).json()) as {
+        paths: Record<
+          string,
+          { get: { responses: Record<string, { content: Record<string, { example: unknown }> }> } }
+        >;
+      };
+      const example = openapi.paths["/market/v1/catalog.json"]!.get.responses["200"]!.content["application/json"]!
+        .example as { snapshotAt: string };
+      expect(example.snapshotAt).toBe(NEW);
+      expect(documented.filter((at) => at === NEW)).toEqual([NEW]);
     } finally {
       stop();
       Snapshot.prototype.prepareVocabulary = prepareVocabulary;
+      SyncDocuments.catalogExample = catalogExample;
     }
 
     // The vocabulary read on a worker thread corrects as the snapshot's own would: "numbr" finds "number".

@@ -5,13 +5,13 @@
  * Claude Code adds from a URL (`/plugin marketplace add <url>`), written once per snapshot.
  */
 import { Type as t } from "@sinclair/typebox";
+import { PreparedPerSnapshot } from "../../catalog/snapshot/prepared";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer } from "../../http/answer";
 import { CACHE_CONTROL, JSON_TYPE, render } from "../../http/cache";
 import { notFound } from "../../http/errors";
 import type { RouteDoc } from "../../http/openapi";
-import { PreparedPerSnapshot } from "../prepared";
 import { ClaudeMarketplaces, MARKETPLACE_NAME, PICKS } from "./marketplaces";
 
 const Sha = t.Optional(

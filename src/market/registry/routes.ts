@@ -5,13 +5,13 @@
  * slice of an order the snapshot's entries were written in (servers.ts).
  */
 import { Type as t } from "@sinclair/typebox";
+import { PreparedPerSnapshot } from "../../catalog/snapshot/prepared";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer } from "../../http/answer";
 import { CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../../http/cache";
 import { HttpError } from "../../http/errors";
 import type { RouteDoc } from "../../http/openapi";
-import { PreparedPerSnapshot } from "../prepared";
 import { ServerListSchema, ServerResponseSchema } from "./schema";
 import { firstEntry, type Order, RegistryServers } from "./servers";
 

@@ -3,23 +3,26 @@
  * store serves the snapshot (its `onOpen` work), or, for one opened earlier, begun at once and
  * finished by the first request that needs it before its slices did.
  */
-import { runSliced } from "../catalog/snapshot/slices";
-import type { Snapshot } from "../catalog/snapshot/snapshot";
-import type { CatalogStore } from "../catalog/snapshot/store";
+import { runSliced } from "./slices";
+import type { Snapshot } from "./snapshot";
+import type { CatalogStore } from "./store";
 
 /** The writing of one snapshot's document, and the document once it ended. */
 interface Writing<T> {
-  work: Generator<void, T>;
+  work: Generator<unknown, T>;
   done?: T;
 }
 
 export class PreparedPerSnapshot<T> {
   private readonly written = new Map<Snapshot, Writing<T>>();
 
-  private constructor(private readonly write: (snapshot: Snapshot) => Generator<void, T>) {}
+  private constructor(private readonly write: (snapshot: Snapshot) => Generator<unknown, T>) {}
 
   /** The documents of the snapshots `store` opens, each written before it serves. */
-  static following<T>(store: CatalogStore, write: (snapshot: Snapshot) => Generator<void, T>): PreparedPerSnapshot<T> {
+  static following<T>(
+    store: CatalogStore,
+    write: (snapshot: Snapshot) => Generator<unknown, T>,
+  ): PreparedPerSnapshot<T> {
     const prepared = new PreparedPerSnapshot(write);
     store.onOpen((snapshot) => prepared.begin(snapshot).work);
     if (store.loaded !== null) {
@@ -35,7 +38,7 @@ export class PreparedPerSnapshot<T> {
     if (known !== undefined) return known;
     const writing = this.write(snapshot);
     const state: Writing<T> = { work: writing };
-    state.work = (function* (): Generator<void, T> {
+    state.work = (function* (): Generator<unknown, T> {
       const done = yield* writing;
       state.done = done;
       return done;

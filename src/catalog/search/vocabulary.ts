@@ -182,23 +182,29 @@ export class Vocabulary {
   }
 
   /**
-   * The edit distance of `word` and word `w` (an adjacent transposition is one edit), capped at
-   * `max` + 1, read from the stored bytes with rows reused: a correction's candidates make no string each.
+   * The edit distance of `word` and word `w` (an adjacent transposition is one edit), or more than
+   * `max` when it is past `max`, read from the stored bytes with rows reused: a correction's
+   * candidates make no string each. Only the cells within `max` of the diagonal are worked out
+   * (a cell further away is already past `max`), and a row past `max` everywhere ends the work.
    */
   private distance(w: number, word: string, max: number): number {
     const start = this.starts[w]!;
     const n = this.wordLength(w);
     const m = word.length;
-    if (Math.abs(n - m) > max) return max + 1;
+    const past = max + 1;
+    if (Math.abs(n - m) > max) return past;
     let before = this.rows[0]!;
     let previous = this.rows[1]!;
     let current = this.rows[2]!;
-    for (let j = 0; j <= n; j++) previous[j] = j;
+    for (let j = 0; j <= n; j++) previous[j] = j <= max ? j : past;
     for (let i = 1; i <= m; i++) {
       const a = word.charCodeAt(i - 1);
-      current[0] = i;
-      let best = i;
-      for (let j = 1; j <= n; j++) {
+      const from = Math.max(1, i - max);
+      const to = Math.min(n, i + max);
+      current[0] = i <= max ? i : past;
+      current[from - 1] = from === 1 ? current[0]! : past;
+      let best = current[from - 1]!;
+      for (let j = from; j <= to; j++) {
         const b = this.text[start + j - 1]!;
         let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a === b ? 0 : 1));
         if (i > 1 && j > 1 && a === this.text[start + j - 2] && word.charCodeAt(i - 2) === b)
@@ -206,13 +212,15 @@ export class Vocabulary {
         current[j] = value;
         if (value < best) best = value;
       }
-      if (best > max) return max + 1;
+      // The next row reads one cell past this row's band.
+      if (to < n) current[to + 1] = past;
+      if (best > max) return past;
       const spare = before;
       before = previous;
       previous = current;
       current = spare;
     }
-    return previous[n]!;
+    return Math.min(previous[n]!, past);
   }
 
   private wordLength(w: number): number {
@@ -264,13 +272,22 @@ export class Vocabulary {
       if (list.length > MAX_LIST) continue;
       for (const w of list) if (this.shared[w]!++ === 0) touched.push(w);
     }
-    const estimates = touched.map((w) => {
+    // The EXACT_CANDIDATES best estimates, highest first (then most frequent), kept as they come:
+    // of the tens of thousands of words a long word touches, few ever enter.
+    const best: Array<{ w: number; estimate: number }> = [];
+    const before = (estimate: number, w: number, other: { w: number; estimate: number }) =>
+      estimate > other.estimate || (estimate === other.estimate && w < other.w);
+    for (const w of touched) {
       const shared = this.shared[w]!;
       this.shared[w] = 0;
-      return { w, estimate: shared / (grams.length + this.gramCounts[w]! - shared) };
-    });
-    estimates.sort((a, b) => b.estimate - a.estimate || a.w - b.w);
-    const scored = estimates.slice(0, EXACT_CANDIDATES).map(({ w }) => ({ w, value: similarity(word, this.word(w)) }));
+      const estimate = shared / (grams.length + this.gramCounts[w]! - shared);
+      if (best.length === EXACT_CANDIDATES && !before(estimate, w, best[EXACT_CANDIDATES - 1]!)) continue;
+      let at = best.length;
+      while (at > 0 && before(estimate, w, best[at - 1]!)) at--;
+      best.splice(at, 0, { w, estimate });
+      if (best.length > EXACT_CANDIDATES) best.pop();
+    }
+    const scored = best.map(({ w }) => ({ w, value: similarity(word, this.word(w)) }));
     return scored
       .filter((s) => s.value >= MIN_SIMILARITY)
       .sort((a, b) => b.value - a.value || a.w - b.w)

@@ -60,7 +60,9 @@ export function* openapiWriting(
   snapshot: unknown,
 ): Generator<void, Record<string, unknown>> {
   const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
-  const paths: Record<string, Record<string, Record<string, unknown>>> = {};
+  const schemas = { Plugin: plain(PluginSchema), ShortPlugin: plain(ShortPluginSchema), Error: plain(ErrorSchema) };
+  const referenced = withReferences(schemas);
+  const paths: Record<string, unknown> = {};
   for (const route of routes) {
     if (!mounted.has(route.path)) throw new Error(`${route.path} is documented but not mounted`);
     const { doc } = route;
@@ -79,16 +81,16 @@ export function* openapiWriting(
         params.filter((p) => p.in === "query").map((p) => p.name),
       ),
     };
-    paths[openapiPath(route.path)] = { get, head: headOf(get, id), options: optionsOf(route.path, id, doc.tag) };
+    const path = { get, head: headOf(get, id), options: optionsOf(route.path, id, doc.tag) };
+    paths[openapiPath(route.path)] = referenced(path);
     yield;
   }
-  const schemas = { Plugin: plain(PluginSchema), ShortPlugin: plain(ShortPluginSchema), Error: plain(ErrorSchema) };
   return {
     openapi: "3.1.1",
     info: { title: info.title, version: info.version, description: info.description },
     // Relative: requests go to the host the document was read from, whatever name or proxy that was.
     servers: [{ url: "/", description: `This service (its public address: ${info.baseUrl}).` }],
-    paths: withReferences(paths, schemas),
+    paths,
     components: { schemas },
   };
 }
@@ -97,8 +99,8 @@ export function* openapiWriting(
 const shapeOf = (node: object) =>
   `${Object.keys(node).join(",")}|${Object.keys((node as { properties?: object }).properties ?? {}).join(",")}`;
 
-/** `paths` with each copy of a component schema replaced by a reference to it. */
-function withReferences<T>(paths: T, schemas: Record<string, Record<string, unknown>>): T {
+/** What replaces each copy of a component schema in a node with a reference to it. */
+function withReferences(schemas: Record<string, Record<string, unknown>>): <T>(node: T) => T {
   const known = new Map(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
   // Only a node of a schema's shape is compared whole: a copy has the same keys in the same order.
   const shapes = new Set(Object.values(schemas).map(shapeOf));
@@ -111,5 +113,5 @@ function withReferences<T>(paths: T, schemas: Record<string, Record<string, unkn
     if (name !== undefined) return { $ref: `#/components/schemas/${name}` };
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, k)]));
   };
-  return walk(paths, "") as T;
+  return <T>(node: T) => walk(node, "") as T;
 }

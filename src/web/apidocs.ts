@@ -80,16 +80,11 @@ interface DocumentInfo {
   rateLimitWindowMs: number;
 }
 
-/**
- * The document of `snapshot`, written a route at a time when the snapshot opens, before it serves
- * (PreparedPerSnapshot). The first step waits for a later turn of the event loop: the routes are
- * mounted after the handlers are made.
- */
+/** The document of `snapshot`, written a route at a time when the snapshot opens, before it serves (PreparedPerSnapshot). */
 function* documentWriting(
   snapshot: Snapshot,
   { described, info }: { described: Described; info: DocumentInfo },
-): Generator<unknown, Rendered> {
-  yield new Promise((resolve) => setImmediate(resolve));
+): Generator<void, Rendered> {
   const { app, routes } = described();
   const windowMs = info.rateLimitWindowMs || 2000;
   const document = yield* openapiWriting(

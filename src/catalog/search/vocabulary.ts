@@ -8,6 +8,7 @@
  * a number below GRAMS. The index is compressed rows: GRAMS + 1 offsets, then per trigram the
  * positions of the words that hold it, in vocabulary order (most documents first).
  */
+import { boundedDistance, editRows } from "./edit-distance";
 import { decodeInt32 } from "./orders";
 
 /** The `orders` keys of the vocabulary (words joined by newlines, UTF-8) and of its trigram index. */
@@ -140,8 +141,8 @@ export class Vocabulary {
   /** The words as one string (ASCII: its offsets are the text's), sliced per word compared. */
   private readonly all: string;
   private readonly text: Uint8Array;
-  /** Three rows of the edit-distance table, as long as the longest word allows (WORD: 32). */
-  private readonly rows = [new Int32Array(40), new Int32Array(40), new Int32Array(40)];
+  /** The edit distance's table rows, as long as the longest word allows (WORD: 32). */
+  private readonly rows = editRows(40);
 
   private constructor({ text, index, starts, gramCounts }: VocabularyParts) {
     this.text = text;
@@ -181,48 +182,6 @@ export class Vocabulary {
     return this.all.slice(this.starts[w]!, this.starts[w + 1]! - 1);
   }
 
-  /**
-   * The edit distance of `word` and word `w` (an adjacent transposition is one edit), or more than
-   * `max` when it is past `max`, read from the stored bytes with rows reused: a correction's
-   * candidates make no string each. Only the cells within `max` of the diagonal are worked out
-   * (a cell further away is already past `max`), and a row past `max` everywhere ends the work.
-   */
-  private distance(w: number, word: string, max: number): number {
-    const start = this.starts[w]!;
-    const n = this.wordLength(w);
-    const m = word.length;
-    const past = max + 1;
-    if (Math.abs(n - m) > max) return past;
-    let before = this.rows[0]!;
-    let previous = this.rows[1]!;
-    let current = this.rows[2]!;
-    for (let j = 0; j <= n; j++) previous[j] = j <= max ? j : past;
-    for (let i = 1; i <= m; i++) {
-      const a = word.charCodeAt(i - 1);
-      const from = Math.max(1, i - max);
-      const to = Math.min(n, i + max);
-      current[0] = i <= max ? i : past;
-      current[from - 1] = from === 1 ? current[0]! : past;
-      let best = current[from - 1]!;
-      for (let j = from; j <= to; j++) {
-        const b = this.text[start + j - 1]!;
-        let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a === b ? 0 : 1));
-        if (i > 1 && j > 1 && a === this.text[start + j - 2] && word.charCodeAt(i - 2) === b)
-          value = Math.min(value, before[j - 2]! + 1);
-        current[j] = value;
-        if (value < best) best = value;
-      }
-      // The next row reads one cell past this row's band.
-      if (to < n) current[to + 1] = past;
-      if (best > max) return past;
-      const spare = before;
-      before = previous;
-      previous = current;
-      current = spare;
-    }
-    return Math.min(previous[n]!, past);
-  }
-
   private wordLength(w: number): number {
     return this.starts[w + 1]! - this.starts[w]! - 1;
   }
@@ -253,7 +212,7 @@ export class Vocabulary {
     const found: Array<{ w: number; distance: number }> = [];
     for (const w of starting) {
       if (Math.abs(this.wordLength(w) - word.length) > max) continue;
-      const distance = this.distance(w, word, max);
+      const distance = boundedDistance(word, this.text, this.starts[w]!, this.wordLength(w), max, this.rows);
       if (distance <= max) found.push({ w, distance });
     }
     found.sort((a, b) => a.distance - b.distance || a.w - b.w);

@@ -1,7 +1,7 @@
 /**
  * A document of each snapshot written once by a generator that pauses between reads: before the
- * store serves the snapshot (its `onOpen` work), or, for one opened earlier, begun at once and
- * finished by the first request that needs it before its slices did.
+ * store serves the snapshot (its `onOpen` work), or, for one opened earlier, begun on the next turn
+ * of the event loop and finished by the first request that needs it before its slices did.
  */
 import { runSliced } from "./slices";
 import type { Snapshot } from "./snapshot";
@@ -25,9 +25,14 @@ export class PreparedPerSnapshot<T> {
   ): PreparedPerSnapshot<T> {
     const prepared = new PreparedPerSnapshot(write);
     store.onOpen((snapshot) => prepared.begin(snapshot).work);
-    if (store.loaded !== null) {
-      const run = runSliced(prepared.begin(store.loaded).work);
-      if (!run.done) run.promise.catch(() => {});
+    const loaded = store.loaded;
+    // Begun on a later turn: the handlers that hold documents are made before the app around them.
+    if (loaded !== null) {
+      setImmediate(() => {
+        if (loaded.closed) return;
+        const run = runSliced(prepared.begin(loaded).work);
+        if (!run.done) run.promise.catch(() => {});
+      });
     }
     return prepared;
   }

@@ -13,7 +13,7 @@ import { f, printTable, printTargets } from "./cost-report";
 import { afterSwap, neverReading } from "./cost-stress";
 import { everydayMix, expensiveMix, probeIdle, SWARM, type SwarmRequest, swarm } from "./cost-swarm";
 import { costTable } from "./cost-table";
-import { clientsOffServerCpu, freePort, type RunningServer, startService } from "./server";
+import { clientsOffServerCpu, freePort, memoryLimitCollections, type RunningServer, startService } from "./server";
 import { buildHistory, syntheticInput } from "./synthetic";
 
 /** Publishes after the first, six hours apart: a day of history. */
@@ -58,22 +58,12 @@ function slowRequests(logPath: string, from: number): Array<{ route: string; dur
     .map((line) => JSON.parse(line) as { route: string; durationMs: number });
 }
 
-/** The memory limit's collections so far and their pauses in ms, from /metrics (zeros where the service has none). */
-async function collections(url: string): Promise<{ count: number; pauseMs: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
-  return {
-    count: value("catalog_memory_limit_collections_total"),
-    pauseMs: value("catalog_memory_limit_pause_seconds_total") * 1000,
-  };
-}
-
 /** A swarm on `mix`, printed with the server's slow requests and the memory limit's collections meanwhile. */
 async function swarmed(name: string, server: RunningServer, memory: Memory, mix: SwarmRequest[], logPath: string) {
   const logged = readFileSync(logPath, "utf8").length;
-  const before = await collections(server.url);
+  const before = await memoryLimitCollections(server.url);
   const s = await swarm(server, memory, mix);
-  const after = await collections(server.url);
+  const after = await memoryLimitCollections(server.url);
   const slow = slowRequests(logPath, logged);
   const slowest = slow.sort((a, b) => b.durationMs - a.durationMs).slice(0, 3);
   console.log(

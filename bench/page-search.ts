@@ -8,11 +8,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { publishSnapshot } from "../src/catalog/snapshot/publish";
-import { freePort, type RunningServer, startService } from "./server";
+import { freePort, memoryLimitCollections, type RunningServer, startService } from "./server";
 import { random, syntheticInput } from "./synthetic";
 
 const CLIENTS = [10, 40];
-const SECONDS = 20;
+const SECONDS = 60;
 const PROBE_EVERY_MS = 100;
 const ROOT = join(import.meta.dir, "..");
 const OUT = join(import.meta.dir, "out");
@@ -64,7 +64,9 @@ async function run(server: RunningServer, clients: number, categories: string[])
     [process.execPath, join(import.meta.dir, "prober.ts"), server.url, String(PROBE_EVERY_MS), String(SECONDS)],
     { stdout: "pipe", stderr: "inherit" },
   );
+  const before = await memoryLimitCollections(server.url);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
+  const after = await memoryLimitCollections(server.url);
   const probed = JSON.parse((await new Response(prober.stdout).text()).trim()) as { latencies: number[] };
   const sorted = probed.latencies.sort((a, b) => a - b);
   return {
@@ -72,6 +74,9 @@ async function run(server: RunningServer, clients: number, categories: string[])
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     max: sorted.at(-1)!,
+    probes: sorted.length,
+    collections: after.count - before.count,
+    pauseMs: after.pauseMs - before.pauseMs,
   };
 }
 
@@ -92,7 +97,8 @@ for (const [label, tree] of trees) {
       const admitted = (r.statuses[200] ?? 0) / SECONDS;
       console.log(
         `${label}: ${clients} clients: ${admitted.toFixed(1)} searches/s admitted, statuses ${JSON.stringify(r.statuses)}; ` +
-          `/healthz p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} / max ${r.max.toFixed(1)} ms`,
+          `/healthz p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} / max ${r.max.toFixed(1)} ms over ${r.probes} probes; ` +
+          `the memory limit's collections: ${r.collections}, pausing ${r.pauseMs.toFixed(0)} ms in all`,
       );
     } finally {
       await server.stop();

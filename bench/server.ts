@@ -138,3 +138,13 @@ export function startService(
 export function startBare(port: number, cpu: number | null): Promise<RunningServer> {
   return start(pinned(cpu, [process.execPath, "bench/bare.ts"]), { PORT: String(port) }, port, "/");
 }
+
+/** The memory limit's collections so far and their pauses in ms, from /metrics (zeros where the service has none). */
+export async function memoryLimitCollections(url: string): Promise<{ count: number; pauseMs: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+  return {
+    count: value("catalog_memory_limit_collections_total"),
+    pauseMs: value("catalog_memory_limit_pause_seconds_total") * 1000,
+  };
+}

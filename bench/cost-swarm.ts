@@ -2,28 +2,17 @@
  * bench:cost's swarm: polite clients on expensive endpoints while a prober (bench/prober.ts, a
  * process of its own) asks /healthz; and the prober alone, for the machine's own noise.
  */
-import { join } from "node:path";
 import type { Memory } from "./cost-memory";
 import { catalogEtag, GZIP, nextAddress, PLAIN, unknownWords } from "./cost-requests";
-import type { RunningServer } from "./server";
+import { type RunningServer, startProber } from "./server";
 import { percentile } from "./stats";
 import { random } from "./synthetic";
 
 export const SWARM = { clients: 40, everyMs: 2100, seconds: 60, probeEveryMs: 100 };
 
-/**
- * Starts the prober for `seconds` on the bench's own CPUs (bench/cost.ts moves them off the
- * server's); the answer reads its latencies.
- */
-function startProber(url: string, seconds: number): () => Promise<{ latencies: number[]; failures: number }> {
-  const command = [process.execPath, join(import.meta.dir, "prober.ts"), url, String(SWARM.probeEveryMs)];
-  const prober = Bun.spawn([...command, String(seconds)], { stdout: "pipe", stderr: "inherit" });
-  return async () => JSON.parse((await new Response(prober.stdout).text()).trim());
-}
-
 /** The prober alone for `seconds`, no clients: what /healthz costs on this machine right now. */
 export async function probeIdle(server: RunningServer, seconds: number) {
-  const { latencies } = await startProber(server.url, seconds)();
+  const { latencies } = await startProber(server.url, SWARM.probeEveryMs, seconds)();
   const sorted = latencies.sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, probes: sorted.length };
 }
@@ -103,7 +92,7 @@ export async function swarm(server: RunningServer, memory: Memory, mix: SwarmReq
       await Bun.sleep(Math.max(0, SWARM.everyMs - (performance.now() - started)));
     }
   };
-  const probed = startProber(url, SWARM.seconds);
+  const probed = startProber(url, SWARM.probeEveryMs, SWARM.seconds);
   memory.resetPeak();
   const rssBefore = memory.rss();
   await Promise.all(Array.from({ length: SWARM.clients }, (_, i) => client(i)));

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { publishSnapshot } from "../src/catalog/snapshot/publish";
-import { freePort, memoryLimitCollections, type RunningServer, startService } from "./server";
+import { freePort, memoryLimitCollections, type RunningServer, startProber, startService } from "./server";
 import { random, syntheticInput } from "./synthetic";
 
 const CLIENTS = [10, 40];
@@ -60,15 +60,11 @@ async function run(server: RunningServer, clients: number, categories: string[])
       if (response.status === 429) await Bun.sleep(Number(response.headers.get("retry-after") ?? 1) * 1000);
     }
   };
-  const prober = Bun.spawn(
-    [process.execPath, join(import.meta.dir, "prober.ts"), server.url, String(PROBE_EVERY_MS), String(SECONDS)],
-    { stdout: "pipe", stderr: "inherit" },
-  );
+  const probed = startProber(server.url, PROBE_EVERY_MS, SECONDS);
   const before = await memoryLimitCollections(server.url);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
   const after = await memoryLimitCollections(server.url);
-  const probed = JSON.parse((await new Response(prober.stdout).text()).trim()) as { latencies: number[] };
-  const sorted = probed.latencies.sort((a, b) => a - b);
+  const sorted = (await probed()).latencies.sort((a, b) => a - b);
   return {
     statuses: Object.fromEntries(statuses),
     p50: percentile(sorted, 50),

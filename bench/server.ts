@@ -36,8 +36,8 @@ export async function freePort(): Promise<number> {
 export function clientsOffServerCpu(): boolean {
   const cpus = navigator.hardwareConcurrency ?? 1;
   if (cpus < 2 || !Bun.which("taskset")) return false;
-  const others = cpus === 2 ? "1" : `1-${cpus - 1}`;
-  return Bun.spawnSync(["taskset", "-a", "-p", "-c", others, String(process.pid)], { stdout: "ignore" }).success;
+  return Bun.spawnSync(["taskset", "-a", "-p", "-c", `1-${cpus - 1}`, String(process.pid)], { stdout: "ignore" })
+    .success;
 }
 
 function pinned(cpu: number | null, command: string[]): string[] {
@@ -147,4 +147,18 @@ export async function memoryLimitCollections(url: string): Promise<{ count: numb
     count: value("catalog_memory_limit_collections_total"),
     pauseMs: value("catalog_memory_limit_pause_seconds_total") * 1000,
   };
+}
+
+/**
+ * Starts bench/prober.ts, a process of its own asking `url`/healthz every `everyMs` for `seconds`,
+ * on this process's CPUs; the answer waits for it and reads its latencies in ms.
+ */
+export function startProber(
+  url: string,
+  everyMs: number,
+  seconds: number,
+): () => Promise<{ latencies: number[]; failures: number }> {
+  const command = [process.execPath, join(import.meta.dir, "prober.ts"), url, String(everyMs), String(seconds)];
+  const prober = Bun.spawn(command, { stdout: "pipe", stderr: "inherit" });
+  return async () => JSON.parse((await new Response(prober.stdout).text()).trim());
 }

@@ -11,10 +11,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { workTreeFiles } from "../src/refresh/clone-files";
-import { cloneReader } from "../src/refresh/clones";
-import { loadDiscoveryRules } from "../src/refresh/rules";
-import { GateCounts } from "../src/refresh/upstream";
+import { loadDiscoveryRules } from "../src/refresh/discover/discovery-rules";
+import { workTreeFiles } from "../src/refresh/fetch/clone-files";
+import { cloneReader } from "../src/refresh/fetch/clones";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 const root = process.argv[2];
 if (!root) throw new Error("usage: bun run bench/context-corpus.ts <folder> [per-repository]");

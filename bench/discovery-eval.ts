@@ -13,8 +13,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DB_DIR } from "../src/catalog/model/editorial";
-import { readPrevious } from "../src/catalog/model/previous";
 import { DAY_MS } from "../src/catalog/model/time";
+import { readPrevious } from "../src/catalog/snapshot/previous";
 import { formatResult } from "../src/refresh/report";
 import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/run";
 import { FakeGitHub } from "../test/fakes/github";

@@ -4,9 +4,9 @@
  * through the reader's frontMatter against the `yaml` parser given the whole text. Local only.
  */
 import { parseDocument } from "yaml";
-import { Gate } from "../src/refresh/manifests/gate";
+import { Gate } from "../src/refresh/manifests/manifest-gate";
 import { frontMatter } from "../src/refresh/manifests/skills";
-import { GateCounts } from "../src/refresh/upstream";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 const rounds = Number(process.argv[2] ?? "200");
 const texts: Record<string, string> = {

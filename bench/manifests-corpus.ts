@@ -6,10 +6,10 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { workTreeFiles } from "../src/refresh/clone-files";
-import { cloneReader } from "../src/refresh/clones";
-import { loadDiscoveryRules } from "../src/refresh/rules";
-import { GateCounts } from "../src/refresh/upstream";
+import { loadDiscoveryRules } from "../src/refresh/discover/discovery-rules";
+import { workTreeFiles } from "../src/refresh/fetch/clone-files";
+import { cloneReader } from "../src/refresh/fetch/clones";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 const root = process.argv[2];
 if (!root) throw new Error("usage: bun run bench/manifests-corpus.ts <folder> [owner/repo]");

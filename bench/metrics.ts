@@ -6,7 +6,7 @@
  */
 
 import { Metrics } from "../src/base/metrics";
-import { logRequest, type RequestNote } from "../src/http/requestlog";
+import { logRequest, type RequestNote } from "../src/http/request-log";
 
 const ROUNDS = 12;
 const PER_ROUND = 1_000_000;

@@ -5,9 +5,9 @@
  * Local only.
  */
 import { parseDocument } from "yaml";
-import { Gate } from "../src/refresh/manifests/gate";
-import { readOwnerFile } from "../src/refresh/manifests/owner";
-import { GateCounts } from "../src/refresh/upstream";
+import { Gate } from "../src/refresh/manifests/manifest-gate";
+import { readOwnerFile } from "../src/refresh/manifests/owner-file";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 const rounds = Number(process.argv[2] ?? "200");
 const texts: Record<string, string> = {

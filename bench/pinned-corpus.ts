@@ -1,17 +1,17 @@
 /**
  * `bun run bench/pinned-corpus.ts <folder>`: what a refresh would ask deps.dev about a local corpus
  * of real repositories (`<folder>/<owner>/<repo>/…`, never committed): the manifest reader's
- * install lines, and the exact npm and PyPI versions they pin (src/refresh/security/step.ts).
+ * install lines, and the exact npm and PyPI versions they pin (src/refresh/checks/security/security-check.ts).
  * Prints the repositories with install lines, those with a pinned version, the versions, and the
  * batch requests they and the repositories' projects cost. Reads only local files.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { PROJECT_BATCH, VERSION_BATCH } from "../src/refresh/checks/security/deps-dev";
+import { pinnedVersions } from "../src/refresh/checks/security/security-check";
+import { loadDiscoveryRules } from "../src/refresh/discover/discovery-rules";
 import { MANIFEST_FILES, MANIFEST_TREES, ManifestReader } from "../src/refresh/manifests/reader";
-import { loadDiscoveryRules } from "../src/refresh/rules";
-import { PROJECT_BATCH, VERSION_BATCH } from "../src/refresh/security/depsdev";
-import { pinnedVersions } from "../src/refresh/security/step";
-import { GateCounts } from "../src/refresh/upstream";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 const root = process.argv[2];
 if (!root) throw new Error("usage: bun run bench/pinned-corpus.ts <folder>");

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { noDetails } from "../src/catalog/model/details";
 import { publishSnapshot } from "../src/catalog/snapshot/publish";
 import { Snapshot } from "../src/catalog/snapshot/snapshot";
-import { RegistryServers } from "../src/market/registry/servers";
+import { RegistryServers } from "../src/market/mcp-api/servers";
 import { syntheticInput } from "./synthetic";
 
 const count = Number(process.argv[2] ?? 100_000);

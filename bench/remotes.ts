@@ -5,8 +5,8 @@
  */
 import { noDetails } from "../src/catalog/model/details";
 import type { RepoFacts } from "../src/catalog/model/types";
-import type { Outcome } from "../src/refresh/outcome";
-import { checkRemotes } from "../src/refresh/remotes/step";
+import { checkRemotes } from "../src/refresh/checks/remotes/remotes-check";
+import type { Outcome } from "../src/refresh/fetch/outcome";
 import { HOSTS, remoteUrl, startFakeRemotes } from "../test/fakes/mcp-remotes";
 
 const count = Number(process.argv[2] ?? 200);

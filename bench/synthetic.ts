@@ -9,13 +9,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomically } from "../src/base/atomic-write";
 import { Classifier } from "../src/catalog/model/classify";
-import { CONTEXT_METHOD } from "../src/catalog/model/context";
+import { CONTEXT_METHOD } from "../src/catalog/model/context-cost";
 import { noDetails } from "../src/catalog/model/details";
 import { carryHistory } from "../src/catalog/model/history";
-import { readPrevious } from "../src/catalog/model/previous";
 import { DAY_MS, isoMillis, isoSeconds } from "../src/catalog/model/time";
 import type { Category, PluginRecord, RepoFacts, SnapshotInput } from "../src/catalog/model/types";
 import { buildSnapshot } from "../src/catalog/snapshot/build";
+import { readPrevious } from "../src/catalog/snapshot/previous";
 import { plugin, random } from "../test/records";
 
 const ROOT = join(import.meta.dir, "..");

@@ -17,10 +17,10 @@ import { writeAtomically } from "../src/base/atomic-write";
 import { type DepthEntry, type DepthFile, depthFileText, readDepthFile } from "../src/catalog/model/depth";
 import { HAS_KINDS, type HasKind, hasKinds } from "../src/catalog/model/details";
 import { DB_DIR, loadDefaultData } from "../src/catalog/model/editorial";
-import { gitDirFiles, headCommit, isBareGitDir, type RepoFiles, workTreeFiles } from "../src/refresh/clone-files";
-import { cloneReader } from "../src/refresh/clones";
-import { loadDiscoveryRules } from "../src/refresh/rules";
-import { GateCounts } from "../src/refresh/upstream";
+import { loadDiscoveryRules } from "../src/refresh/discover/discovery-rules";
+import { gitDirFiles, headCommit, isBareGitDir, type RepoFiles, workTreeFiles } from "../src/refresh/fetch/clone-files";
+import { cloneReader } from "../src/refresh/fetch/clones";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 const ABOUT =
   "What each repository's manifests said, read from a copy of it by jobs/read-clones.ts (npm run default:depth -- <folder of clones>): the refresh's own reader, with the commit read and the date.";

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { Secrets } from "../src/base/log";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { exitCode, formatResult } from "../src/refresh/report";
-import { printable } from "../src/refresh/upstream";
+import { printable } from "../src/refresh/upstream/gate";
 import { refreshOptionsFrom } from "../src/scheduler/options";
 import { refreshAndShare } from "../src/scheduler/refresh-task";
 import { sharedSettings } from "../src/scheduler/shared-settings";

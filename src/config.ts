@@ -2,12 +2,15 @@
  * Configuration: read once from the environment into one frozen, typed object.
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
-import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS } from "./refresh/caps";
-import { DEFAULT_OWNER_FILE } from "./refresh/manifests/owner-name";
-import { DEFAULT_MCP_REGISTRY_PAGES } from "./refresh/mcp-registry";
-import { DEFAULT_REGISTRY_LIMITS } from "./refresh/registries/http";
-import { DEFAULT_REMOTE_LIMITS } from "./refresh/remotes/limits";
-import { DEFAULT_SECURITY_LIMITS } from "./refresh/security/checker";
+import {
+  DEFAULT_MAX_GROWTH,
+  DEFAULT_MCP_REGISTRY_PAGES,
+  DEFAULT_OWNER_FILE,
+  DEFAULT_PACKAGE_LIMITS,
+  DEFAULT_REMOTE_LIMITS,
+  DEFAULT_SECURITY_LIMITS,
+  DEFAULT_SOURCE_LIMITS,
+} from "./settings";
 
 export interface Config {
   readonly port: number;
@@ -59,7 +62,7 @@ export interface Config {
   readonly redisSnapshotMaxBytes: number;
   /** Where the scheduled refresh reads discovery.json and the editors' data; db/ when undefined. */
   readonly refreshDataDir: string | undefined;
-  /** The owner file's path in each repository the refresh reads (refresh/manifests/owner.ts). */
+  /** The owner file's path in each repository the refresh reads (refresh/manifests/owner-file.ts). */
   readonly refreshOwnerFile: string;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
   readonly metricsToken: string | undefined;
@@ -235,7 +238,7 @@ export function loadConfig(env: Env = Bun.env): Config {
   const host = env.HOST?.trim() || "0.0.0.0";
   const token = env.GITHUB_TOKEN?.trim();
   const sources = DEFAULT_SOURCE_LIMITS;
-  const registries = DEFAULT_REGISTRY_LIMITS;
+  const registries = DEFAULT_PACKAGE_LIMITS;
   const depsDev = DEFAULT_SECURITY_LIMITS;
   const remotes = DEFAULT_REMOTE_LIMITS;
   return Object.freeze({

@@ -6,7 +6,7 @@
  */
 import { removeLeftovers } from "./base/atomic-write";
 import type { Log } from "./base/log";
-import { removeDeadLock } from "./refresh/lock";
+import { removeDeadLock } from "./base/refresh-lock";
 import { endRefreshProcesses } from "./scheduler/refresh-process";
 
 /** One thing to stop, in order; `run` may be asynchronous. */

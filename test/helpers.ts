@@ -9,7 +9,7 @@ import type { PluginRecord, SnapshotInput } from "../src/catalog/model/types";
 import { publishSnapshot } from "../src/catalog/snapshot/publish";
 import { CatalogStore } from "../src/catalog/snapshot/store";
 import { type Config, loadConfig } from "../src/config";
-import type { SharedLimits } from "../src/http/ratelimit";
+import type { SharedLimits } from "../src/http/rate-limit";
 import { UPSTREAMS_OFF } from "./fakes/upstreams-off";
 import { Conformance, type OpenApiDocument } from "./openapi-conformance";
 import { plugin, SNAPSHOT_AT } from "./records";

@@ -4,7 +4,7 @@
  */
 import { composeEvents } from "../src/catalog/model/history";
 import type { Snapshot } from "../src/catalog/snapshot/snapshot";
-import { parseFilters } from "../src/http/params";
+import { parseFilters } from "../src/http/list-params";
 
 /** catalog.json rendered at once from every row, by stars descending (rowid order). */
 export function wholeCatalog(snapshot: Snapshot): string {

@@ -3,7 +3,7 @@
  * (`SET key token NX PX ttl`), renewed while the refresh runs and deleted only by its holder, so
  * a killed holder's lock expires by itself and a late release never deletes another's.
  */
-import type { SharedLock } from "../refresh/lock";
+import type { SharedLock } from "../base/refresh-lock";
 import type { RedisLink } from "./redis";
 
 export const LOCK_KEY = "catalog:refresh-lock";

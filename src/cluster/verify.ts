@@ -7,7 +7,7 @@
  * killed when it takes longer than the limit, so a forged file costs at most that, off the event loop.
  */
 import { Database } from "bun:sqlite";
-import { SCHEMA } from "../catalog/model/schema";
+import { SCHEMA } from "../catalog/model/snapshot-schema";
 import { Snapshot } from "../catalog/snapshot/snapshot";
 import { checkCounts, headerProblem } from "../catalog/snapshot/validity";
 

@@ -13,7 +13,7 @@ import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
 import { acceptsGzip, type Rendered, type ResponseState, respond, SnapshotResponses } from "./cache";
 import { busy, HttpError, unavailable } from "./errors";
-import type { RequestNote } from "./requestlog";
+import type { RequestNote } from "./request-log";
 import type { Turns } from "./turns";
 import { rawQuery } from "./url";
 

@@ -5,7 +5,7 @@
  * whatever the number of clients.
  */
 import { DEFAULT_MAX_KEYS } from "../config";
-import { NumberTable } from "./numbertable";
+import { NumberTable } from "./number-table";
 
 export interface Verdict {
   allowed: boolean;

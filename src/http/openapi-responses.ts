@@ -7,10 +7,10 @@ import type { TSchema } from "@sinclair/typebox";
 import { JSON_TYPE } from "./cache";
 import { errorBody, isRegistryPath, unavailable } from "./errors";
 import { ALLOWED_METHODS, MAX_REQUEST_LINE_BYTES } from "./guard";
-import { LIST_PAGING, parsePaging } from "./params";
-import { tooManyBurst, tooManyRequests } from "./ratelimit";
-import type { DocumentedRoute } from "./routedoc";
-import { ErrorSchema, RegistryErrorSchema } from "./wireschemas";
+import { LIST_PAGING, parsePaging } from "./list-params";
+import { tooManyBurst, tooManyRequests } from "./rate-limit";
+import type { DocumentedRoute } from "./route-doc";
+import { ErrorSchema, RegistryErrorSchema } from "./wire-schemas";
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }, required = false) =>
   required ? { description, required, schema } : { description, schema };

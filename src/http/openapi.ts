@@ -2,14 +2,14 @@
  * The OpenAPI 3.1 document, made from the app's own route table: every GET route with its
  * documentation (summary, query and path schemas, body schema, media type, statuses) and, per
  * snapshot, a real answer as its example. Parameters are documented, never validated by Elysia:
- * http/params.ts parses them so that a bad value gets the API's own 400 message (docs/api.md, Errors).
+ * http/list-params.ts parses them so that a bad value gets the API's own 400 message (docs/api.md, Errors).
  */
 import type { AnyElysia } from "elysia";
 import { headOf, optionsOf, plain, responses } from "./openapi-responses";
-import type { DocumentedRoute, RouteDoc } from "./routedoc";
-import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wireschemas";
+import type { DocumentedRoute, RouteDoc } from "./route-doc";
+import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wire-schemas";
 
-export { type DocumentedRoute, type MoreStatus, PINNED_CHANGED, type RouteDoc } from "./routedoc";
+export { type DocumentedRoute, type MoreStatus, PINNED_CHANGED, type RouteDoc } from "./route-doc";
 
 /** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */
 function openapiPath(path: string): string {

@@ -1,7 +1,7 @@
 /**
  * Large bodies written as compressed parts: each part is a raw deflate stream ended by a full flush
  * (no back-references across parts), so any run of parts in order, between a gzip header and a
- * trailer, is one valid gzip member. The writer (docwriter.ts) keeps each document's plain and
+ * trailer, is one valid gzip member. The writer (doc-writer.ts) keeps each document's plain and
  * compressed bytes in files, so neither form is held in memory nor made per request.
  */
 import { constants, deflateRawSync } from "node:zlib";

@@ -1,6 +1,6 @@
 /**
  * The client-sync documents of a snapshot, served from the files a child process wrote for it
- * (docwriter.ts in a child process, docfiles.ts): catalog.json in both forms, and every plugin that a `changes` answer
+ * (doc-writer.ts in a child process, doc-files.ts): catalog.json in both forms, and every plugin that a `changes` answer
  * can hold, grouped by when it changed and when it was first seen. A `changes` answer is a run of
  * those groups between a small head and tail: its cost is about that of sending its bytes, and
  * the process holds none of them.
@@ -12,10 +12,10 @@ import type { ChangeSet } from "../catalog/model/history";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import { type CatalogStore, PREPARED_AT_ONCE } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
-import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments, spareDocumentsRoot } from "./docfiles";
-import { documentsOf } from "./documentsjob";
-import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE } from "./docwriter";
-import { FileBody, type Piece } from "./filebody";
+import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments, spareDocumentsRoot } from "./doc-files";
+import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE } from "./doc-writer";
+import { documentsOf } from "./documents-job";
+import { FileBody, type Piece } from "./file-body";
 import { PiecesBuilder } from "./pieces";
 
 /** A document in files and its strong ETag (of the plain form). */

@@ -3,8 +3,8 @@
  * groups as regions of the groups' files, and the CRC-32 and length of the whole for the gzip trailer.
  */
 import { crc32Combine, deflatePart, GZIP_HEADER, gzipEnd, type Part } from "./chunks";
-import { FILES, type GroupEntry } from "./docwriter";
-import { FileBody, type Piece } from "./filebody";
+import { FILES, type GroupEntry } from "./doc-writer";
+import { FileBody, type Piece } from "./file-body";
 
 const encoder = new TextEncoder();
 const COMMA = deflatePart(",");

@@ -1,16 +1,17 @@
 /**
  * Which fetched candidates the next catalog admits: a newcomer needs evidence of its own, or a
- * listing source with vouches left (caps.ts); a published name now answering with another
+ * listing source with vouches left (discover/source-caps.ts); a published name now answering with another
  * repository is a newcomer; and a run whose newcomers would grow the catalog past
  * REFRESH_MAX_GROWTH holds them all for review.
  */
-import { REJECTION, type Rejection, VOUCH_CAP } from "./caps";
-import type { Run } from "./context";
-import type { Discovery } from "./discover";
-import { evidenceOf } from "./evidence";
-import { fetchedRepoId, isReplacement, type Replacement } from "./merge";
-import type { Outcome } from "./outcome";
-import { type DiscoveryRules, ruleKey } from "./rules";
+
+import type { Discovery } from "./discover/discover";
+import { type DiscoveryRules, ruleKey } from "./discover/discovery-rules";
+import { evidenceOf } from "./discover/evidence";
+import { REJECTION, type Rejection, VOUCH_CAP } from "./discover/source-caps";
+import type { Outcome } from "./fetch/outcome";
+import type { Run } from "./run-state";
+import { fetchedRepoId, isReplacement, type Replacement } from "./validate/merge";
 
 /** How many new evidence-less repositories the source behind a `listed` key may vouch for this run. */
 function vouchCaps(rules: DiscoveryRules): (listedKey: string) => number {

@@ -12,10 +12,10 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Log } from "../base/log";
 import { DetailsSchema } from "../catalog/model/details";
-import type { Discovery, Found } from "./discover";
-import type { Outcome, Outcomes } from "./outcome";
+import type { Discovery, Found } from "./discover/discover";
+import type { Outcome, Outcomes } from "./fetch/outcome";
 import { removeFile, sidePath, writeJsonFile } from "./side-files";
-import { CleanFacts, REPO_ID_PATTERN } from "./upstream";
+import { CleanFacts, REPO_ID_PATTERN } from "./upstream/gate";
 
 /** Older progress is stale: the facts it holds would be too old to publish as fresh. */
 export const CHECKPOINT_MAX_AGE_MS = 24 * 3_600_000;

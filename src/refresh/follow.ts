@@ -2,12 +2,13 @@
  * Following while fetching: the repositories the marketplace manifests fetched in a round list
  * (within each manifest's caps), and a published repository whose name another one took, by its id.
  */
-import { FOLLOWED_MAX_CANDIDATES, FOLLOWED_MAX_TOTAL } from "./caps";
-import type { Run } from "./context";
-import { addFound, type Discovery } from "./discover";
-import { fetchById } from "./fetch-rest";
-import { fetchedRepoId, isReplacement } from "./merge";
-import { ruleKey } from "./rules";
+
+import { addFound, type Discovery } from "./discover/discover";
+import { ruleKey } from "./discover/discovery-rules";
+import { FOLLOWED_MAX_CANDIDATES, FOLLOWED_MAX_TOTAL } from "./discover/source-caps";
+import { fetchById } from "./fetch/fetch-rest";
+import type { Run } from "./run-state";
+import { fetchedRepoId, isReplacement } from "./validate/merge";
 
 /**
  * Published names that answered with another repository (renamed away, the name taken by someone

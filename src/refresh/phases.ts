@@ -5,35 +5,33 @@ import { type CandidateDecision, carryCandidates, listingRulesOf } from "../cata
 import { toRecords } from "../catalog/model/classify";
 import { categoryInfo, loadDefaultData } from "../catalog/model/editorial";
 import { carryHistory } from "../catalog/model/history";
-import type { PreviousCatalog } from "../catalog/model/previous";
 import { isoMillis } from "../catalog/model/time";
 import type { PluginRecord, RepoFacts } from "../catalog/model/types";
+import type { PreviousCatalog } from "../catalog/snapshot/previous";
 import { publishSnapshot } from "../catalog/snapshot/publish";
 import { checkBuiltSnapshot } from "../catalog/snapshot/validity";
 import { admitted, countBy, heldGrowth } from "./admission";
-import { REJECTION } from "./caps";
-import { decideCandidates } from "./decisions";
-import type { Discovery, DiscoveryState } from "./discover";
-import { discover } from "./discover";
-import { countRules, type DiscoverySummary } from "./evidence";
-import { fetchGraph } from "./fetch-graphql";
-import { fetchRest } from "./fetch-rest";
+import type { Discovery, DiscoveryState } from "./discover/discover";
+import { discover } from "./discover/discover";
+import { type DiscoveryRules, ruleKey } from "./discover/discovery-rules";
+import { countRules, type DiscoverySummary } from "./discover/evidence";
+import { REJECTION } from "./discover/source-caps";
+import { fetchGraph } from "./fetch/fetch-graphql";
+import { fetchRest } from "./fetch/fetch-rest";
+import type { Outcome } from "./fetch/outcome";
 import { followManifests, followReplaced } from "./follow";
-import { editorialByIdentity, type PinMismatch } from "./identity";
 import { ManifestReader } from "./manifests/reader";
-import { type ChangeSummary, mergeOutcomes, summarize } from "./merge";
-import type { Outcome } from "./outcome";
-import { checkOwnerClaims, excludedByOwner } from "./owner-claims";
-import { checkPackages, type PackageCounts } from "./registries/step";
-import { PackageVerifier } from "./registries/verifier";
-import { type DiscoveryRules, ruleKey } from "./rules";
 import { readJsonFile, sidePath, writeJsonFile } from "./side-files";
-import { checkCount, checkFacts, Refused } from "./validate";
+import { decideCandidates } from "./validate/decisions";
+import { editorialByIdentity, type PinMismatch } from "./validate/identity";
+import { type ChangeSummary, mergeOutcomes, summarize } from "./validate/merge";
+import { checkOwnerClaims, excludedByOwner } from "./validate/owner-claims";
+import { checkCount, checkFacts, Refused } from "./validate/validate";
 
 /** Marketplaces listing marketplaces: followed this many levels deep, which real ones never exceed. */
 const FOLLOW_ROUNDS = 3;
 
-import type { Run } from "./context";
+import type { Run } from "./run-state";
 
 export interface Candidate {
   snapshotAt: string;
@@ -126,31 +124,6 @@ async function fetchRound(run: Run, discovery: Discovery, keys: string[]): Promi
       todo.map((id) => ({ id, etag: etag(id) })),
       record,
     );
-  }
-}
-
-/**
- * Asks the package registries whether each npm, PyPI and OCI line's package belongs to its repository,
- * and derives lines from the packages MCP servers' package files name; within the registries' own budget.
- */
-export async function packagesPhase(run: Run): Promise<PackageCounts | undefined> {
-  const options = run.registries;
-  if (options === null || (options.npm === null && options.pypi === null && !options.oci)) return undefined;
-  run.progress.phase("packages", "repositories");
-  const verifier = new PackageVerifier(options, run.databasePath);
-  const reader = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
-  try {
-    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
-    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIds, verifier, reader);
-    run.log("refresh.packages", { ...counts, requests: verifier.budget.requests });
-    return counts;
-  } finally {
-    try {
-      verifier.save();
-    } catch (error) {
-      // The cache only saves requests: a run that cannot write it still publishes.
-      run.log("refresh.packages_cache_unsaved", { error: String(error) });
-    }
   }
 }
 

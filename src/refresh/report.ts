@@ -3,12 +3,12 @@
  * gate cleaned, what it cost, how long each phase took.
  */
 
-import { REJECTION } from "./caps";
-import type { DiscoverySummary } from "./evidence";
-import type { RemoteCounts } from "./remotes/step";
+import type { RemoteCounts } from "./checks/remotes/remotes-check";
+import type { SecurityCounts } from "./checks/security/security-check";
+import type { DiscoverySummary } from "./discover/evidence";
+import { REJECTION } from "./discover/source-caps";
 import type { RefreshResult, RunReport } from "./run";
-import type { SecurityCounts } from "./security/step";
-import { GateCounts } from "./upstream";
+import { GateCounts } from "./upstream/gate";
 
 const LIST_AT_MOST = 10;
 

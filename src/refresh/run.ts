@@ -5,39 +5,31 @@
  */
 import { isOtherProcessRunning, removeLeftovers } from "../base/atomic-write";
 import type { Log } from "../base/log";
+import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "../base/refresh-lock";
 import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/model/editorial";
-import { readPrevious } from "../catalog/model/previous";
-import { DEFAULT_MAX_GROWTH, DEFAULT_SOURCE_LIMITS, SourceCaps, type SourceLimits } from "./caps";
+import { readPrevious } from "../catalog/snapshot/previous";
+import { DEFAULT_MAX_GROWTH, DEFAULT_OWNER_FILE, DEFAULT_SOURCE_LIMITS, type SourceLimits } from "../settings";
+import { packagesPhase, remotesPhase, securityPhase } from "./check-phases";
 import { Checkpoint } from "./checkpoint";
-import type { Run } from "./context";
-import type { DiscoverySummary } from "./evidence";
+import type { RegistryOptions } from "./checks/packages/package-verifier";
+import type { PackageCounts } from "./checks/packages/packages-check";
+import type { RemoteOptions } from "./checks/remotes/remote-limits";
+import type { RemoteCounts } from "./checks/remotes/remotes-check";
+import type { SecurityCounts } from "./checks/security/security-check";
+import type { SecurityOptions } from "./checks/security/security-checker";
+import { loadDiscoveryRules } from "./discover/discovery-rules";
+import type { DiscoverySummary } from "./discover/evidence";
+import type { McpRegistryOptions } from "./discover/mcp-registry-source";
+import { SourceCaps } from "./discover/source-caps";
 import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
 import type { Usage } from "./github/usage";
-import type { PinMismatch } from "./identity";
-import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "./lock";
-import { DEFAULT_OWNER_FILE } from "./manifests/reader";
-import type { McpRegistryOptions } from "./mcp-registry";
-import type { ChangeSummary } from "./merge";
-import {
-  discoverPhase,
-  fetchPhase,
-  loadHints,
-  packagesPhase,
-  previousFacts,
-  publishPhase,
-  validatePhase,
-} from "./phases";
+import { discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, validatePhase } from "./phases";
 import { createProgress } from "./progress";
-import type { PackageCounts } from "./registries/step";
-import type { RegistryOptions } from "./registries/verifier";
-import type { RemoteOptions } from "./remotes/limits";
-import { type RemoteCounts, remotesPhase } from "./remotes/step";
-import { loadDiscoveryRules } from "./rules";
-import type { SecurityOptions } from "./security/checker";
-import { securityPhase } from "./security/phase";
-import type { SecurityCounts } from "./security/step";
-import { type GateCounts, UpstreamGate } from "./upstream";
-import { Refused } from "./validate";
+import type { Run } from "./run-state";
+import { type GateCounts, UpstreamGate } from "./upstream/gate";
+import type { PinMismatch } from "./validate/identity";
+import type { ChangeSummary } from "./validate/merge";
+import { Refused } from "./validate/validate";
 
 /** Rate-limit waits up to five minutes are sat out by default; the hourly reset is not. */
 export const DEFAULT_MAX_WAIT_SECONDS = 300;

@@ -1,6 +1,7 @@
 /** How the configuration becomes a refresh's options: the same for the scheduled run and `npm run refresh`. */
+
+import type { SharedLock } from "../base/refresh-lock";
 import type { Config } from "../config";
-import type { SharedLock } from "../refresh/lock";
 import type { RefreshOptions } from "../refresh/run";
 
 /**

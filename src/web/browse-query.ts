@@ -3,7 +3,7 @@
  * string, which names the cached page and every link between pages.
  */
 import type { Snapshot } from "../catalog/snapshot/snapshot";
-import { type ListParams, parseListParams } from "../http/params";
+import { type ListParams, parseListParams } from "../http/list-params";
 import { categoryPath } from "../http/paths";
 
 /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONTEXT_METHOD, type PluginContext } from "../../src/catalog/model/context";
+import { CONTEXT_METHOD, type PluginContext } from "../../src/catalog/model/context-cost";
 import { type Contents, type Install, noDetails, type PluginDetails } from "../../src/catalog/model/details";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 

@@ -11,7 +11,7 @@ import { SaxesParser } from "saxes";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
 import { xmlChars } from "../../src/http/xml-text";
-import { renderFeed } from "../../src/routes/feed/route";
+import { renderFeed } from "../../src/routes/feed/feed-routes";
 import { plugin, snapshotInput, startServer, type TestServer, tempDir } from "../helpers";
 import { FIXTURES } from "./hostile-text";
 

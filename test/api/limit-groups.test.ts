@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisLink } from "../../src/cluster/redis";
-import { RedisLimits } from "../../src/cluster/sharedlimit";
-import { PAGES_RULE } from "../../src/web/pages";
+import { RedisLimits } from "../../src/cluster/shared-limit";
+import { PAGES_RULE } from "../../src/web/page-routes";
 import { RedisServer } from "../cluster/redis-server";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 

@@ -13,7 +13,7 @@ import type { Install, PluginDetails } from "../../src/catalog/model/details";
 import { noDetails } from "../../src/catalog/model/details";
 import type { PluginRecord, SnapshotInput } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
-import { PAGING_RULE } from "../../src/market/registry/routes";
+import { PAGING_RULE } from "../../src/market/mcp-api/mcp-api-routes";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const fixture = (name: string) =>

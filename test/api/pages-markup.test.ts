@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Snapshot } from "../../src/catalog/snapshot/snapshot";
-import { pluginView } from "../../src/web/plugin";
+import { pluginView } from "../../src/web/plugin-page";
 import { CATEGORY_IDS, plugin, SNAPSHOT_AT, startServer, type TestServer } from "../helpers";
 import { addRecordFields } from "../rich-records";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { noDetails } from "../../src/catalog/model/details";
 import { PAGE_SIZE } from "../../src/catalog/search/query";
 import { PAGE_CSP } from "../../src/http/headers";
-import { PAGES_RULE } from "../../src/web/pages";
+import { PAGES_RULE } from "../../src/web/page-routes";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 import { addRecordFields, INSTALL } from "../rich-records";
 

@@ -8,7 +8,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { noDetails, type PluginDetails } from "../../src/catalog/model/details";
-import { readPrevious } from "../../src/catalog/model/previous";
+import { readPrevious } from "../../src/catalog/snapshot/previous";
 import { verifyHere } from "../../src/cluster/verify";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 

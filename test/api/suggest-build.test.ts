@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { POPULARITY } from "../../src/catalog/model/schema";
+import { POPULARITY } from "../../src/catalog/model/snapshot-schema";
 import type { PluginRecord } from "../../src/catalog/model/types";
 import { prefixUpperBound, SCAN_LIMIT, SUGGEST_LIMIT, SuggestIndex } from "../../src/catalog/search/typeahead";
 import { buildSnapshot } from "../../src/catalog/snapshot/build";

@@ -11,8 +11,8 @@ import {
   type SuggestKey,
   suggestSource,
 } from "../../src/catalog/search/typeahead";
-import { BurstLimiter } from "../../src/http/ratelimit";
-import { SUGGEST_RULE } from "../../src/routes/suggest";
+import { BurstLimiter } from "../../src/http/rate-limit";
+import { SUGGEST_RULE } from "../../src/routes/suggest-routes";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const plugins = [

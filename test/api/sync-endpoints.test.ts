@@ -1,7 +1,7 @@
 /** The client-sync endpoints over HTTP: catalog.json, changes, categories, redirects, pinned paging, newest, archived. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
-import { WHOLE_BYTES } from "../../src/market/filebody";
+import { WHOLE_BYTES } from "../../src/market/file-body";
 import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer;

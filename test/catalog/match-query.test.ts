@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { tagToken } from "../../src/catalog/model/schema";
+import { tagToken } from "../../src/catalog/model/snapshot-schema";
 import { readWords, searchMatch, type TermLookup, toMatchQuery } from "../../src/catalog/search/match";
-import { type Synonyms, searchText, synonymsOf } from "../../src/catalog/search/searchtext";
+import { type Synonyms, searchText, synonymsOf } from "../../src/catalog/search/search-text";
 
 const terms = (list: string[] | null) => () => list;
 /** The match of `q` as the searcher makes it: read into words first. */

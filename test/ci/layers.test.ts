@@ -11,6 +11,7 @@ const SRC = join(import.meta.dir, "..", "..", "src");
 /** Lowest first: a file may import its own folder and the folders listed before its own. */
 export const LAYERS: readonly (readonly string[])[] = [
   ["base"],
+  ["settings.ts"],
   ["catalog/model"],
   ["catalog/search"],
   ["catalog/snapshot"],

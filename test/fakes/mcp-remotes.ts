@@ -5,7 +5,7 @@
  * server card listing its tools. A second server stands for a private address: it counts every
  * request it gets, so a test can prove none arrived. `allowance` reaches them through the guard.
  */
-import type { TestAllowance } from "../../src/refresh/remotes/guard";
+import type { TestAllowance } from "../../src/refresh/checks/remotes/remote-guard";
 
 export const HOSTS = {
   answering: "mcp.answering-fixture.net",

@@ -1,5 +1,5 @@
 /**
- * The cached-route factory (src/routes/answer.ts) on a real snapshot, mounted in Elysia: a URL is
+ * The cached-route factory (src/http/answer.ts) on a real snapshot, mounted in Elysia: a URL is
  * parsed once per snapshot unless the route reads the clock, and a parser's 400 can be a page.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -9,7 +9,7 @@ import { CatalogStore } from "../../src/catalog/snapshot/store";
 import { answerFrom, type Handler } from "../../src/http/answer";
 import { render } from "../../src/http/cache";
 import { badRequest } from "../../src/http/errors";
-import { requestNote } from "../../src/http/requestlog";
+import { requestNote } from "../../src/http/request-log";
 import { publishMarked, tempDir } from "../reliability/support/catalog";
 
 const cleanups: Array<() => void> = [];

@@ -1,7 +1,7 @@
 /** NumberTable against a Map: the same answers under any sequence of sets, gets and deletes. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { NumberTable } from "../../src/http/numbertable";
+import { NumberTable } from "../../src/http/number-table";
 
 type Op = { kind: "set"; key: number; value: number } | { kind: "delete"; key: number } | { kind: "get"; key: number };
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FileBody, type Piece, WHOLE_BYTES } from "../../src/market/filebody";
+import { FileBody, type Piece, WHOLE_BYTES } from "../../src/market/file-body";
 
 const MB = 1024 * 1024;
 let dir: string;

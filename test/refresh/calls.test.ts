@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { DB_DIR } from "../../src/catalog/model/editorial";
-import { loadDiscoveryRules } from "../../src/refresh/rules";
+import { loadDiscoveryRules } from "../../src/refresh/discover/discovery-rules";
 import type { RunReport } from "../../src/refresh/run";
 import { Env, published } from "./support";
 

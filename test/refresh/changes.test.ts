@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readPrevious } from "../../src/catalog/model/previous";
+import { readPrevious } from "../../src/catalog/snapshot/previous";
 import { Env, published, record } from "./support";
 
 let env: Env;

@@ -9,8 +9,8 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { dirname, join } from "node:path";
 import { type DepthFile, readDepthFile } from "../../src/catalog/model/depth";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
-import type { RepoFiles } from "../../src/refresh/clone-files";
-import { answerSelection, askedObjects } from "../../src/refresh/clones";
+import type { RepoFiles } from "../../src/refresh/fetch/clone-files";
+import { answerSelection, askedObjects } from "../../src/refresh/fetch/clones";
 import { MANIFEST_FILES, MANIFEST_TREES, manifestSelection } from "../../src/refresh/manifests/reader";
 import { marketplaceManifest } from "../fakes/github-repos";
 import { FIXTURES } from "../fakes/manifest-repos";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { decideCandidates, type RunDecisions } from "../../src/refresh/decisions";
-import type { Found } from "../../src/refresh/discover";
-import type { Outcome } from "../../src/refresh/outcome";
+import type { Found } from "../../src/refresh/discover/discover";
+import type { Outcome } from "../../src/refresh/fetch/outcome";
+import { decideCandidates, type RunDecisions } from "../../src/refresh/validate/decisions";
 import { TEST_EVIDENCE } from "./support";
 
 const AT = "2026-11-22T12:00:00.000Z";

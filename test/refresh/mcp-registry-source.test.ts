@@ -8,9 +8,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Log } from "../../src/base/log";
-import type { DiscoveryState } from "../../src/refresh/discover";
-import type { McpRegistryOptions } from "../../src/refresh/mcp-registry";
-import { ruleKey } from "../../src/refresh/rules";
+import type { DiscoveryState } from "../../src/refresh/discover/discover";
+import { ruleKey } from "../../src/refresh/discover/discovery-rules";
+import type { McpRegistryOptions } from "../../src/refresh/discover/mcp-registry-source";
 import { FakeMcpRegistry, type RegistryMode } from "../fakes/mcp-registry";
 import { Env, published } from "./support";
 

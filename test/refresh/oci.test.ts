@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Install } from "../../src/catalog/model/details";
-import { imageRef } from "../../src/refresh/registries/oci";
-import { imageOf } from "../../src/refresh/registries/step";
-import { verdict } from "../../src/refresh/registries/verdict";
-import { PackageVerifier, type RegistryOptions } from "../../src/refresh/registries/verifier";
+import { imageRef } from "../../src/refresh/checks/packages/oci";
+import { verdict } from "../../src/refresh/checks/packages/package-verdict";
+import { PackageVerifier, type RegistryOptions } from "../../src/refresh/checks/packages/package-verifier";
+import { imageOf } from "../../src/refresh/checks/packages/packages-check";
 import { FakeOciRegistry, type OciMode } from "../fakes/oci-registry";
 
 const NAME = "io.modelcontextprotocol.server.name";

@@ -6,7 +6,7 @@
  * registries fail in any way.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { RegistryOptions } from "../../src/refresh/registries/verifier";
+import type { RegistryOptions } from "../../src/refresh/checks/packages/package-verifier";
 import { formatResult } from "../../src/refresh/report";
 import { moreServers, world } from "../fakes/package-world";
 import { FakeRegistries, type Mode } from "../fakes/registries";

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { githubRepo, mcpNameInText, mcpNameOwner } from "../../src/refresh/registries/owner";
-import { PackageVerifier, type RegistryOptions } from "../../src/refresh/registries/verifier";
+import { PackageVerifier, type RegistryOptions } from "../../src/refresh/checks/packages/package-verifier";
+import { githubRepo, mcpNameInText, mcpNameOwner } from "../../src/refresh/upstream/repo-links";
 import { FakeRegistries } from "../fakes/registries";
 
 describe("where registry metadata points", () => {

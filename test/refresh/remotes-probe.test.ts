@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { guardedFetch } from "../../src/refresh/remotes/guard";
-import { probeRemote } from "../../src/refresh/remotes/probe";
+import { guardedFetch } from "../../src/refresh/checks/remotes/remote-guard";
+import { probeRemote } from "../../src/refresh/checks/remotes/remote-probe";
 import { type FakeRemotes, HOSTS, remoteUrl, startFakeRemotes } from "../fakes/mcp-remotes";
 
 const fakes: FakeRemotes = startFakeRemotes();

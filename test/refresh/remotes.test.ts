@@ -6,7 +6,7 @@
  * tool names in search and on the plugin page.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { RemoteOptions } from "../../src/refresh/remotes/limits";
+import type { RemoteOptions } from "../../src/refresh/checks/remotes/remote-limits";
 import { formatResult } from "../../src/refresh/report";
 import { type FakeRemotes, HOSTS, remoteUrl, startFakeRemotes } from "../fakes/mcp-remotes";
 import { Conformance, type OpenApiDocument } from "../openapi-conformance";

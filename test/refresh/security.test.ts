@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
+import type { SecurityOptions } from "../../src/refresh/checks/security/security-checker";
 import { formatResult } from "../../src/refresh/report";
-import type { SecurityOptions } from "../../src/refresh/security/checker";
 import { type DepsDevMode, FakeDepsDev } from "../fakes/depsdev";
 import { world } from "../fakes/package-world";
 import { FakeRegistries } from "../fakes/registries";

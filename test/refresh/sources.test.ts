@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Log } from "../../src/base/log";
-import { FOLLOWED_MAX_CANDIDATES, REJECTION, VOUCH_CAP } from "../../src/refresh/caps";
+import { FOLLOWED_MAX_CANDIDATES, REJECTION, VOUCH_CAP } from "../../src/refresh/discover/source-caps";
 import { formatResult } from "../../src/refresh/report";
 import { marketplaceManifest } from "../fakes/github-repos";
 import { Env, published, record } from "./support";

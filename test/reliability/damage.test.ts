@@ -4,7 +4,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
-import { saveLastGood } from "../../src/catalog/snapshot/lastgood";
+import { saveLastGood } from "../../src/catalog/snapshot/last-good";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];

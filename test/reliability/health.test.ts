@@ -1,6 +1,6 @@
 /** /healthz and /readyz: alive always; ready only with a snapshot no older than READY_MAX_AGE_S. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readiness } from "../../src/routes/health";
+import { readiness } from "../../src/routes/health-routes";
 import { appWithSnapshot, call, json, publishMarked, type TestApp } from "./support/catalog";
 
 let t: TestApp | undefined;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { isIP } from "node:net";
 import fc from "fast-check";
 import { clientAddress } from "../../src/http/client-address";
-import { RateLimiter } from "../../src/http/ratelimit";
+import { RateLimiter } from "../../src/http/rate-limit";
 import { appWithSnapshot, serve, type TestApp } from "./support/catalog";
 
 /** The n-th IPv4 address of a flood. */

@@ -19,7 +19,7 @@ export const REJECTIONS = [
   "star_floor",
   /** The editors excluded it (db/overrides.json). */
   "excluded",
-  /** Its owner excluded it: its owner file says `exclude: true` (refresh/manifests/owner.ts). */
+  /** Its owner excluded it: its owner file says `exclude: true` (refresh/manifests/owner-file.ts). */
   "excluded_by_owner",
   /** The platform answered with a name the platform's own rules do not allow. */
   "invalid_name",

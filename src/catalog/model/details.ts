@@ -6,7 +6,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { ContextSchema } from "./context";
+import { ContextSchema } from "./context-cost";
 import {
   acceptableEnvName,
   acceptableServerName,
@@ -189,16 +189,16 @@ export const DetailsSchema = Type.Object(
 
     /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
     mcp_registry: Type.Optional(McpRegistrySchema),
-    /** The owner file's deprecation (refresh/manifests/owner.ts): its message and replacement, each checked. */
+    /** The owner file's deprecation (refresh/manifests/owner-file.ts): its message and replacement, each checked. */
     deprecation: Type.Optional(DeprecationSchema),
     /** The repository the owner file names as the one this is a copy of, once checked against the catalog. */
     canonical: Type.Optional(RepoId),
     /** The owner is an organization whose domain the platform verified; absent otherwise. */
     owner_verified: Type.Optional(Type.Literal(true)),
-    /** What its remote MCP server said when last asked (src/refresh/remotes/); absent when never asked. */
+    /** What its remote MCP server said when last asked (src/refresh/checks/remotes/); absent when never asked. */
     remote: Type.Optional(RemoteSchema),
     tools: Type.Optional(ToolsSchema),
-    /** What the plugin costs a session's context (context.ts); absent when it is no Claude Code plugin. */
+    /** What the plugin costs a session's context (context-cost.ts); absent when it is no Claude Code plugin. */
     context: Type.Optional(ContextSchema),
   },
   { additionalProperties: false },

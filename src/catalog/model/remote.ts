@@ -1,5 +1,5 @@
 /**
- * What a plugin's remote MCP server said when the refresh asked it (src/refresh/remotes/): whether
+ * What a plugin's remote MCP server said when the refresh asked it (src/refresh/checks/remotes/): whether
  * it answered, and the tools it lists. Stored with the details; served with `include=tools`.
  */
 import { type Static, Type } from "@sinclair/typebox";

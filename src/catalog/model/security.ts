@@ -1,5 +1,5 @@
 /**
- * Security signals of a plugin from deps.dev (src/refresh/security/): the OpenSSF Scorecard of its
+ * Security signals of a plugin from deps.dev (src/refresh/checks/security/): the OpenSSF Scorecard of its
  * repository, and the advisories and build provenance of the exact package versions its npm and
  * PyPI install lines pin. The stored schema here is the gate every value passes, when the refresh
  * stores it and whenever a record is read back: advisory ids by their known forms, a score from 0

@@ -71,7 +71,7 @@ export interface SnapshotInput {
   history?: SnapshotHistory;
   /** Word groups a search treats as one meaning (db/synonyms.json). */
   synonyms?: string[][];
-  /** The repository id each editors' entry is about, by lowercased name as written (see refresh/identity.ts). */
+  /** The repository id each editors' entry is about, by lowercased name as written (see refresh/validate/identity.ts). */
   editorialIds?: Record<string, number>;
   /** The refresher's last decision per candidate repository (candidates.ts); none for a catalog built from scratch. */
   candidates?: CandidateDecision[];

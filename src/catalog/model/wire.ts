@@ -1,10 +1,10 @@
 /**
  * A plugin on the wire, as TypeBox schemas: the full, short and catalog forms. The TypeScript
  * types are derived from them, and the OpenAPI document and the tests' response checks are made
- * from them (src/http/wireschemas.ts), so the code, the document and the wire cannot drift apart.
+ * from them (src/http/wire-schemas.ts), so the code, the document and the wire cannot drift apart.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
-import { ContextSchema } from "./context";
+import { ContextSchema } from "./context-cost";
 import { ContentsSchema, DetailsSchema, HARNESSES, InstallSchema } from "./details";
 import { closed, count, stringEnum, timestamp } from "./wire-base";
 import { RemotePart, RiskPart, SecurityPart, ToolsPart } from "./wire-parts";

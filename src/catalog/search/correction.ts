@@ -8,7 +8,7 @@
 import type { FtsIndex } from "./fts";
 import { prefixPhrase, type QueryWord, readWords } from "./match";
 import type { BlobReader } from "./orders";
-import type { Synonyms } from "./searchtext";
+import type { Synonyms } from "./search-text";
 import { CORRECTABLE, MAX_EDIT_CANDIDATES, type Nearest, TRIGRAMS, VOCABULARY, Vocabulary } from "./vocabulary";
 
 /** Unknown words a search corrects at most. */

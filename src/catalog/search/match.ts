@@ -3,10 +3,10 @@
  * quoted, so search syntax (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT/NEAR) is plain text
  * and never an FTS5 error.
  */
-import { tagToken } from "../model/schema";
+import { tagToken } from "../model/snapshot-schema";
 import { foldAscii } from "../model/text";
 import type { Query } from "./query";
-import { NO_SYNONYMS, type Synonyms, searchText } from "./searchtext";
+import { NO_SYNONYMS, type Synonyms, searchText } from "./search-text";
 
 export interface MatchQuery {
   /** The words' phrases, sorted: `all` is their AND. */

@@ -3,8 +3,8 @@
  * (at build time every order is sorted once and stored) and how a snapshot reads them back.
  */
 import type { Database } from "bun:sqlite";
-import { measuredTokens } from "../model/context";
-import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "../model/schema";
+import { measuredTokens } from "../model/context-cost";
+import { ACTIVE_MEMBERS, memberKey, NEWEST_ORDER } from "../model/snapshot-schema";
 import { foldAscii } from "../model/text";
 import { daysSince } from "../model/time";
 import type { PluginRecord } from "../model/types";
@@ -33,7 +33,7 @@ export interface Ranked {
   record: PluginRecord;
   heat: number;
   nameKey: string;
-  /** Stars as the default order counts them: a fork or look-alike just below its original (ORIGINALS, schema.ts). */
+  /** Stars as the default order counts them: a fork or look-alike just below its original (ORIGINALS, snapshot-schema.ts). */
   rankStars?: number;
 }
 
@@ -54,7 +54,7 @@ function newestFirst(a: Ranked, b: Ranked): number {
   );
 }
 
-/** The always-on tokens the `context` sort compares: unmeasured plugins (model/context.ts) after every measured one. */
+/** The always-on tokens the `context` sort compares: unmeasured plugins (model/context-cost.ts) after every measured one. */
 function contextTokens(entry: Ranked): number {
   return measuredTokens(entry.record.details?.context) ?? Number.POSITIVE_INFINITY;
 }

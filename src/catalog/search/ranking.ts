@@ -91,7 +91,7 @@ export function rankingOf(
     score: score(-bm25, best, popular[rowid] ?? 0, exact.exact.has(rowid), exact.owned.has(rowid)),
   }));
   // A fork or look-alike found with its original scores just below it, whatever its own relevance
-  // (the rule of every order: ORIGINALS, schema.ts).
+  // (the rule of every order: ORIGINALS, snapshot-schema.ts).
   const byRowid = originals.length === 0 ? null : new Map(scored.map((s) => [s.rowid, s]));
   for (const s of byRowid === null ? [] : scored) {
     const original = byRowid?.get(originals[s.rowid] ?? 0);

@@ -5,7 +5,7 @@
  * its words once (QueryWord), and every step works from those.
  */
 import type { Database } from "bun:sqlite";
-import { detailMemberKey, ORIGINALS, POPULARITY } from "../model/schema";
+import { detailMemberKey, ORIGINALS, POPULARITY } from "../model/snapshot-schema";
 import type { Page } from "../model/types";
 import { Correction } from "./correction";
 import type { FtsIndex } from "./fts";
@@ -22,10 +22,10 @@ import {
   type Ranking,
   rankingOf,
 } from "./ranking";
-import type { Synonyms } from "./searchtext";
+import type { Synonyms } from "./search-text";
 import type { Vocabulary } from "./vocabulary";
 
-/** The member keys of a query's detail filters (see schema.ts detailMemberKey). */
+/** The member keys of a query's detail filters (see snapshot-schema.ts detailMemberKey). */
 function detailMembers(query: Query): string[] {
   const keys = (query.has ?? []).map((kind) => detailMemberKey("has", kind));
   if (query.harness) keys.push(detailMemberKey("harness", query.harness));

@@ -261,7 +261,7 @@ export class Vocabulary {
  */
 export function readVocabularyOnWorker(path: string, snapshotAt: string): Promise<Vocabulary | null> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL("./vocabularyworker.ts", import.meta.url).href);
+    const worker = new Worker(new URL("./vocabulary-worker.ts", import.meta.url).href);
     const done = (vocabulary: Vocabulary | null) => {
       worker.terminate();
       resolve(vocabulary);

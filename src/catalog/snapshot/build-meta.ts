@@ -2,8 +2,8 @@
 import type { Database } from "bun:sqlite";
 import { NO_LISTING_RULES } from "../model/candidates";
 import type { McpRegistryIdentity } from "../model/mcp-identity";
-import { SCHEMA_VERSION } from "../model/schema";
 import { securityCoverage } from "../model/security";
+import { SCHEMA_VERSION } from "../model/snapshot-schema";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";
 
 /** Statistics of a set of records, as the manifest reports them. */

@@ -4,9 +4,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
-import { contextMaxValues } from "../model/context";
+import { contextMaxValues } from "../model/context-cost";
 import { hasKinds } from "../model/details";
 import type { DetailFragments } from "../model/fragments";
+import { advisoryFilters } from "../model/security";
 import {
   ACTIVE_MEMBERS,
   type DetailFilter,
@@ -16,15 +17,14 @@ import {
   ORIGINALS,
   POPULARITY,
   tagToken,
-} from "../model/schema";
-import { advisoryFilters } from "../model/security";
+} from "../model/snapshot-schema";
 import { isoMillis } from "../model/time";
 import type { PluginRecord, SnapshotHistory, SnapshotInput, SnapshotStats } from "../model/types";
 import { fragmentsOf, fullView, shortView } from "../model/views";
-import { type FtsRow, openForBuild, writeIndex } from "../search/ftsindex";
+import { type FtsRow, openForBuild, writeIndex } from "../search/fts-index";
 import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "../search/orders";
 import { popularity } from "../search/ranking";
-import { type Synonyms, searchText, synonymsOf } from "../search/searchtext";
+import { type Synonyms, searchText, synonymsOf } from "../search/search-text";
 import { SuggestIndex } from "../search/typeahead";
 import { statsOf, writeCandidates, writeHistory, writeMeta } from "./build-meta";
 
@@ -112,7 +112,7 @@ function insertPlugins(
   json: Array<[string, string, DetailFragments]>,
   history: SnapshotHistory,
 ): void {
-  // One placeholder per column of the table as schema.ts creates it.
+  // One placeholder per column of the table as snapshot-schema.ts creates it.
   const columns = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM pragma_table_info('plugins')`).get()!.n;
   const insert = db.prepare(`INSERT INTO plugins VALUES (${Array(columns).fill("?").join(",")})`);
   const alias = db.prepare(`INSERT OR IGNORE INTO aliases (old_id, id) VALUES (?, ?)`);
@@ -198,7 +198,7 @@ function insertOrders(db: Database, bySort: Map<Sort, Entry[]>): Float64Array {
 }
 
 /**
- * The typeahead's index (suggest.ts): each plugin's full name and name lower-cased by SQLite, as
+ * The typeahead's index (routes/suggest-routes.ts): each plugin's full name and name lower-cased by SQLite, as
  * the keys of `suggest_keys`, and the best rowids of every prefix too long to rank per request.
  */
 function insertSuggest(db: Database, popularity: Float64Array): void {

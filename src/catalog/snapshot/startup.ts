@@ -8,7 +8,7 @@ import { existsSync, renameSync } from "node:fs";
 import { removeLeftovers, resolveLink } from "../../base/atomic-write";
 import type { Log } from "../../base/log";
 import { loadDefaultData } from "../model/editorial";
-import { lastGoodPath, lastGoodSnapshotAt, restoreLastGood, saveLastGood } from "./lastgood";
+import { lastGoodPath, lastGoodSnapshotAt, restoreLastGood, saveLastGood } from "./last-good";
 import { ensureDatabase } from "./publish";
 import { snapshotProblem } from "./validity";
 

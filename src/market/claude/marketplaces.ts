@@ -7,7 +7,7 @@
  * served plugin has it; then the owner (and, if need be, the repository) is appended, the same
  * in every marketplace of the snapshot.
  */
-import { measuredTokens } from "../../catalog/model/context";
+import { measuredTokens } from "../../catalog/model/context-cost";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import { pluginPath } from "../../http/paths";

@@ -2,9 +2,9 @@
  * The skill folders a plugin.json names in `skills` (added to the `skills/` scan by Claude Code):
  * a folder holding SKILL.md is one skill, named by its front-matter name or its folder. Only
  * relative, plain paths are kept; a manifest naming others, or `commands` and `agents` paths,
- * leaves the inventory partial (context.ts).
+ * leaves the inventory partial (context-files.ts).
  */
-import type { Json } from "./gate";
+import type { Json } from "./manifest-gate";
 
 /** Paths kept per manifest: real plugins name a few dozen. */
 const MAX_PATHS = 100;

@@ -5,7 +5,7 @@
  * (skills.ts): only the used fields reach the YAML parser, and a deep one is refused.
  */
 import { parseDocument } from "yaml";
-import { isObject, type Json } from "./gate";
+import { isObject, type Json } from "./manifest-gate";
 import { nestedTooDeep, usedFields } from "./skills";
 
 /** The fields the estimate reads (`when-to-use` is not one: the client ignores it). */

@@ -1,7 +1,7 @@
 /** The repository's own flags the batch brings beside its manifests: the fork it comes from, its latest release. */
 import type { PluginDetails } from "../../catalog/model/details";
-import { cleanText, isRepoId } from "../upstream";
-import type { Json } from "./gate";
+import { cleanText, isRepoId } from "../upstream/gate";
+import type { Json } from "./manifest-gate";
 
 export function forkOf(node: Json): string | null {
   const parent = (node.parent as { nameWithOwner?: unknown } | null | undefined)?.nameWithOwner;

@@ -1,6 +1,6 @@
 /** A Gemini CLI extension's `gemini-extension.json`: its servers and the `gemini extensions install` line. */
 import type { Install } from "../../catalog/model/details";
-import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
+import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./manifest-gate";
 import { serverNames } from "./mcp";
 import { MANIFEST_FILES } from "./selection";
 

@@ -4,8 +4,8 @@
  * repository, `url` an address or a bare `owner/repo`) and `npm` (`package`). Each comes out as a
  * short text for the listing, or with the reason the CLI refuses it.
  */
-import { cleanText, isRepoId } from "../upstream";
-import { isObject, str } from "./gate";
+import { cleanText, isRepoId } from "../upstream/gate";
+import { isObject, str } from "./manifest-gate";
 
 export type SourceRead = { text: string } | { refused: string };
 

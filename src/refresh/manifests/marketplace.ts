@@ -4,11 +4,11 @@
  * CLI would refuse is said in the record (`refused`) and counted, never offered as a command.
  */
 import type { Contents, Install } from "../../catalog/model/details";
-import { cleanText } from "../upstream";
-import { type Gate, isObject, type Json, MAX_ENTRIES, MAX_TEXT } from "./gate";
+import { cleanText } from "../upstream/gate";
+import { type Gate, isObject, type Json, MAX_ENTRIES, MAX_TEXT } from "./manifest-gate";
 import { marketplaceNameRefusal } from "./marketplace-names";
 import { readSource } from "./marketplace-sources";
-import { pluginNameRefusal } from "./plugin";
+import { pluginNameRefusal } from "./plugin-manifest";
 import { MANIFEST_FILES } from "./selection";
 
 type Listed = Contents["plugins"][number];

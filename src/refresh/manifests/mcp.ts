@@ -3,8 +3,8 @@
  * writes) and the plugin form with the server entries at the top level. Only the names are kept.
  */
 import { acceptableServerName } from "../../catalog/model/install-rules";
-import { cleanText } from "../upstream";
-import { ENTRY_NAME, type Gate, isObject, type Json, MAX_ENTRIES } from "./gate";
+import { cleanText } from "../upstream/gate";
+import { ENTRY_NAME, type Gate, isObject, type Json, MAX_ENTRIES } from "./manifest-gate";
 
 /** A server entry as the loader reads it: a `command` to start, or a `url`/`type` to reach. */
 const isServer = (v: unknown) =>

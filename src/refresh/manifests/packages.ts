@@ -4,7 +4,7 @@
  * name, which is the server's name when it depends on an SDK.
  */
 import { parse as parseToml } from "smol-toml";
-import { ENTRY_NAME, type Gate, isObject, type Json, MAX_ENTRIES } from "./gate";
+import { ENTRY_NAME, type Gate, isObject, type Json, MAX_ENTRIES } from "./manifest-gate";
 import type { PublishedNames } from "./reading";
 import { MANIFEST_FILES } from "./selection";
 import { NPM_NAME, PYPI_NAME } from "./server";

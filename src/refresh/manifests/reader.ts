@@ -1,10 +1,11 @@
 /**
  * The manifests a repository ships, read inside the fetch's own GraphQL queries and turned into
  * its contents, install instructions, the harnesses it works with, and flags. Each kind has its
- * reader (plugin.ts, marketplace.ts, server.ts, mcp.ts, gemini.ts, skills.ts, hooks.ts,
- * packages.ts); every byte passes gate.ts. A manifest that fails yields nothing and is counted by
+ * reader (plugin-manifest.ts, marketplace.ts, server.ts, mcp.ts, gemini.ts, skills.ts, hook-events.ts,
+ * packages.ts); every byte passes manifest-gate.ts. A manifest that fails yields nothing and is counted by
  * reason; it never fails a refresh.
  */
+
 import {
   type Contents,
   CUT_LISTS,
@@ -16,11 +17,14 @@ import {
   validDetails,
 } from "../../catalog/model/details";
 import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
+import { DEFAULT_OWNER_FILE } from "../../settings";
+import type { DiscoveryRules } from "../discover/discovery-rules";
 import { manifestRisk } from "../risk/manifest";
-import type { DiscoveryRules } from "../rules";
-import type { GateCounts } from "../upstream";
-import { contextFiles } from "./context";
+import type { GateCounts } from "../upstream/gate";
+import { contextFiles } from "./context-files";
 import { forkOf, latestRelease } from "./flags";
+import { readGemini } from "./gemini";
+import { hookEvents } from "./hook-events";
 import {
   ENTRY_NAME,
   Gate,
@@ -30,15 +34,12 @@ import {
   MAX_MANIFEST_BYTES,
   MAX_MARKETPLACE_BYTES,
   PLUGIN_NAME,
-} from "./gate";
-import { readGemini } from "./gemini";
-import { hookEvents } from "./hooks";
+} from "./manifest-gate";
 import { readMarketplace } from "./marketplace";
 import { mcpJson } from "./mcp";
-import { type OwnerFile, ownerVerified, readOwnerFile } from "./owner";
-import { DEFAULT_OWNER_FILE, MAX_OWNER_BYTES } from "./owner-name";
+import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
-import { readPlugin } from "./plugin";
+import { readPlugin } from "./plugin-manifest";
 import type { Found, ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
 import { packageInstalls, readServer } from "./server";
@@ -46,8 +47,7 @@ import { finishSkills, type SkillObjects } from "./skill-folders";
 import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
-export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./gate";
-export { DEFAULT_OWNER_FILE } from "./owner-name";
+export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./manifest-gate";
 export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
@@ -165,7 +165,7 @@ export class ManifestReader {
     }
   }
 
-  /** The owner file, read through the gate (owner.ts). */
+  /** The owner file, read through the gate (owner-file.ts). */
   private owner(node: Json, id: string): OwnerFile | null {
     const text = this.gate.text(node[OWNER_ALIAS], this.ownerFile, MAX_OWNER_BYTES, id);
     return readOwnerFile(this.gate, text, this.ownerFile, id);

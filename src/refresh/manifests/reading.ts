@@ -1,14 +1,14 @@
 /** What reading one repository's manifests yields, before the follow-up query completes its skills. */
 import type { Contents, Harness, Install, PluginDetails } from "../../catalog/model/details";
 import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
-import type { Json } from "./gate";
+import type { Json } from "./manifest-gate";
 import type { readMarketplace } from "./marketplace";
 import type { SkillFolder } from "./skill-places";
 
 /** The evidence a repository's manifests add, and what a follow-up query must still read. */
 export interface ManifestReading {
   details: PluginDetails;
-  /** The owner file says `exclude: true`: the plugin leaves the catalog (owner.ts). */
+  /** The owner file says `exclude: true`: the plugin leaves the catalog (owner-file.ts). */
   excluded: boolean;
   /** Evidence labels (`package.json: @modelcontextprotocol/sdk`, `skills/*\/SKILL.md`), matched against the rules. */
   evidence: string[];
@@ -20,7 +20,7 @@ export interface ManifestReading {
   skillLists: string[];
   /** The packages package.json and pyproject.toml name as published (not `private`), names checked. */
   packages: PublishedNames;
-  /** The command and agent files a root Claude Code plugin's context needs (context.ts); null for none. */
+  /** The command and agent files a root Claude Code plugin's context needs (context-files.ts); null for none. */
   context?: ContextFiles | null;
 }
 

@@ -3,7 +3,7 @@
  * (`m_plugin`, `m_server`, …), folders' entry lists, and the follow-up query's SKILL.md files.
  */
 
-import { DEFAULT_OWNER_FILE } from "./owner-name";
+import { DEFAULT_OWNER_FILE } from "../../settings";
 import { listSelection, pluginTreeSelection } from "./skill-places";
 
 /** Root files read, by GraphQL alias. */
@@ -38,7 +38,7 @@ export type TreeKey = keyof typeof MANIFEST_TREES;
 
 export const alias = (key: string) => `m_${key}`;
 
-/** The GraphQL alias of the owner file, whose path OWNER_FILE sets (owner.ts). */
+/** The GraphQL alias of the owner file, whose path OWNER_FILE sets (owner-file.ts). */
 export const OWNER_ALIAS = "m_owner";
 
 /**

@@ -6,8 +6,8 @@
  */
 import type { Install } from "../../catalog/model/details";
 import { acceptableEnvName, acceptableEnvValue, ENV_NAME } from "../../catalog/model/install-rules";
-import { cleanText } from "../upstream";
-import { isObject, type Json, placeholder, str } from "./gate";
+import { cleanText } from "../upstream/gate";
+import { isObject, type Json, placeholder, str } from "./manifest-gate";
 
 /** A snake_case member's camelCase name (`is_required` → `isRequired`). */
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -6,7 +6,7 @@
 import type { Install } from "../../catalog/model/details";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, type McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import { allowedImage, imageRegistry, publicHttpsUrl } from "../../catalog/model/public-hosts";
-import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./gate";
+import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./manifest-gate";
 import { MANIFEST_FILES } from "./selection";
 import { argumentWords, camelCased, environment } from "./server-args";
 

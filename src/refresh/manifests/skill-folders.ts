@@ -7,7 +7,7 @@
  */
 import type { Install, SkillEntry } from "../../catalog/model/details";
 import { withSkillRisk } from "../risk/manifest";
-import { type Gate, isObject, MAX_MANIFEST_BYTES } from "./gate";
+import { type Gate, isObject, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { ManifestReading } from "./reading";
 import { listedSkills } from "./skill-places";
 import { frontMatter, SKILL_NAME, SKILLS_CLI } from "./skills";

@@ -6,7 +6,7 @@
  * skill folder's tree id), so the follow-up query can read their SKILL.md files; a plugin folder
  * elsewhere is listed by the follow-up query itself, its skills then named by their folders only.
  */
-import { isObject, type Json } from "./gate";
+import { isObject, type Json } from "./manifest-gate";
 
 /** A folder name that can hold a skill. */
 const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;

@@ -4,8 +4,8 @@
  * parser sees it: a stranger's file cannot make the parser walk thousands of levels.
  */
 import { parseDocument } from "yaml";
-import { cleanText } from "../upstream";
-import { type Gate, isObject, MAX_TEXT, str } from "./gate";
+import { cleanText } from "../upstream/gate";
+import { type Gate, isObject, MAX_TEXT, str } from "./manifest-gate";
 
 /** The open agent-skills installer, pinned: it installs one named skill out of a repository's `skills/` folders. */
 export const SKILLS_CLI = "skills@1.7.4";

@@ -5,7 +5,7 @@
  * MAX_WINDOW characters, every rule a substring hint and then bounded expressions (rule.ts).
  */
 import { MAX_EXCERPT, MAX_NOTES_PER_FILE, type RiskNote } from "../../catalog/model/risk";
-import { cleanText } from "../upstream";
+import { cleanText } from "../upstream/gate";
 import { credentials, exfiltration, shellStartup } from "./files";
 import { privilegedContainer, sudo, unpinnedLatest, unpinnedLatestArg } from "./privilege";
 import { type LineRule, matchAt } from "./rule";

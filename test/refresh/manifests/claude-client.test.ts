@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pluginNameRefusal } from "../../../src/refresh/manifests/plugin";
+import { pluginNameRefusal } from "../../../src/refresh/manifests/plugin-manifest";
 import { claude, validateErrors } from "../../claude-cli";
 import {
   ACCEPTED_SOURCES,

@@ -4,9 +4,9 @@
  * shared evenly. A real refresh against the fake platform, served by the real app.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { PluginContext } from "../../../src/catalog/model/context";
-import { fairShare } from "../../../src/refresh/fetch-graphql";
-import { CONTEXT_FILES_PER_QUERY } from "../../../src/refresh/manifests/context";
+import type { PluginContext } from "../../../src/catalog/model/context-cost";
+import { fairShare } from "../../../src/refresh/fetch/fetch-graphql";
+import { CONTEXT_FILES_PER_QUERY } from "../../../src/refresh/manifests/context-files";
 import { Env, published } from "../support";
 
 let env: Env | undefined;

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { PluginContext } from "../../../src/catalog/model/context";
+import type { PluginContext } from "../../../src/catalog/model/context-cost";
 import { CLAUDE, CLAUDE_ENV } from "../../claude-cli";
 import { Env, published } from "../support";
 

@@ -1,9 +1,9 @@
 /** The owner file's reader: YAML or JSON, its three keys only, every refusal counted, bounded work on any input. */
 import { describe, expect, test } from "bun:test";
 import { noDetails, validDetails } from "../../../src/catalog/model/details";
-import { Gate } from "../../../src/refresh/manifests/gate";
-import { readOwnerFile } from "../../../src/refresh/manifests/owner";
-import { GateCounts } from "../../../src/refresh/upstream";
+import { Gate } from "../../../src/refresh/manifests/manifest-gate";
+import { readOwnerFile } from "../../../src/refresh/manifests/owner-file";
+import { GateCounts } from "../../../src/refresh/upstream/gate";
 
 const FILE = ".plugin-catalog.yml";
 

@@ -4,10 +4,10 @@
  * and answers the checked details and the refusals counted for the listing decision.
  */
 import type { PluginDetails } from "../../../src/catalog/model/details";
-import type { RepoFiles } from "../../../src/refresh/clone-files";
-import { answerSelection } from "../../../src/refresh/clones";
+import type { RepoFiles } from "../../../src/refresh/fetch/clone-files";
+import { answerSelection } from "../../../src/refresh/fetch/clones";
 import { ManifestReader, manifestSelection, skillSelection } from "../../../src/refresh/manifests/reader";
-import { GateCounts } from "../../../src/refresh/upstream";
+import { GateCounts } from "../../../src/refresh/upstream/gate";
 import { objectId } from "../../fakes/object-ids";
 import { TEST_EVIDENCE } from "../support";
 

@@ -4,7 +4,7 @@
  * unread are still named. A real refresh against the fake platform, served by the real app.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { fairShare, SKILL_FILES_PER_QUERY, SKILL_LISTS_PER_QUERY } from "../../../src/refresh/fetch-graphql";
+import { fairShare, SKILL_FILES_PER_QUERY, SKILL_LISTS_PER_QUERY } from "../../../src/refresh/fetch/fetch-graphql";
 import { Env, published } from "../support";
 
 let env: Env | undefined;

@@ -1,0 +1,214 @@
+/**
+ * The published snapshot as the refresher sees it: every plugin's facts, first-seen time, ETag and
+ * history, so a refresh can carry them over, send `If-None-Match`, and tell what changed.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import type { Log } from "../../base/log";
+import type { CandidateDecision } from "../model/candidates";
+import { type PluginDetails, validDetails } from "../model/details";
+import { type DetailFragments, detailFragments, withoutEmptyParts } from "../model/fragments";
+import type { PreviousHistory } from "../model/history";
+import { fragmentsProblem } from "../model/stored";
+import type { HistoryEvent, RepoFacts } from "../model/types";
+import { catalogJson } from "../model/views";
+
+export interface PreviousPlugin {
+  id: string;
+  /** The facts the published record was built from: what a `304 Not Modified` confirms. */
+  facts: RepoFacts;
+  /** The full-form JSON as published, to tell a changed plugin from an unchanged one. */
+  json: string;
+  firstSeenAt: string;
+  etag: string | null;
+  repoId: number | null;
+  previousIds: string[];
+  /** The catalog-form JSON as published, and when it last changed. */
+  catalogJson: string;
+  changedAt: string;
+  /** What its manifests said as published; null when never read or the file has no detail columns. */
+  details: PluginDetails | null;
+}
+
+export interface PreviousCatalog extends PreviousHistory {
+  snapshotAt: string | null;
+  /** Keyed by lowercased id: the platform's ids compare case-insensitively. */
+  plugins: Map<string, PreviousPlugin>;
+  /** The repository id each editors' entry was about, by lowercased name as written. */
+  editorialIds: Record<string, number>;
+  /** The refresher's decisions kept in the snapshot (none in a file without a `candidates` table). */
+  candidates: CandidateDecision[];
+}
+
+interface Row {
+  id: string;
+  homepage: string | null;
+  description: string;
+  stars: number;
+  forks: number;
+  language: string;
+  license: string;
+  archived: number;
+  created_at: string;
+  pushed_at: string;
+  topics: string;
+  full_json: string;
+  first_seen_at: string;
+  etag: string | null;
+  curated: number;
+  repo_id: number | null;
+  previous_ids: string;
+  changed_at: string;
+  x_contents?: string;
+  x_install?: string;
+  x_flags?: string;
+  x_works_with?: string;
+  x_risk?: string;
+  x_security?: string;
+  x_tools?: string;
+  x_context?: string;
+}
+
+const COLUMNS =
+  "id, homepage, description, stars, forks, language, license, archived, created_at, pushed_at, topics, " +
+  "full_json, first_seen_at, etag, curated, repo_id, previous_ids, changed_at";
+const DETAIL_COLUMNS = "x_contents, x_install, x_flags, x_works_with";
+/** A file of an earlier schema may lack the risk column: its plugins have no notes yet. */
+const NO_RISK = `"risk":[]`;
+/** Nor the security column: deps.dev was not asked about them yet. */
+const NO_SECURITY = `"security":null`;
+/** Nor the tools column: no remote was asked yet. */
+const NO_TOOLS = `"remote":null,"tools":[]`;
+/** Nor the context column: its plugins are not measured yet. */
+const NO_CONTEXT = `"context":null`;
+
+/** The stored parts of a row, or those of a plugin never read when the file has no detail columns. */
+function fragmentsOfRow(row: Row): DetailFragments {
+  if (row.x_contents === undefined) return detailFragments(null, null);
+  return {
+    contents: row.x_contents,
+    install: row.x_install!,
+    flags: row.x_flags!,
+    works_with: row.x_works_with!,
+    risk: row.x_risk ?? NO_RISK,
+    security: row.x_security ?? NO_SECURITY,
+    tools: row.x_tools ?? NO_TOOLS,
+    context: row.x_context ?? NO_CONTEXT,
+  };
+}
+
+/** A record's repository facts back from its columns: the record's `""` for an unknown value is null again. */
+function factsOfRow(row: Row): RepoFacts {
+  return {
+    full_name: row.id,
+    description: row.description || null,
+    homepage: row.homepage,
+    stars: row.stars,
+    forks: row.forks,
+    language: row.language || null,
+    license: row.license || null,
+    archived: row.archived === 1,
+    created_at: row.created_at,
+    pushed_at: row.pushed_at,
+    topics: JSON.parse(row.topics) as string[],
+  };
+}
+
+/**
+ * The details back from their stored parts, checked again with the stored schema's rules: a
+ * stored value is not trusted blindly. Those that fail are dropped, as if never read, and logged.
+ */
+function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
+  if (row.x_contents === undefined) return null;
+  const fragments = fragmentsOfRow(row);
+  const problem = fragmentsProblem(fragments);
+  if (problem !== null) {
+    log?.("previous.details_dropped", { id: row.id.slice(0, 140), problem: problem.slice(0, 200) });
+    return null;
+  }
+  const parts = JSON.parse(
+    `{${fragments.contents},${fragments.install},${fragments.works_with},${fragments.flags},${fragments.risk},${fragments.security},${fragments.tools},${fragments.context}}`,
+  ) as Record<string, unknown>;
+  return validDetails(withoutEmptyParts(parts));
+}
+const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
+const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
+const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
+const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
+const HAS_CANDIDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`;
+const SELECT_CANDIDATES = `SELECT json FROM candidates`;
+
+/** The stored map of names to repository ids, keeping only well-formed entries. */
+function editorialIds(json: string | undefined): Record<string, number> {
+  const ids: Record<string, number> = {};
+  try {
+    for (const [name, id] of Object.entries(JSON.parse(json ?? "{}") as Record<string, unknown>)) {
+      if (Number.isSafeInteger(id) && (id as number) > 0) ids[name] = id as number;
+    }
+  } catch {
+    // No map, or a damaged one: the names decide this once.
+  }
+  return ids;
+}
+
+/** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
+export function readPrevious(path: string, log: Log | null = null): PreviousCatalog {
+  if (!existsSync(path)) {
+    return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] };
+  }
+  const db = new Database(path, { readonly: true, strict: true });
+  try {
+    const plugins = new Map<string, PreviousPlugin>();
+    // A file without the detail columns still hands its facts on.
+    const columns = new Set(
+      db
+        .prepare<{ name: string }, []>(`PRAGMA table_info(plugins)`)
+        .all()
+        .map((c) => c.name),
+    );
+    const optional = ["x_risk", "x_security", "x_tools", "x_context"]
+      .filter((c) => columns.has(c))
+      .map((c) => `, ${c}`);
+    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
+    const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
+    for (const row of db.prepare<Row, []>(select).all()) {
+      plugins.set(row.id.toLowerCase(), {
+        id: row.id,
+        facts: factsOfRow(row),
+        json: row.full_json,
+        firstSeenAt: row.first_seen_at,
+        etag: row.etag,
+        repoId: row.repo_id,
+        previousIds: JSON.parse(row.previous_ids) as string[],
+        catalogJson: catalogJson(
+          row.full_json,
+          row.curated === 1,
+          row.first_seen_at,
+          row.repo_id,
+          row.previous_ids,
+          fragmentsOfRow(row),
+        ),
+        changedAt: row.changed_at,
+        details: detailsOfRow(row, log),
+      });
+    }
+    return {
+      snapshotAt: db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null,
+      editorialIds: editorialIds(db.prepare<{ value: string }, []>(SELECT_EDITORIAL_IDS).get()?.value),
+      plugins,
+      events: db.prepare<HistoryEvent, []>(SELECT_EVENTS).all(),
+      snapshots: db
+        .prepare<{ at: string }, []>(SELECT_SNAPSHOTS)
+        .all()
+        .map((row) => row.at),
+      candidates: db.prepare(HAS_CANDIDATES).get()
+        ? db
+            .prepare<{ json: string }, []>(SELECT_CANDIDATES)
+            .all()
+            .map((row) => JSON.parse(row.json) as CandidateDecision)
+        : [],
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The checks after the fetch, each within its own budget and each a phase of the run: the package
+ * registries (checks/packages), deps.dev's security signals (checks/security) and the remote MCP
+ * servers (checks/remotes). Each folder takes plain arguments; only these phases read the run.
+ */
+
+import { PackageVerifier } from "./checks/packages/package-verifier";
+import { checkPackages, type PackageCounts } from "./checks/packages/packages-check";
+import { checkRemotes, type Earlier, type RemoteCounts } from "./checks/remotes/remotes-check";
+import { checkSecurity, type SecurityCounts } from "./checks/security/security-check";
+import { SecurityChecker } from "./checks/security/security-checker";
+import { ManifestReader } from "./manifests/reader";
+import type { Run } from "./run-state";
+
+/**
+ * Asks the package registries whether each npm, PyPI and OCI line's package belongs to its repository,
+ * and derives lines from the packages MCP servers' package files name; within the registries' own budget.
+ */
+export async function packagesPhase(run: Run): Promise<PackageCounts | undefined> {
+  const options = run.registries;
+  if (options === null || (options.npm === null && options.pypi === null && !options.oci)) return undefined;
+  run.progress.phase("packages", "repositories");
+  const verifier = new PackageVerifier(options, run.databasePath);
+  const reader = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
+  try {
+    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
+    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIds, verifier, reader);
+    run.log("refresh.packages", { ...counts, requests: verifier.budget.requests });
+    return counts;
+  } finally {
+    try {
+      verifier.save();
+    } catch (error) {
+      // The cache only saves requests: a run that cannot write it still publishes.
+      run.log("refresh.packages_cache_unsaved", { error: String(error) });
+    }
+  }
+}
+
+/**
+ * Sets each fetched plugin's `security` (Scorecard, advisories, provenance); skipped when deps.dev
+ * is off (DEPSDEV_URL=off). Its cache is saved whatever happens; it only saves requests.
+ */
+export async function securityPhase(run: Run): Promise<SecurityCounts | undefined> {
+  const options = run.security;
+  if (options === null) return undefined;
+  run.progress.phase("security", "plugins");
+  const checker = new SecurityChecker(options, run.databasePath, () => run.now().getTime());
+  try {
+    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
+    const counts = await checkSecurity(run.checkpoint.outcomes.entries(), formerIds, checker);
+    run.log("refresh.security", { ...counts, ...checker.counts, requests: checker.budget.requests });
+    return counts;
+  } finally {
+    try {
+      checker.save();
+    } catch (error) {
+      run.log("refresh.security_cache_unsaved", { error: String(error) });
+    }
+  }
+}
+
+/** The run's remote check, when configured: after the packages, before validation; logged with its counts. */
+export async function remotesPhase(run: Run): Promise<RemoteCounts | undefined> {
+  const options = run.remotes;
+  if (options === null || options.limits.budgetMs <= 0) return undefined;
+  run.progress.phase("remotes", "servers");
+  const earlier: Earlier = (id) => {
+    const details = run.previous.plugins.get(id.toLowerCase())?.details;
+    return details ? { remote: details.remote, tools: details.tools } : undefined;
+  };
+  const counts = await checkRemotes(run.checkpoint.outcomes.entries(), earlier, options, run.now);
+  run.log("refresh.remotes", { ...counts });
+  return counts;
+}

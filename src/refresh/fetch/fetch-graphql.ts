@@ -1,0 +1,263 @@
+/**
+ * Fetching with a token: repositories in GraphQL queries of up to 100 aliased `repository` fields,
+ * one point of the GraphQL budget each. Inside the same query each repository is asked for the
+ * evidence files (`object(expression: "HEAD:path")`) and its marketplace manifest's text, so
+ * evidence costs no call of its own. The platform resolves an old name to the renamed repository
+ * (its nameWithOwner is the new id) and answers a deleted or hidden one with null and a NOT_FOUND error.
+ */
+import { GraphqlResponseError } from "@octokit/graphql";
+import { DEFAULT_SOURCE_LIMITS } from "../../settings";
+import type { DiscoveryRules } from "../discover/discovery-rules";
+import { listedInManifest } from "../discover/lists";
+import type { GitHub } from "../github/client";
+import {
+  CONTEXT_FILES_PER_QUERY,
+  contextFileCount,
+  contextSelection,
+  finishContext,
+  shareContextFiles,
+} from "../manifests/context-files";
+import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "../manifests/reader";
+import { hookScripts, scriptSelection, withScriptRisk } from "../risk/hook-scripts";
+import type { UpstreamGate } from "../upstream/gate";
+import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
+import type { Outcome } from "./outcome";
+
+/** The platform's limit of nodes per query, and the size that keeps a query at one point. */
+export const GRAPHQL_BATCH = 100;
+/** Error types that mean the repository is gone for us; any other error fails the run. */
+const GONE = new Set(["NOT_FOUND", "FORBIDDEN"]);
+const COMMIT = /^[0-9a-f]{40}$/;
+
+type BatchData = Record<string, unknown> & { rateLimit?: { cost: number; remaining: number; resetAt: string } };
+
+interface GraphError {
+  type?: string;
+  path?: Array<string | number>;
+  message: string;
+}
+
+export interface GraphFetch {
+  gate: UpstreamGate;
+  /** Files whose presence at HEAD (holding `contains`, when given) is evidence: db/discovery.json `evidence.files`. */
+  files: DiscoveryRules["evidence"]["files"];
+  /** Reads the manifests each repository field brings (and the follow-up query's SKILL.md files). */
+  manifests: ManifestReader;
+}
+
+/** The fragment every repository field spreads: facts, one `object` per evidence file, the manifests. */
+function fragment(files: GraphFetch["files"], ownerFile: string): string {
+  const at = (path: string) => `object(expression: ${JSON.stringify(`HEAD:${path}`)})`;
+  const objects = files.map(
+    ({ path, contains }, i) => `f${i}: ${at(path)} { __typename${contains ? " ... on Blob { text }" : ""} }`,
+  );
+  // The default branch's head: the commit HEAD names while this query reads the files.
+  const head = "defaultBranchRef { target { oid } }";
+  return `fragment Repo on Repository { ${REPO_FIELDS}\n  ${[...objects, head, manifestSelection(ownerFile)].join("\n  ")} }`;
+}
+
+function batchQuery(ids: string[], options: GraphFetch): { query: string; variables: Record<string, string> } {
+  const variables: Record<string, string> = {};
+  const declarations: string[] = [];
+  const fields: string[] = [];
+  ids.forEach((id, i) => {
+    const [owner, name] = id.split("/") as [string, string];
+    variables[`o${i}`] = owner;
+    variables[`n${i}`] = name;
+    declarations.push(`$o${i}: String!, $n${i}: String!`);
+    fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ...Repo }`);
+  });
+  const query = `query Repos(${declarations.join(", ")}) {
+  rateLimit { cost remaining resetAt }
+  ${fields.join("\n  ")}
+}
+${fragment(options.files, options.manifests.ownerFile)}`;
+  return { query, variables };
+}
+
+async function runBatch(
+  gh: GitHub,
+  ids: string[],
+  options: GraphFetch,
+): Promise<{ data: BatchData; errors: GraphError[] }> {
+  const { query, variables } = batchQuery(ids, options);
+  try {
+    return { data: await gh.octokit.graphql<BatchData>(query, variables), errors: [] };
+  } catch (error) {
+    if (!(error instanceof GraphqlResponseError)) throw error;
+    const errors = error.errors as GraphError[];
+    const fatal = errors.filter((e) => !GONE.has(e.type ?? ""));
+    if (fatal.length > 0 || !error.data) throw error;
+    return { data: error.data as BatchData, errors };
+  }
+}
+
+/** The head commit the query read the files at, when the platform named one as a full SHA-1. */
+function headCommit(node: Record<string, unknown>): string | undefined {
+  const ref = node.defaultBranchRef as { target?: { oid?: unknown } } | null | undefined;
+  const oid = ref && typeof ref === "object" ? ref.target?.oid : undefined;
+  return typeof oid === "string" && COMMIT.test(oid) ? oid : undefined;
+}
+
+interface Read {
+  outcome: Outcome;
+  /** The commit the manifests were read at. */
+  commit?: string;
+  reading: ManifestReading | null;
+  /** Hook scripts its hooks.json names, read for risk notes in the follow-up query. */
+  scripts?: string[];
+  /** The follow-up query's answer for this repository, when one was asked (its context files are read there). */
+  followUp?: Record<string, unknown> | null;
+}
+
+function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
+  const facts = options.gate.facts(fromGraph(node));
+  if (!facts) return { outcome: { kind: "gone", reason: "left out: not a repository name" }, reading: null };
+  const files = options.files
+    .filter(({ contains }, i) => {
+      const object = node[`f${i}`] as { __typename?: unknown; text?: unknown } | null | undefined;
+      if (!object || typeof object !== "object") return false;
+      return contains === undefined || (typeof object.text === "string" && object.text.includes(contains));
+    })
+    .map((f) => f.path);
+  const text = (node.m_marketplace as { text?: unknown } | null)?.text;
+  const readable = typeof text === "string" && Buffer.byteLength(text) <= DEFAULT_SOURCE_LIMITS.listMaxBytes;
+  const lists = readable ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
+  const reading = options.manifests.read(node, facts.full_name);
+  const outcome: Outcome = { kind: "fetched", facts, etag: null, files, lists };
+  return { outcome, reading, scripts: hookScripts(node), commit: headCommit(node) };
+}
+
+const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 || reading.skillLists.length > 0;
+
+/** Repositories of one follow-up query: one query per batch at most. */
+const SKILL_REPOS = GRAPHQL_BATCH;
+/** SKILL.md files one follow-up query reads at most, shared evenly among its repositories. */
+export const SKILL_FILES_PER_QUERY = 1000;
+/** Plugin `skills/` folders one follow-up query lists at most (those outside `plugins/<p>`), shared likewise. */
+export const SKILL_LISTS_PER_QUERY = 200;
+
+/** The most folders each repository may read so that all of them together stay within `total`. */
+export function fairShare(wanted: readonly number[], total: number): number {
+  let low = 0;
+  let high = Math.max(0, ...wanted);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (wanted.reduce((sum, n) => sum + Math.min(n, mid), 0) <= total) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * The one follow-up query of a batch: the SKILL.md of each repository's skill folders (their
+ * names came in the batch's trees). Completes each reading; a failed query leaves the skills unread.
+ */
+async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
+  const todo = reads
+    .filter(
+      (r) =>
+        r.read.reading &&
+        (needsSkills(r.read.reading) ||
+          (r.read.scripts?.length ?? 0) > 0 ||
+          contextFileCount(r.read.reading.context) > 0),
+    )
+    .slice(0, SKILL_REPOS);
+  if (todo.length === 0) return;
+  const share = fairShare(
+    todo.map((r) => r.read.reading!.skillDirs.length),
+    SKILL_FILES_PER_QUERY,
+  );
+  const listShare = fairShare(
+    todo.map((r) => r.read.reading!.skillLists.length),
+    SKILL_LISTS_PER_QUERY,
+  );
+  for (const { read } of todo) {
+    read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
+    read.reading!.skillLists = read.reading!.skillLists.slice(0, listShare);
+  }
+  const files = fairShare(
+    todo.map((r) => contextFileCount(r.read.reading!.context)),
+    CONTEXT_FILES_PER_QUERY,
+  );
+  for (const { read } of todo) shareContextFiles(read.reading!.context, files);
+  const variables: Record<string, string> = {};
+  const declarations: string[] = [];
+  const fields: string[] = [];
+  todo.forEach(({ read }, i) => {
+    const facts = (read.outcome as Extract<Outcome, { kind: "fetched" }>).facts;
+    const [owner, name] = facts.full_name.split("/") as [string, string];
+    variables[`o${i}`] = owner;
+    variables[`n${i}`] = name;
+    declarations.push(`$o${i}: String!, $n${i}: String!`);
+    const { skillDirs, skillLists, context } = read.reading!;
+    const selection = [
+      skillSelection(skillDirs, skillLists),
+      scriptSelection(read.scripts ?? []),
+      contextSelection(context),
+    ].filter(Boolean);
+    fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
+  });
+  const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
+  let data: BatchData;
+  try {
+    data = await gh.octokit.graphql<BatchData>(query, variables);
+  } catch (error) {
+    if (!(error instanceof GraphqlResponseError) || !error.data) throw error;
+    data = error.data as BatchData;
+  }
+  gh.usage.skillQueries++;
+  const rate = data.rateLimit;
+  if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
+  todo.forEach(({ read }, i) => {
+    const node = data[`r${i}`] as Record<string, unknown> | null | undefined;
+    read.followUp = node ?? null;
+    const reading = read.reading!;
+    const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
+    const lists = new Map(reading.skillLists.map((path, k) => [path, node?.[`l${k}`]]));
+    const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
+    if (needsSkills(reading))
+      reading.details = options.manifests.finishSkills(reading, { objects, lists }, outcome.facts.full_name);
+    if (read.scripts?.length) Object.assign(reading.details, withScriptRisk(reading.details.risk, read.scripts, node));
+  });
+}
+
+/** Hands a reading's details and evidence to its outcome, once they passed their schema. */
+function settle(read: Read, options: GraphFetch): Outcome {
+  const { outcome, reading } = read;
+  if (outcome.kind !== "fetched" || reading === null) return outcome;
+  if (read.commit !== undefined && reading.details.contents) reading.details.contents.commit = read.commit;
+  finishContext(reading, read.followUp ?? null);
+  const details = options.manifests.checked(reading.details, outcome.facts.full_name);
+  if (details) outcome.details = details;
+  if (reading.packages.npm || reading.packages.pypi) outcome.packages = reading.packages;
+  if (reading.evidence.length) outcome.files = [...(outcome.files ?? []), ...reading.evidence];
+  if (reading.excluded) outcome.excludedByOwner = true;
+  return outcome;
+}
+
+/** Fetches `ids` batch by batch, handing each batch's outcomes (keyed by lowercased asked id) to `onBatch`. */
+export async function fetchGraph(
+  gh: GitHub,
+  ids: string[],
+  options: GraphFetch,
+  onBatch: (outcomes: Array<[string, Outcome]>) => void,
+): Promise<void> {
+  for (let start = 0; start < ids.length; start += GRAPHQL_BATCH) {
+    const batch = ids.slice(start, start + GRAPHQL_BATCH);
+    const { data, errors } = await runBatch(gh, batch, options);
+    const rate = data.rateLimit;
+    if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
+    const reasons = new Map(errors.map((e) => [String(e.path?.[0]), e.type ?? "NOT_FOUND"]));
+    const reads = batch.map((id, i) => {
+      const node = data[`r${i}`];
+      const read: Read =
+        node && typeof node === "object"
+          ? outcomeOf(node as Record<string, unknown>, options)
+          : { outcome: { kind: "gone", reason: reasons.get(`r${i}`) ?? "NOT_FOUND" }, reading: null };
+      return { id, read };
+    });
+    await readSkills(gh, reads, options);
+    onBatch(reads.map(({ id, read }): [string, Outcome] => [id.toLowerCase(), settle(read, options)]));
+  }
+}

@@ -103,7 +103,10 @@ function answerWith(
   return answerFrom(store, {
     cacheBytes: config.responseCacheBytes,
     charge,
-    sharedCache: { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
+    sharedCache:
+      config.sharedCacheMaxAgeS === null
+        ? undefined
+        : { maxAgeS: config.sharedCacheMaxAgeS, staleS: config.sharedCacheStaleS },
     turns: { queue, failed: (error, request, note) => renderError(error, "UNKNOWN", request, log, store, note) },
   });
 }

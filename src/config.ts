@@ -40,8 +40,12 @@ export interface Config {
   readonly memoryLimitMb: number;
   /** Renderings waiting for their turn at most (http/turns.ts); past it a rendering gets 503. 0: each renders at once. */
   readonly renderQueueMax: number;
-  /** `s-maxage` of every answer kept per snapshot: how long a shared cache (a proxy, a CDN) serves it unasked. */
-  readonly sharedCacheMaxAgeS: number;
+  /**
+   * `s-maxage` of every answer kept per snapshot: how long a shared cache (a proxy, a CDN) serves it
+   * unasked. null (neither SHARED_CACHE_* variable set): no shared-cache directives, the contract's
+   * `Cache-Control` exactly.
+   */
+  readonly sharedCacheMaxAgeS: number | null;
   /** `stale-while-revalidate` of those answers: how long past it a shared cache may serve it while it asks again. */
   readonly sharedCacheStaleS: number;
   /** /readyz answers 503 when the snapshot is older than this; 0 means no bound. */
@@ -104,6 +108,11 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Whether the operator asked for shared-cache directives: either SHARED_CACHE_* variable set. */
+function sharedCacheSet(env: Env): boolean {
+  return Boolean(env.SHARED_CACHE_MAX_AGE_S?.trim() || env.SHARED_CACHE_STALE_S?.trim());
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
@@ -264,7 +273,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     renderQueueMax: integer(env, "RENDER_QUEUE_MAX", 256, 0, 100_000),
     memoryLimitMb: integer(env, "MEMORY_LIMIT_MB", 128, 0, 1_048_576),
     // A new snapshot reaches a shared cache's clients within these two together: 90 s by default.
-    sharedCacheMaxAgeS: integer(env, "SHARED_CACHE_MAX_AGE_S", 60, 0, 86_400),
+    sharedCacheMaxAgeS: sharedCacheSet(env) ? integer(env, "SHARED_CACHE_MAX_AGE_S", 60, 0, 86_400) : null,
     sharedCacheStaleS: integer(env, "SHARED_CACHE_STALE_S", 30, 0, 86_400),
     readyMaxAgeS: integer(env, "READY_MAX_AGE_S", 0, 0, 31_536_000),
     logClientIp: boolean(env, "LOG_CLIENT_IP", false),

@@ -48,7 +48,10 @@ describe("configuration", () => {
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(Object.isFrozen(c)).toBe(true);
     expect(c).toMatchObject({ redisUrl: undefined, redisLockTtlMs: 30_000 });
-    expect(c).toMatchObject({ sharedCacheMaxAgeS: 60, sharedCacheStaleS: 30 });
+    // Unset, the answers carry the contract's Cache-Control alone; either variable turns the directives on.
+    expect(c).toMatchObject({ sharedCacheMaxAgeS: null });
+    expect(loadConfig({ SHARED_CACHE_STALE_S: "10" })).toMatchObject({ sharedCacheMaxAgeS: 60, sharedCacheStaleS: 10 });
+    expect(loadConfig({ SHARED_CACHE_MAX_AGE_S: "20" })).toMatchObject({ sharedCacheMaxAgeS: 20, sharedCacheStaleS: 30 });
     expect(loadConfig({ SHARED_CACHE_MAX_AGE_S: "5", SHARED_CACHE_STALE_S: "0" })).toMatchObject({
       sharedCacheMaxAgeS: 5,
       sharedCacheStaleS: 0,

@@ -27,7 +27,7 @@ const CACHE_HEADERS = {
     true,
   ),
   "Cache-Control": header(
-    "How long a client may reuse the answer (`max-age`), and a shared cache (`s-maxage`, `stale-while-revalidate`); `no-store` on an error.",
+    "How long a client may reuse the answer (`max-age`), and, where the operator runs one in front, a shared cache (`s-maxage`, `stale-while-revalidate`); `no-store` on an error.",
   ),
 };
 /** A cached body of 1 KB or more also has a gzip form, sent to a client whose Accept-Encoding takes it. */

@@ -100,7 +100,7 @@ function* documentWriting(
         `No authentication. The endpoints of the API, the feeds and the sync source allow one request per ` +
         `${windowMs / 1000} s per client IP each; the typeahead and the pages admit a burst (their 429 says how ` +
         "much); every JSON answer carries an ETag and " +
-        "`Cache-Control: public, max-age=300` with `s-maxage` and `stale-while-revalidate` for shared caches. The rules a schema cannot say are in [/docs/api.md](/docs/api.md). " +
+        "`Cache-Control: public, max-age=300` (with `s-maxage` and `stale-while-revalidate` where the operator runs a shared cache in front). The rules a schema cannot say are in [/docs/api.md](/docs/api.md). " +
         "Every response carries `Date`, `X-Content-Type-Options`, `Content-Security-Policy`, `Referrer-Policy` " +
         "and the CORS headers `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.",
       baseUrl: info.baseUrl,

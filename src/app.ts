@@ -7,8 +7,8 @@ import type { CatalogStore } from "./catalog/snapshot/store";
 import type { Config } from "./config";
 import { answerFrom, type CatalogContext, type Charge } from "./http/answer";
 import { errorResponse, HttpError } from "./http/errors";
-import { checkRequestLine, methodNotAllowed, preflight } from "./http/guard";
-import type { DocumentedRoute } from "./http/openapi";
+import { ALLOWED_METHODS, ALLOWED_WITH_POST, checkRequestLine, methodNotAllowedOf, preflightOf } from "./http/guard";
+import type { DocumentedRoute, RouteDoc } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/rate-limit";
 import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/request-log";
 import { closeWhileStopping, Stopping } from "./http/stopping";
@@ -278,9 +278,10 @@ export function createApp({
   const app = plumbing({ store, config, slowRequestMs, log, stopping, metrics });
   // The one route that also takes a body: a batch lookup too long for a URL.
   app.post("/api/v1/lookup", lookup.post as (context: CatalogContext) => unknown, paging);
-  for (const [path, handler, group] of routes) {
+  for (const [path, handler, group, doc] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
-    app.options(path, preflight).all(path, methodNotAllowed);
+    const methods = (doc as RouteDoc<unknown>).post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
+    app.options(path, preflightOf(methods)).all(path, methodNotAllowedOf(methods));
   }
   return app;
 }

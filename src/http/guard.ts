@@ -8,7 +8,10 @@ import { secured } from "./headers";
 
 /** Longer request lines get 414; a URL this long is never a real catalog query. */
 export const MAX_REQUEST_LINE_BYTES = 8192;
+/** The methods every documented path answers; one that also takes a body adds POST (methodsOf). */
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+/** The methods of a path that also answers POST. */
+export const ALLOWED_WITH_POST = "GET, HEAD, POST, OPTIONS";
 const PREFLIGHT_MAX_AGE_S = "86400";
 const TOKEN_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
@@ -35,11 +38,19 @@ function validEncoding(path: string): boolean {
   }
 }
 
+/** The answer to a CORS preflight (or a plain OPTIONS) on a known path that allows `methods`. */
+export const preflightOf =
+  (methods: string) =>
+  ({ request }: { request: Request }): Response =>
+    preflightAnswer(request, methods);
+
 /** The answer to a CORS preflight (or a plain OPTIONS) on a known path. */
-export function preflight({ request }: { request: Request }): Response {
+export const preflight = preflightOf(ALLOWED_METHODS);
+
+function preflightAnswer(request: Request, methods: string): Response {
   const headers = secured({
-    Allow: ALLOWED_METHODS,
-    "Access-Control-Allow-Methods": ALLOWED_METHODS,
+    Allow: methods,
+    "Access-Control-Allow-Methods": methods,
     "Access-Control-Max-Age": PREFLIGHT_MAX_AGE_S,
   });
   // Echoing the asked-for headers is safe: nothing here reads credentials or changes state.
@@ -65,7 +76,13 @@ export function checkRequestLine({ request }: { request: Request }): void {
 }
 
 /** The answer to a known path asked with a method other than GET, HEAD or OPTIONS. */
-export function methodNotAllowed({ request }: { request: Request }): never {
-  const message = `Method ${request.method} is not allowed here; use GET or HEAD.`;
-  throw new HttpError(405, message, { Allow: ALLOWED_METHODS });
-}
+/** The 405 of a known path that allows `methods`, with `Allow`. */
+export const methodNotAllowedOf =
+  (methods: string) =>
+  ({ request }: { request: Request }): never => {
+    const use = methods.includes("POST") ? "GET, HEAD or POST" : "GET or HEAD";
+    throw new HttpError(405, `Method ${request.method} is not allowed here; use ${use}.`, { Allow: methods });
+  };
+
+/** The 405 of a known path, with `Allow`. */
+export const methodNotAllowed = methodNotAllowedOf(ALLOWED_METHODS);

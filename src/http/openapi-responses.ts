@@ -179,20 +179,20 @@ export function headOf(get: { responses: Record<string, unknown> } & Record<stri
 }
 
 /** The OPTIONS operation every path answers: a CORS preflight or a plain OPTIONS, no body. */
-export function optionsOf(path: string, id: string, tag: string) {
+export function optionsOf(path: string, id: string, tag: string, methods = ALLOWED_METHODS) {
   const fixed = (value: string) => ({ type: "string", enum: [value] });
   return {
     operationId: id.replace(/^get/, "options"),
     summary: "The methods this path allows (CORS preflight)",
-    description: `Any other method than ${ALLOWED_METHODS} is answered 405 with \`Allow\`.`,
+    description: `Any other method than ${methods} is answered 405 with \`Allow\`.`,
     tags: [tag],
     ...(path.includes(":") ? { parameters: parametersOfPath(path) } : {}),
     responses: {
       204: {
         description: "The methods allowed; a preflight's asked-for headers are allowed back.",
         headers: {
-          Allow: header("The methods allowed.", fixed(ALLOWED_METHODS), true),
-          "Access-Control-Allow-Methods": header("The methods allowed.", fixed(ALLOWED_METHODS), true),
+          Allow: header("The methods allowed.", fixed(methods), true),
+          "Access-Control-Allow-Methods": header("The methods allowed.", fixed(methods), true),
           "Access-Control-Max-Age": header("Seconds a browser may keep the preflight's answer.", seconds, true),
           "Access-Control-Allow-Headers": header("The headers of `Access-Control-Request-Headers`, when a token list."),
         },

@@ -5,6 +5,7 @@
  * http/list-params.ts parses them so that a bad value gets the API's own 400 message (docs/api.md, Errors).
  */
 import type { AnyElysia } from "elysia";
+import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./guard";
 import { headOf, optionsOf, plain, responses } from "./openapi-responses";
 import type { DocumentedRoute, RouteDoc } from "./route-doc";
 import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wire-schemas";
@@ -81,7 +82,14 @@ export function* openapiWriting(
         params.filter((p) => p.in === "query").map((p) => p.name),
       ),
     };
-    const path = { get, head: headOf(get, id), options: optionsOf(route.path, id, doc.tag) };
+    const methods = doc.post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
+    const post = doc.post ? postOf(route, id, info.rateLimitWindowMs) : undefined;
+    const path = {
+      get,
+      head: headOf(get, id),
+      ...(post ? { post } : {}),
+      options: optionsOf(route.path, id, doc.tag, methods),
+    };
     paths[openapiPath(route.path)] = referenced(path);
     yield;
   }
@@ -92,6 +100,20 @@ export function* openapiWriting(
     servers: [{ url: "/", description: `This service (its public address: ${info.baseUrl}).` }],
     paths,
     components: { schemas },
+  };
+}
+
+/** The POST operation of a path that takes one: its JSON request body, the GET's 200 body uncached, its own statuses. */
+function postOf(route: DocumentedRoute, id: string, rateLimitWindowMs: number) {
+  const post = route.doc.post!;
+  const uncached = { ...route, doc: { ...route.doc, cached: false as const, more: post.more } };
+  return {
+    operationId: id.replace(/^get/, "post"),
+    summary: post.summary,
+    description: post.description,
+    tags: [route.doc.tag],
+    requestBody: { required: true, content: { "application/json": { schema: plain(post.request) } } },
+    responses: responses(uncached, undefined, rateLimitWindowMs, []),
   };
 }
 

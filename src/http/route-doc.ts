@@ -21,6 +21,15 @@ export const PINNED_CHANGED: MoreStatus = {
   message: snapshotChanged("2026-08-22T00:00:00.000Z", "2026-08-22T06:00:00.000Z").message,
 };
 
+/** A path that also takes a POST: its request body and the statuses the POST adds; its 200 is the GET's body, never cached. */
+export interface PostDoc {
+  summary: string;
+  description: string;
+  /** The JSON request body. */
+  request: TSchema;
+  more?: Partial<Record<number, MoreStatus>>;
+}
+
 /** A function of the snapshot, written as a method so a route of any source fits the route table. */
 type OfSnapshot<S, T> = { of(snapshot: S): T }["of"];
 
@@ -45,6 +54,8 @@ export interface RouteDoc<S = never> {
   headers?: Record<string, string>;
   /** Statuses this route answers beyond the common ones (a 404 for an unknown id, a 503 that is not an error). */
   more?: Partial<Record<number, MoreStatus>>;
+  /** The POST the path also answers (the same answer for a body too long for a URL). */
+  post?: PostDoc;
   /** A real 200 body for the document, from the snapshot being served. */
   example?(snapshot: S, baseUrl: string): unknown;
 }

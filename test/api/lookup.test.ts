@@ -147,3 +147,56 @@ describe("/api/v1/lookup", () => {
     expect(huge.status).toBe(413);
   });
 });
+
+describe("POST /api/v1/lookup in the OpenAPI document and in Allow", () => {
+  test("/openapi.json documents the POST with its JSON body; OPTIONS and a 405 name POST among the methods", async () => {
+    server = startServer(catalog());
+    const doc = await server.json("/openapi.json");
+    const path = doc.paths["/api/v1/lookup"];
+    expect(Object.keys(path).sort()).toEqual(["get", "head", "options", "post"]);
+    expect(path.post.operationId).toBe("postApiV1Lookup");
+    const body = path.post.requestBody.content["application/json"].schema;
+    expect(body.required).toEqual(["ids"]);
+    expect(body.properties.ids.maxItems).toBe(100);
+    expect(Object.keys(path.post.responses)).toEqual(expect.arrayContaining(["200", "400", "413", "503"]));
+    expect(path.post.responses["200"].headers.ETag).toBeUndefined();
+    expect(path.options.responses["204"].headers.Allow.schema.enum).toEqual(["GET, HEAD, POST, OPTIONS"]);
+    // A path without a POST keeps its methods.
+    expect(doc.paths["/api/v1/plugins"].post).toBeUndefined();
+    expect(doc.paths["/api/v1/plugins"].options.responses["204"].headers.Allow.schema.enum).toEqual([
+      "GET, HEAD, OPTIONS",
+    ]);
+
+    const options = await fetch(`${server.url}/api/v1/lookup`, { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
+    expect(options.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, OPTIONS");
+    const put = await fetch(`${server.url}/api/v1/lookup`, { method: "PUT", body: "{}" });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
+    expect((await put.json()).code).toBe(405);
+    const elsewhere = await fetch(`${server.url}/api/v1/plugins`, { method: "POST", body: "{}" });
+    expect(elsewhere.status).toBe(405);
+    expect(elsewhere.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  test("a POST answers the documented envelope, uncached", async () => {
+    server = startServer(catalog());
+    const doc = await server.json("/openapi.json");
+    const response = await fetch(`${server.url}/api/v1/lookup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ids: ["acme/tool-1", "nobody/none"] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const schema = doc.paths["/api/v1/lookup"].post.responses["200"].content["application/json"].schema;
+    expect(Object.keys(schema.properties ?? {})).toEqual(expect.arrayContaining(["code", "data"]));
+    const answer = await response.json();
+    expect(answer.data.items.map((item: Item) => [item.id, item.status])).toEqual([
+      ["acme/tool-1", "listed"],
+      ["nobody/none", "unknown"],
+    ]);
+    expect(answer.data.unknown).toEqual(["nobody/none"]);
+  });
+});

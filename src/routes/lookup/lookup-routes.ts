@@ -5,7 +5,7 @@
  * same way, without the cache. Malformed input is a 400; an id the catalog does not know is reported.
  */
 import { Type as t } from "@sinclair/typebox";
-import { isPlatformName, repoIdListPattern } from "../../catalog/model/names";
+import { isPlatformName, REPO_ID_PATTERN, repoIdListPattern } from "../../catalog/model/names";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer, CatalogContext } from "../../http/answer";
@@ -131,6 +131,34 @@ export const lookupDoc = {
   }),
   body: LookupSchema,
   cached: "snapshot",
+  post: {
+    summary: "Update checks for up to 100 plugins, the ids in a JSON body",
+    description:
+      "The same answer as GET for ids sent as JSON (`ids`, and `since` optionally), for a client whose list " +
+      `is too long for a URL; never cached (\`Cache-Control: no-store\`). A body over ${MAX_LOOKUP_BODY} bytes is a 413.`,
+    request: t.Object(
+      {
+        ids: t.Array(t.String({ pattern: REPO_ID_PATTERN }), {
+          minItems: 1,
+          maxItems: MAX_LOOKUP_IDS,
+          description: `1 to ${MAX_LOOKUP_IDS} \`owner/repo\` ids.`,
+        }),
+        since: t.Optional(nullable(time, "The snapshotAt of the catalog the client read.")),
+      },
+      { examples: [{ ids: ["modelcontextprotocol/servers", "example/unknown"], since: "2026-08-22T00:00:00.000Z" }] },
+    ),
+    more: {
+      413: {
+        description: `The body is longer than ${MAX_LOOKUP_BODY} bytes.`,
+        message: `The body is longer than ${MAX_LOOKUP_BODY} bytes.`,
+      },
+      503: {
+        description: "No snapshot is loaded yet.",
+        message: unavailable().message,
+        headers: { "Retry-After": "Seconds to wait." },
+      },
+    },
+  },
   example: (snapshot: Snapshot) => {
     const first = JSON.parse(snapshot.byStars(0, 1).items[0] ?? '{"id":"example/none"}') as { id: string };
     return decoded(lookupPage(snapshot, { ids: [first.id, "example/unknown"], since: snapshot.snapshotAt }));

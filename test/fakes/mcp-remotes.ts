@@ -30,6 +30,12 @@ export const HOSTS = {
   private: "mcp.private-fixture.net",
   /** Resolves to nothing. */
   missing: "mcp.missing-fixture.net",
+  /** Speaks MCP 2026-07-28 only: `server/discover` and `tools/list` with `_meta`; `initialize` is no method of it. */
+  modern: "mcp.modern-fixture.net",
+  /** The same, answering in server-sent events. */
+  modernEvents: "mcp.modern-events-fixture.net",
+  /** Wants credentials for `server/discover`. */
+  modernAuth: "mcp.modern-auth-fixture.net",
 } as const;
 
 export const remoteUrl = (host: string) => `https://${host}/mcp`;
@@ -41,13 +47,61 @@ export const LISTED_TOOLS = [
   ...Array.from({ length: 120 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: "object" } })),
 ];
 
+const MODERN = "2026-07-28";
+
+/** A 2026-07-28 server: every request must carry the version in its header and its `_meta`, or it is a 400. */
+function answerModern(message: ModernMessage, request: Request, events: boolean): Response {
+  const meta = message.params?._meta ?? {};
+  const stated =
+    request.headers.get("mcp-protocol-version") === MODERN && request.headers.get("mcp-method") === message.method;
+  if (!stated || meta["io.modelcontextprotocol/protocolVersion"] !== MODERN)
+    return Response.json(
+      { jsonrpc: "2.0", id: message.id ?? null, error: { code: -32001, message: "header mismatch" } },
+      { status: 400 },
+    );
+  const reply = (result: unknown) => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: message.id,
+      result: { resultType: "complete", ...(result as object) },
+    });
+    if (!events) return new Response(body, { headers: { "content-type": "application/json" } });
+    return new Response(`event: message\ndata: ${body}\n\n`, { headers: { "content-type": "text/event-stream" } });
+  };
+  if (message.method === "server/discover")
+    return reply({
+      supportedVersions: [MODERN],
+      capabilities: { tools: {} },
+      serverInfo: { name: "modern", version: "1" },
+    });
+  if (message.method === "tools/list") {
+    const start = Number(message.params?.cursor ?? 0);
+    const page = LISTED_TOOLS.slice(start, start + 50);
+    return reply({ tools: page, ...(start + 50 < LISTED_TOOLS.length ? { nextCursor: String(start + 50) } : {}) });
+  }
+  return Response.json(
+    { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no such method" } },
+    { status: 404 },
+  );
+}
+
+interface ModernMessage {
+  id?: unknown;
+  method: string;
+  params?: { cursor?: string; _meta?: Record<string, unknown> };
+}
+
 function rpc(id: unknown, result: unknown): Response {
   return Response.json({ jsonrpc: "2.0", id, result });
 }
 
-async function answer(request: Request, host = ""): Promise<Response> {
+async function answer(request: Request, host = "", methods?: Map<string, string[]>): Promise<Response> {
   if (request.method !== "POST") return new Response(null, { status: 405 });
-  const message = (await request.json()) as { id?: unknown; method: string; params?: { cursor?: string } };
+  const message = (await request.json()) as ModernMessage;
+  methods?.set(host, [...(methods.get(host) ?? []), message.method]);
+  if (host === HOSTS.modernAuth) return new Response("{}", { status: 401, headers: { "www-authenticate": "Bearer" } });
+  if (host === HOSTS.modern || host === HOSTS.modernEvents)
+    return answerModern(message, request, host === HOSTS.modernEvents);
   if (message.method === "initialize")
     return rpc(message.id, {
       protocolVersion: "2025-06-18",
@@ -72,12 +126,15 @@ export interface FakeRemotes {
   privateHits: () => number;
   /** Requests by Host header on the main server. */
   hits: Map<string, number>;
+  /** The JSON-RPC methods each host was asked, in order. */
+  methods: Map<string, string[]>;
   stop: () => void;
 }
 
 export function startFakeRemotes(): FakeRemotes {
   let privateCount = 0;
   const hits = new Map<string, number>();
+  const methods = new Map<string, string[]>();
   const hanging: Array<() => void> = [];
   const privateServer = Bun.serve({
     hostname: "127.0.0.1",
@@ -119,7 +176,7 @@ export function startFakeRemotes(): FakeRemotes {
         return new Response(null, { status: 302, headers: { location: `/mcp?${Math.random()}` } });
       if (host === HOSTS.redirect)
         return new Response(null, { status: 307, headers: { location: `http://127.0.0.1:${privateServer.port}/mcp` } });
-      return answer(request, host);
+      return answer(request, host, methods);
     },
   });
   const resolve = async (host: string): Promise<string[]> => {
@@ -132,6 +189,7 @@ export function startFakeRemotes(): FakeRemotes {
     allowance: { resolve, port },
     privateHits: () => privateCount,
     hits,
+    methods,
     stop: () => {
       for (const release of hanging) release();
       server.stop(true);

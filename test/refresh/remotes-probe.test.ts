@@ -7,6 +7,32 @@ const fakes: FakeRemotes = startFakeRemotes();
 afterAll(() => fakes.stop());
 const options = { timeoutMs: 1500, maxBytes: 1 << 20, allowance: fakes.allowance };
 
+describe("both handshakes: MCP 2026-07-28 first, initialize as the fallback", () => {
+  test("a 2026-07-28 server is asked server/discover and tools/list with _meta, never initialize", async () => {
+    for (const host of [HOSTS.modern, HOSTS.modernEvents]) {
+      const result = await probeRemote(remoteUrl(host), options);
+      expect(result.status, host).toBe("answering");
+      expect(result.tools, host).toHaveLength(100);
+      expect(result.tools[0], host).toEqual({ name: "search_docs", description: "Search the documentation by keyword" });
+      expect(fakes.methods.get(host), host).toEqual(["server/discover", "tools/list", "tools/list", "tools/list"]);
+    }
+  });
+
+  test("a server of an earlier revision answers after server/discover fails, through initialize", async () => {
+    fakes.methods.delete(HOSTS.answering);
+    const result = await probeRemote(remoteUrl(HOSTS.answering), options);
+    expect(result.status).toBe("answering");
+    expect(result.tools).toHaveLength(100);
+    const asked = fakes.methods.get(HOSTS.answering)!;
+    expect(asked.slice(0, 2)).toEqual(["server/discover", "initialize"]);
+  });
+
+  test("one that wants credentials for server/discover is not asked again the old way", async () => {
+    expect((await probeRemote(remoteUrl(HOSTS.modernAuth), options)).status).toBe("auth_required");
+    expect(fakes.methods.get(HOSTS.modernAuth)).toEqual(["server/discover"]);
+  });
+});
+
 describe("a remote MCP server is recorded as what it is", () => {
   test("one that answers: its tools, capped at 100, names checked, descriptions cleaned", async () => {
     const result = await probeRemote(remoteUrl(HOSTS.answering), options);

@@ -40,8 +40,19 @@ export class Blocked extends Error {}
 /** An answer longer than the cap. */
 export class TooLarge extends Error {}
 
-/** The request headers the MCP client may set; any other (cookie, authorization…) is dropped. */
-const ALLOWED_HEADERS = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id"];
+/**
+ * The request headers the MCP client may set, those of both revisions (2026-07-28 adds Mcp-Method
+ * and Mcp-Name); any other (cookie, authorization…) is dropped.
+ */
+const ALLOWED_HEADERS = [
+  "accept",
+  "content-type",
+  "mcp-protocol-version",
+  "mcp-method",
+  "mcp-name",
+  "mcp-session-id",
+  "last-event-id",
+];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 async function systemResolve(host: string): Promise<string[]> {

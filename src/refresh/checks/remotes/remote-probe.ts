@@ -1,12 +1,14 @@
 /**
  * Asks one remote MCP server what it is, unauthenticated: its server card first (server-card.ts), else
- * one `initialize` and `tools/list` through the official MCP TypeScript SDK's client over
- * Streamable HTTP, every request through the guard (remote-guard.ts). Never longer than `timeoutMs`: a
+ * the stateless `server/discover` and `tools/list` of MCP 2026-07-28 (remote-discover.ts), else, for a
+ * server of an earlier revision, one `initialize` and `tools/list` through the official MCP
+ * TypeScript SDK's client over Streamable HTTP, every request through the guard (remote-guard.ts). Never longer than `timeoutMs`: a
  * server that hangs is `down`. Every outcome is a status, never an exception.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MAX_TOOLS, type RemoteStatus } from "../../../catalog/model/remote";
+import { discoverServer } from "./remote-discover";
 import { Blocked, guardedFetch, type TestAllowance, TooLarge } from "./remote-guard";
 import { cleanTools, type RemoteTool } from "./remote-tools";
 import { fetchCard } from "./server-card";
@@ -129,6 +131,13 @@ export async function probeRemote(url: string, options: ProbeOptions): Promise<P
     if (card?.authRequired)
       return { status: "auth_required", reason: "server card names a required header", tools: [] };
     // What the card request met (a refused redirect too) is not the server's answer: only the handshake's counts.
+    Object.assign(witness, freshWitness());
+    const modern = await discoverServer(url, fetcher, () => witness.auth, MAX_TOOLS).catch((error: unknown) => {
+      if (witness.auth || witness.blocked) throw error;
+      return { kind: "earlier" } as const;
+    });
+    if (modern.kind === "modern") return { status: "answering", tools: modern.tools };
+    // An earlier revision: what `server/discover` met is not its answer to `initialize`.
     Object.assign(witness, freshWitness());
     return { status: "answering", tools: await handshake(url, fetcher, witness) };
   })();

@@ -1,11 +1,10 @@
 /**
- * Text for an RSS document, whatever the snapshot holds: characters XML 1.0 forbids are dropped
- * (so one bad record cannot make the feed unreadable), and the rest is escaped as HTML, since
- * readers render an item's title and description as HTML. Escaped, the text holds no `>`, so no
- * `]]>` can close the CDATA section the feed library wraps it in.
+ * Text for XML documents, whatever the snapshot holds: characters XML 1.0 forbids are dropped (so
+ * one bad record cannot make a feed or badge unreadable), and markup is escaped by preact's
+ * renderer, the one escaper every badge and feed text goes through.
  */
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+import { Fragment, h, type VNode } from "preact";
+import { render } from "preact-render-to-string";
 
 /**
  * `text` without the characters XML 1.0 cannot carry: C0 controls but tab, newline and carriage
@@ -30,7 +29,21 @@ function xmlAllowed(text: string): string {
   return from === 0 ? whole : kept + whole.slice(from);
 }
 
-/** `text` as HTML that shows it literally, safe inside an XML text node or CDATA section. */
+/**
+ * A preact tree as an XML document. Preact escapes `&`, `<` and `"` in every text and attribute
+ * value; the one sequence left that XML forbids in text, `]]>` (2.4), gets its `>` as `&gt;`,
+ * which reads the same in an attribute value. The tree holds no CDATA section or comment.
+ */
+export function renderXml(node: VNode): string {
+  return render(node).replaceAll("]]>", "]]&gt;");
+}
+
+/**
+ * `text` as HTML that shows it literally, safe inside an XML text node or CDATA section: rendered
+ * by preact as a text node, so `&`, `<` and `"` are escaped, with every `>` as `&gt;` too. The
+ * result holds no `<` and no `>`, so no `]]>` can close the CDATA section the feed library wraps
+ * it in, and readers rendering an item's title and description as HTML show the text as written.
+ */
 export function feedText(text: string): string {
-  return xmlChars(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return render(h(Fragment, null, xmlChars(text))).replaceAll(">", "&gt;");
 }

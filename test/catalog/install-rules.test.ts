@@ -31,6 +31,8 @@ describe("publicHttpsUrl", () => {
       "https://[fd12:3456::1]/",
       "https://[fe80::1]/",
       "https://[::ffff:127.0.0.1]/",
+      "https://[::7f00:1]/",
+      "https://[::a9fe:a9fe]/",
       "https://2130706433/",
       "https://0x7f000001/",
       "https://0177.0.0.1/",

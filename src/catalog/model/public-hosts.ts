@@ -71,7 +71,7 @@ export function publicHttpsUrl(url: string): boolean {
     let address = ipaddr.parse(bare);
     if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
       address = (address as ipaddr.IPv6).toIPv4Address();
-    return address.range() === "unicast";
+    return publicRange(address);
   }
   return publicHostName(host);
 }
@@ -90,10 +90,21 @@ export function publicHostName(host: string): boolean {
  * Whether a resolved address may be connected to: public unicast space only. ipaddr.js names every
  * other range (loopback, private, link-local with the cloud metadata address 169.254.169.254,
  * carrier-grade NAT, multicast, unspecified, reserved, unique-local with fd00:ec2::254, NAT64,
- * 6to4, Teredo); an IPv4-mapped IPv6 address is refused whole, never unwrapped.
+ * 6to4, Teredo); an IPv4-mapped IPv6 address is refused whole, never unwrapped, and so is an
+ * IPv4-compatible one (publicRange).
  */
 export function publicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.parse(address);
-  return parsed.range() === "unicast";
+  return publicRange(ipaddr.parse(address));
+}
+
+/**
+ * Public unicast space: ipaddr.js's `unicast`, and for IPv6 only the global unicast block
+ * 2000::/3 that IANA allocates from. The rest of IPv6 it calls `unicast` holds the deprecated
+ * IPv4-compatible addresses (`::7f00:1` is 127.0.0.1, `::a9fe:a9fe` the metadata address), which
+ * some stacks still route to IPv4.
+ */
+function publicRange(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.range() !== "unicast") return false;
+  return address.kind() === "ipv4" || ((address as ipaddr.IPv6).parts[0]! & 0xe000) === 0x2000;
 }

@@ -78,6 +78,10 @@ function savedState(e: Env): DiscoveryState {
   return JSON.parse(readFileSync(`${e.databasePath}-discovery.json`, "utf8")) as DiscoveryState;
 }
 
+function writeState(e: Env, state: DiscoveryState): void {
+  writeFileSync(`${e.databasePath}-discovery.json`, JSON.stringify(state));
+}
+
 function recorder(): { log: Log; events: string[] } {
   const events: string[] = [];
   return { events, log: (event) => events.push(event) };
@@ -129,6 +133,46 @@ describe("the MCP registry as a discovery source", () => {
     expect(w.registry.asked).toHaveLength(3);
     expect(w.registry.asked[2]!.get("updated_since")).toBe("2026-11-05T00:00:00.000Z");
     expect(savedState(w.env).rules[key]!.since).toBe("2026-11-23T08:00:00.000Z");
+  });
+
+  test("an entry dated ahead of the run is read as now: the next run still sees what changed after it", async () => {
+    const w = world();
+    w.env.github.add({ full_name: "ahead/server" });
+    w.registry.add({
+      name: "io.github.ahead/server",
+      repository: "https://github.com/ahead/server",
+      updatedAt: "2099-01-01T00:00:00.000Z",
+    });
+    await w.env.refresh({ mcpRegistry: source(w.registry), now: () => NOW });
+    const key = ruleKey.registry(w.registry.url);
+    expect(savedState(w.env).rules[key]!.since).toBe(NOW.toISOString());
+
+    w.env.github.add({ full_name: "fresh/server" });
+    w.registry.add({
+      name: "io.github.fresh/server",
+      repository: "https://github.com/fresh/server",
+      updatedAt: "2026-11-23T08:00:00.000Z",
+    });
+    const second = published(await w.env.refresh({ mcpRegistry: source(w.registry), now: () => LATER }));
+    expect(w.registry.asked.at(-1)!.get("updated_since")).toBe(NOW.toISOString());
+    expect(second.summary!.added).toEqual(["fresh/server"]);
+  });
+
+  test("a saved mark ahead of the run is not used: the registry is read whole", async () => {
+    const w = world();
+    w.env.github.add({ full_name: "one/server" });
+    w.registry.add({
+      name: "io.github.one/server",
+      repository: "https://github.com/one/server",
+      updatedAt: "2026-11-01T00:00:00.000Z",
+    });
+    await w.env.refresh({ mcpRegistry: source(w.registry), now: () => NOW });
+    const key = ruleKey.registry(w.registry.url);
+    const state = savedState(w.env);
+    state.rules[key]!.since = "2099-01-01T00:00:00.000Z";
+    writeState(w.env, state);
+    await w.env.refresh({ mcpRegistry: source(w.registry), now: () => LATER });
+    expect(w.registry.asked.at(-1)!.has("updated_since")).toBe(false);
   });
 
   test("a read the page budget cuts keeps what it read, is reported, and keeps the old mark", async () => {

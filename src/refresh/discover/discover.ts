@@ -172,7 +172,10 @@ class Discoverer {
   async registry(source: McpRegistryOptions): Promise<void> {
     const key = ruleKey.registry(source.url);
     const saved = this.saved[key];
-    const since = saved?.since && !isFullDue(saved, this.options) && ISO_UTC.test(saved.since) ? saved.since : null;
+    const now = this.options.now.toISOString();
+    // A mark past this run's time (an entry dated ahead) would hide every change until it came: read everything.
+    const usable = saved?.since && ISO_UTC.test(saved.since) && saved.since <= now;
+    const since = usable && !isFullDue(saved, this.options) ? saved.since! : null;
     const read = await readRegistry(source, since, this.options.gate, key);
     const log = { rule: key, pages: read.pages, servers: read.servers.length, since, reason: read.reason };
     if (read.end === "failed") {
@@ -196,8 +199,8 @@ class Discoverer {
       this.keep(key);
       return;
     }
-    const now = this.options.now.toISOString();
-    const mark = read.highWater ?? since;
+    // The registry's dates are its word: one ahead of this run is taken as now.
+    const mark = read.highWater !== null && read.highWater > now ? now : (read.highWater ?? since);
     this.state[key] = { runAt: now, fullAt: since === null ? now : saved!.fullAt, ...(mark ? { since: mark } : {}) };
   }
 

@@ -32,6 +32,8 @@ const owned = (full_name: string, text: string, extra: Partial<RepoSeed> = {}): 
 export const OWNERS = {
   original: { full_name: "acme/original", stars: 500, files: PLUGIN } satisfies RepoSeed,
   gone: owned("acme/gone", "exclude: true\n"),
+  // Saved by an editor that writes a byte order mark first.
+  marked: owned("acme/marked", "\uFEFFexclude: true\n"),
   old: owned("acme/old-server", "deprecated:\n  message: Moved into acme/original.\n  replacement: acme/original\n", {
     files: { "server.json": serverJson("acme/old-server") },
   }),
@@ -53,6 +55,7 @@ export const HOSTILE_OWNERS = {
   wrongTypes: owned("hostile/wrong-types", 'exclude: "yes"\ncanonical: 42\n'),
   deep: owned("hostile/deep", `deprecated: ${"[".repeat(1500)}${"]".repeat(1500)}\n`),
   aliases: owned("hostile/aliases", "deprecated: &d\n  message: hi\nexclude: true\ncanonical: *d\n"),
+  anchor: owned("hostile/anchor", "deprecated: &d\n  message: hi\n"),
   // Keys no owner file may set: ignored; the deprecation beside them still holds.
   promote: owned(
     "hostile/promote",

@@ -115,9 +115,9 @@ describe("the verified owner", () => {
 });
 
 describe("hostile owner files change nothing but what they may", () => {
-  test("oversize, wrong types, deep nesting and aliases are refused whole and counted", async () => {
+  test("oversize, wrong types, deep nesting, anchors and aliases are refused whole and counted", async () => {
     const { report, server } = await refreshed();
-    for (const id of ["hostile/oversize", "hostile/wrong-types", "hostile/deep", "hostile/aliases"]) {
+    for (const id of ["hostile/oversize", "hostile/wrong-types", "hostile/deep", "hostile/aliases", "hostile/anchor"]) {
       const p = await plugin(server.url, id);
       expect({ id, listed: Boolean(p), deprecated: p?.deprecated }).toEqual({ id, listed: true, deprecated: false });
       expect(p.canonical).toBeUndefined();
@@ -125,7 +125,14 @@ describe("hostile owner files change nothing but what they may", () => {
     expect(leftOut(report, "too large")).toBe(1);
     expect(leftOut(report, "exclude is not true or false")).toBe(1);
     expect(leftOut(report, "nested too deep")).toBe(1);
-    expect(leftOut(report, "invalid YAML")).toBe(1);
+    expect(leftOut(report, "anchors and aliases refused")).toBe(2);
+    expect(leftOut(report, "invalid YAML")).toBe(0);
+  });
+
+  test("an owner file that starts with a byte order mark is read: its exclude is honoured", async () => {
+    const { report, server } = await refreshed();
+    expect(report.summary!.removed).toContainEqual({ id: "acme/marked", reason: "excluded by its owner" });
+    expect((await get(`${server.url}/api/v1/plugins/acme/marked`)).status).toBe(404);
   });
 
   test("curated, category, stars and description are ignored and counted; the deprecation beside them holds", async () => {

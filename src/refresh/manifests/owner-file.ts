@@ -6,7 +6,7 @@
  * large or nested too deep is refused whole. The replacement and canonical are checked against the
  * catalog once its records are known (refresh/validate/owner-claims.ts).
  */
-import { parseDocument } from "yaml";
+import { type Document, isAlias, isNode, parseDocument, visit } from "yaml";
 import type { Deprecation } from "../../catalog/model/details";
 import { cleanText, isRepoId } from "../upstream/gate";
 import { type Gate, isObject, type Json, MAX_TEXT } from "./manifest-gate";
@@ -76,11 +76,25 @@ function parsed(gate: Gate, text: string, file: string, id: string): Json | null
   try {
     const doc = parseDocument(own.text, { uniqueKeys: true, prettyErrors: false, strict: true });
     if (doc.errors.length > 0) return gate.refuse(file, "invalid YAML", id);
+    if (hasAnchors(doc)) return gate.refuse(file, "anchors and aliases refused", id);
     const data: unknown = doc.toJS({ maxAliasCount: 0 }) ?? {};
     return isObject(data) ? data : gate.refuse(file, "not a mapping", id);
   } catch {
     return gate.refuse(file, "invalid YAML", id);
   }
+}
+
+/** Whether any node of `doc` bears an anchor (`&name`) or is an alias (`*name`). */
+function hasAnchors(doc: Document): boolean {
+  let found = false;
+  visit(doc, (_, node) => {
+    if (isAlias(node) || (isNode(node) && node.anchor)) {
+      found = true;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  return found;
 }
 
 /** `deprecated`'s mapping as a Deprecation, or undefined when it is not one. */
@@ -102,7 +116,8 @@ function deprecationOf(value: unknown): Deprecation | undefined {
  */
 export function readOwnerFile(gate: Gate, text: string | null, file: string, id: string): OwnerFile | null {
   if (text === null) return null;
-  const data = parsed(gate, text, file, id);
+  // A byte order mark is no part of the text (YAML 1.2, 5.2): an editor's mark must not hide the keys after it.
+  const data = parsed(gate, text.startsWith("\uFEFF") ? text.slice(1) : text, file, id);
   if (data === null) return null;
   const { exclude, deprecated, canonical } = data;
   if (exclude !== undefined && typeof exclude !== "boolean")

@@ -10,6 +10,8 @@ export type RemoteStatus = (typeof REMOTE_STATUSES)[number];
 export const MAX_TOOLS = 100;
 export const MAX_TOOL_NAME = 128;
 export const MAX_TOOL_DESCRIPTION = 300;
+/** Characters of tool names the search index reads of one plugin at most: as much as a description holds. */
+export const MAX_TOOL_INDEX_CHARS = 1000;
 
 export const RemoteSchema = Type.Object(
   {

@@ -7,6 +7,7 @@ import { closeSync, existsSync, fsyncSync, openSync } from "node:fs";
 import { contextMaxValues } from "../model/context-cost";
 import { hasKinds } from "../model/details";
 import type { DetailFragments } from "../model/fragments";
+import { MAX_TOOL_INDEX_CHARS } from "../model/remote";
 import { advisoryFilters } from "../model/security";
 import {
   ACTIVE_MEMBERS,
@@ -75,6 +76,23 @@ function tags(entry: Entry): string {
   return tokens.join(" ");
 }
 
+/**
+ * The words of a plugin's tool names as the index reads them: each word once, in the order
+ * listed, up to MAX_TOOL_INDEX_CHARS, so a hundred long or repeated names weigh no more in a
+ * search than a description could.
+ */
+function toolWords(names: string[]): string {
+  const kept = new Set<string>();
+  let length = 0;
+  for (const word of names.join(" ").split(" ")) {
+    if (word === "" || kept.has(word)) continue;
+    if (length + word.length + 1 > MAX_TOOL_INDEX_CHARS) break;
+    kept.add(word);
+    length += word.length + 1;
+  }
+  return [...kept].join(" ");
+}
+
 /** The rows of the full-text index, in stars order; `categoryNames` by id, English and Chinese. */
 function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, synonyms: Synonyms): FtsRow[] {
   // Name separators become spaces so `mcp-ser` finds `mcp-server` as a phrase of tokens.
@@ -83,8 +101,8 @@ function ftsRows(byStars: Entry[], categoryNames: ReadonlyMap<string, string>, s
     const r = entry.record;
     const description = [r.description, r.description_zh ?? ""].join(" ");
     const categories = entry.categories.map((id) => categoryNames.get(id) ?? id).join(" ");
-    // The tools a remote server lists are found like words of its description.
-    const tools = (r.details?.tools ?? []).map((t) => words(t.name)).join(" ");
+    // The tools a remote server lists are found like words of its description, within a description's cap.
+    const tools = toolWords((r.details?.tools ?? []).map((t) => words(t.name)));
     return [
       entry.rowid,
       words(r.name),

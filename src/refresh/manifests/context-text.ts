@@ -12,6 +12,10 @@ import { nestedTooDeep, usedFields } from "./skills";
 const CONTEXT_FIELDS = ["name", "description", "when_to_use"] as const;
 /** Front matter looked at, at most: a description longer than this is no real one. */
 const MAX_FRONT_MATTER = 64 * 1024;
+/** A front matter up to this size is parsed whole, as the client parses it; a larger one only its used fields. */
+const WHOLE_PARSE_MAX = 8 * 1024;
+/** Used fields up to this size are parsed; longer ones are measured as written, never handed to the parser. */
+const USED_PARSE_MAX = 16 * 1024;
 const FRONT = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
 
 export type ComponentKind = "skill" | "command" | "agent";
@@ -45,15 +49,33 @@ const quoted = (yaml: string) =>
 /**
  * The front matter's fields and the body; an unreadable front matter counts as none. The client
  * parses the whole front matter, so a YAML error anywhere in it loses the description: the whole
- * is parsed here too when it is within the bounds, else only the used fields are.
+ * is parsed here too when it is within WHOLE_PARSE_MAX, else only the used fields are, and used
+ * fields past USED_PARSE_MAX are measured as written: the work per file stays bounded whatever it holds.
  */
 function split(text: string): { data: Json; body: string } {
   const match = FRONT.exec(text.slice(0, MAX_FRONT_MATTER + 8));
   if (!match) return { data: {}, body: text };
   const body = text.slice(match[0].length);
-  const yaml = nestedTooDeep(match[1]!) ? usedFields(match[1]!, CONTEXT_FIELDS) : match[1]!;
+  const front = match[1]!;
+  const whole = front.length <= WHOLE_PARSE_MAX && !nestedTooDeep(front);
+  const yaml = whole ? front : usedFields(front, CONTEXT_FIELDS);
   if (yaml === null || nestedTooDeep(yaml)) return { data: {}, body };
+  if (yaml.length > USED_PARSE_MAX) return { data: asWritten(yaml), body };
   return { data: parsed(yaml) ?? parsed(quoted(yaml)) ?? {}, body };
+}
+
+/** The used fields' values as written, each key's lines after its `key:` joined: the length the client would count, near enough. */
+function asWritten(yaml: string): Json {
+  const data: Record<string, string> = {};
+  let key: string | null = null;
+  for (const line of yaml.split(/\r?\n/)) {
+    const top = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(.*)$/.exec(line);
+    if (top) {
+      key = top[1]!;
+      data[key] = top[2]!.trim();
+    } else if (key !== null) data[key] = `${data[key]} ${line.trim()}`.trim();
+  }
+  return data;
 }
 
 /** A front-matter value as the client turns it into text: strings trimmed, numbers and booleans as written. */

@@ -51,6 +51,15 @@ export function timeProblem(snapshotAt: string, now: number): string | null {
   return at > now + CLOCK_SKEW_MS ? `dated ${snapshotAt}, later than this instance's clock allows` : null;
 }
 
+/** Why the current pointer read from Redis is not to be kept, or null: its time, and with a key, its head's signature. */
+async function pointerProblem(link: RedisLink, current: string, now: number, key?: string): Promise<string | null> {
+  const problem = timeProblem(current, now);
+  if (problem !== null || !key) return problem;
+  const head = await readHead(link, current);
+  if (typeof head === "string") return head;
+  return signatureMatches(key, head) ? null : "its head is not signed with REDIS_SNAPSHOT_KEY";
+}
+
 export interface SharingOptions {
   /** REDIS_SNAPSHOT_KEY: sign what is shared, and take only what is signed with it. */
   key?: string;
@@ -99,8 +108,9 @@ async function expireReplaced(link: RedisLink, snapshotAt: string): Promise<void
 /**
  * Stores the published file at `path` as every instance's snapshot unless a newer one is there, and
  * announces it: its parts first, then its head (signed with REDIS_SNAPSHOT_KEY), then the current
- * time, so no instance sees a head before its parts. A current value that is no snapshot time, or
- * one dated in the future, is replaced. Runs where the refresh runs, never on a serving thread.
+ * time, so no instance sees a head before its parts. A current value that is no snapshot time, one
+ * dated in the future, or (with REDIS_SNAPSHOT_KEY) one whose head is not signed with the key, is
+ * replaced: whoever can write to Redis cannot hold the instances on an old snapshot by a pointer alone. Runs where the refresh runs, never on a serving thread.
  */
 export async function shareSnapshot(
   link: RedisLink,
@@ -111,7 +121,7 @@ export async function shareSnapshot(
   const { snapshotAt } = Snapshot.recorded(path);
   const now = (options.now ?? Date.now)();
   let current = await readCurrent(link);
-  const problem = current === null ? null : timeProblem(current, now);
+  const problem = current === null ? null : await pointerProblem(link, current, now, options.key);
   if (problem !== null) {
     log("snapshot.share_replacing", { current: String(current).slice(0, 100), reason: problem });
     current = null;

@@ -13,7 +13,14 @@ import { readPrevious } from "../../src/catalog/snapshot/previous";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { SNAPSHOT_CHANNEL, shareSnapshot } from "../../src/cluster/distribution";
 import { RedisLink } from "../../src/cluster/redis";
-import { headKey, PART_BYTES, partKey, type SnapshotHead, signHead } from "../../src/cluster/snapshot-head";
+import {
+  CURRENT_KEY,
+  headKey,
+  PART_BYTES,
+  partKey,
+  type SnapshotHead,
+  signHead,
+} from "../../src/cluster/snapshot-head";
 import { verifySnapshotFile } from "../../src/cluster/verify";
 import { eventually } from "../helpers";
 import { CATEGORY_IDS, Env, OLD_SNAPSHOT_AT, record } from "../refresh/support";
@@ -174,6 +181,35 @@ describe("a snapshot from Redis", () => {
     await shareSnapshot(link, snapshotFile(env!, "signed.sqlite", signed), () => {}, { key: KEY });
     link.close();
     await eventually(async () => (await ready(s)).snapshotAt === signed, 15_000, "the signed snapshot is taken");
+  }, 30_000);
+
+  test("with REDIS_SNAPSHOT_KEY, a current pointer whose head is not signed does not stop the next genuine share", async () => {
+    await start({ REDIS_SNAPSHOT_KEY: KEY });
+    const client = new RedisClient(redis!.url);
+    // Anyone who can write to Redis points the current key at a near-future time with no signed head.
+    const pointer = new Date(Date.now() + 30_000).toISOString();
+    await client.set(CURRENT_KEY, pointer);
+    client.close();
+    const events: Array<Record<string, unknown>> = [];
+    const link = new RedisLink(redis!.url, () => {});
+    await link.connect();
+    const genuine = recent();
+    await shareSnapshot(
+      link,
+      snapshotFile(env!, "genuine.sqlite", genuine),
+      (event, fields) => events.push({ event, ...fields }),
+      {
+        key: KEY,
+      },
+    );
+    link.close();
+    expect(events.map((e) => e.event)).toEqual(["snapshot.share_replacing", "snapshot.shared"]);
+    expect(events[0]).toMatchObject({ current: pointer, reason: expect.stringContaining("no head") });
+    await eventually(
+      async () => (await ready(service!)).snapshotAt === genuine,
+      15_000,
+      "the genuine snapshot is taken",
+    );
   }, 30_000);
 
   test("with REDIS_SNAPSHOT_KEY, an unsigned snapshot is refused from its head: not one of its parts is fetched", async () => {

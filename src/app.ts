@@ -6,11 +6,19 @@ import { Metrics } from "./base/metrics";
 import type { CatalogStore } from "./catalog/snapshot/store";
 import type { Config } from "./config";
 import { answerFrom, type CatalogContext, type Charge } from "./http/answer";
+import { privateAnswers, readTokenGuard } from "./http/bearer";
 import { errorResponse, HttpError } from "./http/errors";
 import { ALLOWED_METHODS, ALLOWED_WITH_POST, checkRequestLine, methodNotAllowedOf, preflightOf } from "./http/guard";
 import type { DocumentedRoute, RouteDoc } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/rate-limit";
-import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/request-log";
+import {
+  logRequest,
+  monotonicNow,
+  type RequestNote,
+  requestLog,
+  requestNote,
+  SLOW_REQUEST_MS,
+} from "./http/request-log";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import { Turns } from "./http/turns";
 import { claudeDocs, claudeHandlers } from "./market/claude/claude-routes";
@@ -45,6 +53,11 @@ interface AppDeps {
   readyDetails?: () => Record<string, unknown>;
   /** What GET /metrics exposes; by default the requests and the snapshot of this app alone. */
   metrics?: Metrics;
+  /**
+   * The clock requests are timed on, in ms (`performance.now()` by default): their duration and
+   * the in-process rate limits' windows. A test gives its own to pass a window without waiting.
+   */
+  now?: () => number;
 }
 
 /** The one place errors become responses; an admitted request that then failed still reports its limit. */
@@ -172,12 +185,21 @@ function plumbing(deps: {
   log: Log;
   stopping: Stopping;
   metrics: Metrics;
+  now: () => number;
 }) {
-  const { store, config, slowRequestMs, log, stopping, metrics } = deps;
+  const { store, config, slowRequestMs, log, stopping, metrics, now } = deps;
   return (
     new Elysia()
       .decorate(requestNote())
-      .use(requestLog(log, { trustProxy: config.trustProxy, logClientIp: config.logClientIp }, metrics, slowRequestMs))
+      .use(
+        requestLog(
+          log,
+          { trustProxy: config.trustProxy, logClientIp: config.logClientIp },
+          metrics,
+          slowRequestMs,
+          now,
+        ),
+      )
       // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
       // route parse cookies, headers and query on every request.
       .onError(({ error, code, request, route, note }) => {
@@ -193,10 +215,12 @@ function plumbing(deps: {
           note as RequestNote | undefined,
           metrics,
           slowRequestMs,
+          now,
         );
         return response;
       })
       .onRequest(checkRequestLine)
+      .onRequest(readTokenGuard(config.readToken))
       .onAfterHandle({ as: "global" }, closeWhileStopping(stopping))
   );
 }
@@ -213,6 +237,7 @@ export function createApp({
   sharedLimits,
   readyDetails,
   metrics = new Metrics({ snapshot: servedSnapshot(store), processMetrics: false }),
+  now = monotonicNow,
 }: AppDeps) {
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
@@ -275,7 +300,9 @@ export function createApp({
     ["/metrics", metricsHandler(metrics, config.metricsToken), open, metricsDoc],
   ] as const;
   const documented = documentRoutes(routes, groups, metrics);
-  const app = plumbing({ store, config, slowRequestMs, log, stopping, metrics });
+  const app = plumbing({ store, config, slowRequestMs, log, stopping, metrics, now });
+  // A private catalog's answers say so to caches; an open one's pass untouched, with no hook at all.
+  if (config.readToken) app.mapResponse({ as: "global" }, privateAnswers());
   // The one route that also takes a body: a batch lookup too long for a URL.
   app.post("/api/v1/lookup", lookup.post as (context: CatalogContext) => unknown, paging);
   for (const [path, handler, group, doc] of routes) {

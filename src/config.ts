@@ -70,6 +70,8 @@ export interface Config {
   readonly refreshOwnerFile: string;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
   readonly metricsToken: string | undefined;
+  /** When set, every answer but the health checks and /metrics needs `Authorization: Bearer <this>`, and is private to caches. */
+  readonly readToken: string | undefined;
   /** The npm registry the refresh checks install lines' packages against; null: not checked. */
   readonly npmRegistryUrl: string | null;
   /** PyPI's base URL (its JSON API under /pypi/); null: not checked. */
@@ -241,6 +243,13 @@ function metricsToken(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** READ_TOKEN: a bearer token long enough not to be guessed. */
+function readToken(env: Env): string | undefined {
+  const token = metricsToken(env, "READ_TOKEN");
+  if (token !== undefined && token.length < 16) throw new ConfigError("READ_TOKEN", "expected 16 characters or more");
+  return token;
+}
+
 /** Reads and validates every variable; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = Bun.env): Config {
   const port = integer(env, "PORT", 3000, 0, 65535);
@@ -288,6 +297,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
     refreshOwnerFile: repoPath(env, "REFRESH_OWNER_FILE", DEFAULT_OWNER_FILE),
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
+    readToken: readToken(env),
     npmRegistryUrl: optionalUrl(env, "NPM_REGISTRY_URL", "https://registry.npmjs.org"),
     pypiUrl: optionalUrl(env, "PYPI_URL", "https://pypi.org"),
     ociRegistryUrl: ownOrUrl(env, "OCI_REGISTRY_URL"),

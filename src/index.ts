@@ -35,6 +35,7 @@ try {
 
 redact(config.githubToken);
 redact(config.metricsToken);
+redact(config.readToken);
 const databasePath = config.databasePath;
 prepareDatabase(databasePath, log);
 const store = new CatalogStore(databasePath, { log });

@@ -3,8 +3,9 @@
  * (a scraper has one address and a fixed interval) and never cached; with METRICS_TOKEN set it
  * answers only a request carrying `Authorization: Bearer <token>`.
  */
-import { timingSafeEqual } from "node:crypto";
+
 import type { Metrics } from "../base/metrics";
+import { carriesBearer } from "../http/bearer";
 import { HttpError } from "../http/errors";
 import { secured } from "../http/headers";
 import type { RouteDoc } from "../http/openapi";
@@ -30,18 +31,10 @@ export const metricsDoc: RouteDoc = {
   },
 };
 
-/** Whether `header` is `Bearer <token>`, compared in constant time. */
-function carries(header: string | null, token: Buffer): boolean {
-  const match = header === null ? null : /^Bearer +(\S+) *$/i.exec(header);
-  if (!match) return false;
-  const given = Buffer.from(match[1]!);
-  return given.length === token.length && timingSafeEqual(given, token);
-}
-
 export function metricsHandler(metrics: Metrics, token: string | undefined) {
   const secret = token ? Buffer.from(token) : null;
   return async ({ request }: { request: Request }): Promise<Response> => {
-    if (secret !== null && !carries(request.headers.get("authorization"), secret)) {
+    if (secret !== null && !carriesBearer(request.headers.get("authorization"), secret)) {
       throw new HttpError(401, metricsDoc.more![401]!.message!, { "WWW-Authenticate": 'Bearer realm="metrics"' });
     }
     const body = await metrics.text();

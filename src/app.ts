@@ -250,7 +250,12 @@ export function createApp({
   const health = healthHandlers(store, config.readyMaxAgeS, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
-  const docInfo = { baseUrl: config.baseUrl, version: "v1", rateLimitWindowMs: config.rateLimitWindowMs };
+  const docInfo = {
+    baseUrl: config.baseUrl,
+    version: "v1",
+    rateLimitWindowMs: config.rateLimitWindowMs,
+    private: config.readToken !== undefined,
+  };
   const docs = apiDocsHandlers(answer, store, described, docInfo);
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));

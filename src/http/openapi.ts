@@ -12,6 +12,12 @@ import { ErrorSchema, PluginSchema, ShortPluginSchema } from "./wire-schemas";
 
 export { type DocumentedRoute, type MoreStatus, PINNED_CHANGED, type RouteDoc } from "./route-doc";
 
+/** The read token (READ_TOKEN) as OpenAPI names it, and what a path that needs it says. */
+const READ_TOKEN_SCHEME = {
+  readToken: { type: "http", scheme: "bearer", description: "The read token the service was given (READ_TOKEN)." },
+};
+const READ_TOKEN_SECURITY = [{ readToken: [] }];
+
 /** Path with Elysia's `:name` segments written as OpenAPI's `{name}`. */
 function openapiPath(path: string): string {
   return path.replace(/:([^/]+)/g, "{$1}");
@@ -57,7 +63,15 @@ function parameters(path: string, doc: RouteDoc<unknown>, snapshot: unknown) {
 export function* openapiWriting(
   app: AnyElysia,
   routes: readonly DocumentedRoute[],
-  info: { title: string; version: string; description: string; baseUrl: string; rateLimitWindowMs: number },
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    baseUrl: string;
+    rateLimitWindowMs: number;
+    /** READ_TOKEN is set: the bearer scheme every path but the health checks requires. */
+    private?: boolean;
+  },
   snapshot: unknown,
 ): Generator<void, Record<string, unknown>> {
   const mounted = new Set(app.routes.filter((route) => route.method === "GET").map((route) => route.path));
@@ -90,6 +104,10 @@ export function* openapiWriting(
       ...(post ? { post } : {}),
       options: optionsOf(route.path, id, doc.tag, methods),
     };
+    const open = route.path === "/healthz" || route.path === "/readyz" || route.path === "/metrics";
+    if (info.private && !open)
+      for (const operation of [get, path.head]) Object.assign(operation, { security: READ_TOKEN_SECURITY });
+    if (info.private && !open && post) Object.assign(post, { security: READ_TOKEN_SECURITY });
     paths[openapiPath(route.path)] = referenced(path);
     yield;
   }
@@ -99,7 +117,7 @@ export function* openapiWriting(
     // Relative: requests go to the host the document was read from, whatever name or proxy that was.
     servers: [{ url: "/", description: `This service (its public address: ${info.baseUrl}).` }],
     paths,
-    components: { schemas },
+    components: info.private ? { schemas, securitySchemes: READ_TOKEN_SCHEME } : { schemas },
   };
 }
 

@@ -78,6 +78,8 @@ interface DocumentInfo {
   version: string;
   /** The rate limit's window as configured (0: off, and the document states the default window). */
   rateLimitWindowMs: number;
+  /** READ_TOKEN is set: every path but the health checks needs the bearer token. */
+  private?: boolean;
 }
 
 /** The document of `snapshot`, written a route at a time when the snapshot opens, before it serves (PreparedPerSnapshot). */
@@ -97,7 +99,7 @@ function* documentWriting(
         "A public, read-only catalog of plugins for coding-agent harnesses (MCP servers, CLIs, agent workflows, " +
         "skills, hooks): a JSON API under /api/v1, RSS, Atom and JSON feeds, HTML pages for people (/browse, " +
         "/categories/{id}, /plugin/{owner}/{repo}), and a bare-JSON client-sync source under /market. " +
-        `No authentication. The endpoints of the API, the feeds and the sync source allow one request per ` +
+        `${info.private ? "Private: every path but /healthz and /readyz needs `Authorization: Bearer <token>` (the read token). " : "No authentication. "}The endpoints of the API, the feeds and the sync source allow one request per ` +
         `${windowMs / 1000} s per client IP each; the typeahead and the pages admit a burst (their 429 says how ` +
         "much); every JSON answer carries an ETag and " +
         "`Cache-Control: public, max-age=300` (with `s-maxage` and `stale-while-revalidate` where the operator runs a shared cache in front). The rules a schema cannot say are in [/docs/api.md](/docs/api.md). " +
@@ -105,6 +107,7 @@ function* documentWriting(
         "and the CORS headers `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`.",
       baseUrl: info.baseUrl,
       rateLimitWindowMs: windowMs,
+      private: info.private,
     },
     snapshot,
   );

@@ -81,6 +81,27 @@ describe("with READ_TOKEN", () => {
   });
 });
 
+test("/openapi.json names the bearer scheme on every path that needs it, and none on the health checks", async () => {
+  const doc = await (await ask("/openapi.json", withToken())).json();
+  expect(doc.components.securitySchemes.readToken).toMatchObject({ type: "http", scheme: "bearer" });
+  expect(doc.paths["/api/v1/plugins"].get.security).toEqual([{ readToken: [] }]);
+  expect(doc.paths["/api/v1/plugins"].head.security).toEqual([{ readToken: [] }]);
+  expect(doc.paths["/api/v1/lookup"].post.security).toEqual([{ readToken: [] }]);
+  expect(doc.paths["/healthz"].get.security).toBeUndefined();
+  expect(doc.info.description).toContain("Authorization: Bearer");
+});
+
+test("without READ_TOKEN /openapi.json names no scheme", async () => {
+  const open = startServer(snapshotInput([plugin("acme/one", { stars: 1 })]));
+  try {
+    const doc = await (await fetch(`${open.url}/openapi.json`)).json();
+    expect(doc.components.securitySchemes).toBeUndefined();
+    expect(doc.paths["/api/v1/plugins"].get.security).toBeUndefined();
+  } finally {
+    await open.stop();
+  }
+});
+
 test("without READ_TOKEN the catalog answers without a token, public to caches", async () => {
   const open = startServer(snapshotInput([plugin("acme/one", { stars: 1 })]));
   try {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite runs besides Node: redis-server and nginx (the multi-instance
-# tests), Chromium and a CJK font (the browser test), promtool (the metrics test). Missing ones are
+# tests), faketime (the caching proxy's nginx on a clock the test moves), Chromium and a CJK font
+# (the browser test), promtool (the metrics test). Missing ones are
 # installed when this runs as root with apt-get; otherwise it fails at once, naming the command.
 # `--check` only checks. Only bash builtins besides `id`, `fc-list` and `apt-get`, so a test can
 # run it with a PATH of its own.
@@ -10,6 +11,7 @@ missing() {
   local packages=()
   command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
   command -v nginx >/dev/null 2>&1 || packages+=(nginx-light)
+  command -v faketime >/dev/null 2>&1 || packages+=(faketime)
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
   local fonts=""
   if command -v fc-list >/dev/null 2>&1; then fonts=$(fc-list 2>/dev/null || true); fi

@@ -11,14 +11,7 @@ import { errorResponse, HttpError } from "./http/errors";
 import { ALLOWED_METHODS, ALLOWED_WITH_POST, checkRequestLine, methodNotAllowedOf, preflightOf } from "./http/guard";
 import type { DocumentedRoute, RouteDoc } from "./http/openapi";
 import { type BurstRule, burstLimit, rateLimit, type SharedLimits } from "./http/rate-limit";
-import {
-  logRequest,
-  monotonicNow,
-  type RequestNote,
-  requestLog,
-  requestNote,
-  SLOW_REQUEST_MS,
-} from "./http/request-log";
+import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS } from "./http/request-log";
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import { Turns } from "./http/turns";
 import { claudeDocs, claudeHandlers } from "./market/claude/claude-routes";
@@ -53,10 +46,7 @@ interface AppDeps {
   readyDetails?: () => Record<string, unknown>;
   /** What GET /metrics exposes; by default the requests and the snapshot of this app alone. */
   metrics?: Metrics;
-  /**
-   * The clock requests are timed on, in ms (`performance.now()` by default): their duration and
-   * the in-process rate limits' windows. A test gives its own to pass a window without waiting.
-   */
+  /** The clock (ms) requests and the in-process rate limits are timed on: performance.now() unless a test's. */
   now?: () => number;
 }
 
@@ -185,38 +175,22 @@ function plumbing(deps: {
   log: Log;
   stopping: Stopping;
   metrics: Metrics;
-  now: () => number;
+  now?: () => number;
 }) {
   const { store, config, slowRequestMs, log, stopping, metrics, now } = deps;
   return (
     new Elysia()
       .decorate(requestNote())
-      .use(
-        requestLog(
-          log,
-          { trustProxy: config.trustProxy, logClientIp: config.logClientIp },
-          metrics,
-          slowRequestMs,
-          now,
-        ),
-      )
+      .use(requestLog(log, config, metrics, slowRequestMs, now))
       // Destructured, so Elysia sees which context fields are used: a whole `context` makes every
       // route parse cookies, headers and query on every request.
       .onError(({ error, code, request, route, note }) => {
-        const response = renderError(error, code, request, log, store, note as RequestNote | undefined);
+        const noted = note as RequestNote | undefined;
+        const response = renderError(error, code, request, log, store, noted);
         if (stopping.active) response.headers.set("connection", "close");
         // The runtime dates every answer but those to HEAD.
         if (request.method === "HEAD") response.headers.set("date", new Date().toUTCString());
-        logRequest(
-          log,
-          request.method,
-          route,
-          response.status,
-          note as RequestNote | undefined,
-          metrics,
-          slowRequestMs,
-          now,
-        );
+        logRequest(log, request.method, route, response.status, noted, metrics, slowRequestMs, now);
         return response;
       })
       .onRequest(checkRequestLine)
@@ -237,7 +211,7 @@ export function createApp({
   sharedLimits,
   readyDetails,
   metrics = new Metrics({ snapshot: servedSnapshot(store), processMetrics: false }),
-  now = monotonicNow,
+  now,
 }: AppDeps) {
   const server = (): Server<undefined> | null => app.server;
   const limiter = rateLimit(config, server, config.rateLimitMaxKeys, sharedLimits);
@@ -250,12 +224,8 @@ export function createApp({
   const health = healthHandlers(store, config.readyMaxAgeS, () => stopping.active, Date.now, readyDetails);
   const landing = landingHandlers(answer, config.baseUrl);
   const described = () => ({ app, routes: documented });
-  const docInfo = {
-    baseUrl: config.baseUrl,
-    version: "v1",
-    rateLimitWindowMs: config.rateLimitWindowMs,
-    private: config.readToken !== undefined,
-  };
+  const { baseUrl, rateLimitWindowMs } = config;
+  const docInfo = { baseUrl, version: "v1", rateLimitWindowMs, private: config.readToken !== undefined };
   const docs = apiDocsHandlers(answer, store, described, docInfo);
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
@@ -310,6 +280,14 @@ export function createApp({
   if (config.readToken) app.mapResponse({ as: "global" }, privateAnswers());
   // The one route that also takes a body: a batch lookup too long for a URL.
   app.post("/api/v1/lookup", lookup.post as (context: CatalogContext) => unknown, paging);
+  return mount(app, routes);
+}
+
+/** Each route answered to GET and HEAD in its group; OPTIONS and any other method by the methods its path allows. */
+function mount<T extends ReturnType<typeof plumbing>>(
+  app: T,
+  routes: ReadonlyArray<readonly [string, unknown, Limit, DocumentedRoute["doc"]]>,
+): T {
   for (const [path, handler, group, doc] of routes) {
     app.get(path, handler as (context: CatalogContext) => unknown, group);
     const methods = (doc as RouteDoc<unknown>).post ? ALLOWED_WITH_POST : ALLOWED_METHODS;

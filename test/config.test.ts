@@ -12,9 +12,11 @@ function documented(): string[] {
   return [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` +\|/gm)].map((m) => m[1]!);
 }
 
-/** Variable names src/config.ts reads from the environment. */
+/** Variable names src/config.ts and its readers (src/config-values.ts) read from the environment. */
 function read(): string[] {
-  const source = readFileSync(join(ROOT, "src", "config.ts"), "utf8");
+  const source = ["config.ts", "config-values.ts"]
+    .map((file) => readFileSync(join(ROOT, "src", file), "utf8"))
+    .join("\n");
   const names = [...source.matchAll(/env(?:\.|, ")([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
   return [...new Set(names)];
 }
@@ -51,7 +53,10 @@ describe("configuration", () => {
     // Unset, the answers carry the contract's Cache-Control alone; either variable turns the directives on.
     expect(c).toMatchObject({ sharedCacheMaxAgeS: null });
     expect(loadConfig({ SHARED_CACHE_STALE_S: "10" })).toMatchObject({ sharedCacheMaxAgeS: 60, sharedCacheStaleS: 10 });
-    expect(loadConfig({ SHARED_CACHE_MAX_AGE_S: "20" })).toMatchObject({ sharedCacheMaxAgeS: 20, sharedCacheStaleS: 30 });
+    expect(loadConfig({ SHARED_CACHE_MAX_AGE_S: "20" })).toMatchObject({
+      sharedCacheMaxAgeS: 20,
+      sharedCacheStaleS: 30,
+    });
     expect(loadConfig({ SHARED_CACHE_MAX_AGE_S: "5", SHARED_CACHE_STALE_S: "0" })).toMatchObject({
       sharedCacheMaxAgeS: 5,
       sharedCacheStaleS: 0,

@@ -100,6 +100,8 @@ export interface ServerOptions {
   config?: Partial<Config>;
   /** Serve this database file (left in place on stop) instead of a fresh one. */
   path?: string;
+  /** The clock requests and the rate limits' windows are timed on (the app's own by default). */
+  now?: () => number;
 }
 
 /** Publishes `input` to a fresh SQLite file and serves it with the real app on 127.0.0.1:0. */
@@ -126,6 +128,7 @@ export function startServer(input: SnapshotInput | null, options: ServerOptions 
     log: (event, fields) => lines.push({ event, ...fields }),
     metrics: options.metrics,
     sharedLimits: options.sharedLimits,
+    now: options.now,
   }).listen({ port: 0, hostname: "127.0.0.1" });
   const url = `http://127.0.0.1:${app.server!.port}`;
   // Every response a test receives is checked against the service's own OpenAPI document.
@@ -180,27 +183,33 @@ export async function collectAll(
   return { ids, totals };
 }
 
-/** Waits until something answers `/healthz` at `url` (a process just started), about 5 s at most. */
-export async function accepting(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(`${url}/healthz`);
-      return;
-    } catch {
-      await Bun.sleep(25);
-    }
-  }
-  throw new Error(`nothing answers at ${url}`);
-}
+/** The pause between two looks of `eventually`: a poll's own, not a wait for time to pass. */
+const POLL_MS = 20;
 
-/** Polls until `check` holds, failing with `what` after `ms`; answers how long it took. */
+/**
+ * The one way a test waits for something to happen that no promise or event tells: polls `check`
+ * until it holds, failing with `what` after `ms`; answers how long it took.
+ */
 export async function eventually(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
     if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await Bun.sleep(50);
+    await Bun.sleep(POLL_MS);
   }
   return Date.now() - started;
+}
+
+/** Waits until something answers `/healthz` at `url` (a process just started), about 5 s at most. */
+export async function accepting(url: string): Promise<void> {
+  await eventually(
+    () =>
+      fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
+      ),
+    5000,
+    `something answering at ${url}`,
+  );
 }
 
 /** A Claude Code marketplace repository whose entries are `[name, source]`, pinned to `commit` when given. */

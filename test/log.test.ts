@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLog, type ProcessLog } from "../src/base/log";
+import { createLog, type Later, type ProcessLog } from "../src/base/log";
 import { tempDir } from "./helpers";
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -26,12 +26,12 @@ function jsonLine(log: ProcessLog, event: string, members: string): void {
   log.log(event, JSON.parse(`{${members}}`) as Record<string, unknown>);
 }
 
-/** A log writing to a fresh temp file. */
-function logFile(): LogFile {
+/** A log writing to a fresh temp file; `later` schedules its delayed writes (real timers by default). */
+function logFile(later?: Later): LogFile {
   const { dir, cleanup } = tempDir();
   const path = join(dir, "process.log");
   const fd = openSync(path, "w");
-  const log = createLog(fd);
+  const log = createLog(fd, later);
   cleanups.push(() => {
     log.flush();
     closeSync(fd);
@@ -173,11 +173,22 @@ describe("createLog", () => {
     expect(lines()).toEqual([{ time: "2031-02-03T04:05:06.007Z", event: "real", n: 1 }]);
   });
 
-  test("pending lines are written soon without a flush", async () => {
-    const { log, text, lines } = logFile();
+  test("pending lines are written soon without a flush", () => {
+    // The delayed write, run when the test says its delay has passed.
+    const scheduled: Array<{ run: () => void; ms: number }> = [];
+    const { log, text, lines } = logFile((run, ms) => {
+      scheduled.push({ run, ms });
+      return () => {};
+    });
     log.log("later", { n: 1 });
-    for (let waited = 0; text() === "" && waited < 1500; waited += 10) await Bun.sleep(10);
-    expect(lines().map((l) => l.event)).toEqual(["later"]);
+    log.log("later", { n: 2 });
+    expect(text()).toBe("");
+    expect(scheduled.map((s) => s.ms)).toEqual([50]);
+    scheduled[0]!.run();
+    expect(lines().map((l) => [l.event, l.n])).toEqual([
+      ["later", 1],
+      ["later", 2],
+    ]);
   });
 });
 

@@ -9,9 +9,9 @@ const MB = 2 ** 20;
 let limit: MemoryLimit | undefined;
 afterEach(() => limit?.stop());
 
-/** A limit over a resident size the test sets, counting the collections it asks for. */
+/** A limit over a resident size and a clock (ms) the test sets, counting the collections it asks for. */
 function limited(limitMb: number, gapMs: number) {
-  const state = { rss: 0, collected: 0 };
+  const state = { rss: 0, collected: 0, now: 0 };
   limit = new MemoryLimit({
     limitBytes: limitMb * MB,
     growthBytes: 16 * MB,
@@ -19,6 +19,7 @@ function limited(limitMb: number, gapMs: number) {
     checkMs: 60_000,
     rss: () => state.rss,
     collect: () => state.collected++,
+    now: () => state.now,
   });
   return { state, limit };
 }
@@ -52,7 +53,7 @@ test("a process whose working size sits past its limit is collected again only o
   expect(state.collected).toBe(2);
 });
 
-test("a second collection waits a gap after the first", async () => {
+test("a second collection waits a gap after the first", () => {
   const { state, limit } = limited(128, 40);
   state.rss = 100 * MB;
   limit.check();
@@ -62,12 +63,14 @@ test("a second collection waits a gap after the first", async () => {
   limit.check();
   state.rss = 200 * MB;
   expect(limit.check()).toBe(false);
-  await Bun.sleep(50);
+  state.now += 39;
+  expect(limit.check()).toBe(false);
+  state.now += 1;
   expect(limit.check()).toBe(true);
   expect(state.collected).toBe(2);
 });
 
-test("a collection that gave back nothing doubles the gap; one that gave back memory restores it", async () => {
+test("a collection that gave back nothing doubles the gap; one that gave back memory restores it", () => {
   const { state, limit } = limited(128, 40);
   state.rss = 100 * MB;
   limit.check();
@@ -75,38 +78,44 @@ test("a collection that gave back nothing doubles the gap; one that gave back me
   expect(limit.check()).toBe(true);
   // Nothing given back (bodies in flight): the next collection doubles the gap after it.
   limit.check();
-  await Bun.sleep(45);
+  state.now += 45;
   state.rss = 216 * MB;
   expect(limit.check()).toBe(true);
   limit.check();
   state.rss = 232 * MB;
-  await Bun.sleep(50);
+  // 79 ms after it: within the doubled gap of 80 ms.
+  state.now += 79;
   expect(limit.check()).toBe(false);
-  await Bun.sleep(40);
+  state.now += 1;
   expect(limit.check()).toBe(true);
   // This one gave back 82 MB: the gap is 40 ms again.
   state.rss = 150 * MB;
   limit.check();
   state.rss = 170 * MB;
-  await Bun.sleep(45);
+  state.now += 40;
   expect(limit.check()).toBe(true);
   state.rss = 150 * MB;
   limit.check();
   state.rss = 170 * MB;
-  await Bun.sleep(45);
+  state.now += 40;
   expect(limit.check()).toBe(true);
   expect(state.collected).toBe(5);
 });
 
 test("its timer reads the resident size on its own", async () => {
   const state = { rss: 0, collected: 0 };
+  let second!: () => void;
+  const collectedTwice = new Promise<void>((resolve) => (second = resolve));
   limit = new MemoryLimit({
     limitBytes: MB,
     gapMs: 0,
     checkMs: 5,
     rss: () => (state.rss += 32 * MB),
-    collect: () => state.collected++,
+    collect: () => {
+      if (++state.collected === 2) second();
+    },
   });
-  await Bun.sleep(60);
+  // Nothing but the limit's own timer calls check(): the second collection is its second tick's.
+  await collectedTwice;
   expect(state.collected).toBeGreaterThanOrEqual(2);
 });

@@ -40,16 +40,27 @@ export interface ProcessLog {
   redact: (secret: string | undefined) => void;
 }
 
-/** A log writing to the file descriptor `fd` (stdout by default). */
-export function createLog(fd = 1): ProcessLog {
+/** Runs `run` once after `ms` and answers how to cancel it. */
+export type Later = (run: () => void, ms: number) => () => void;
+
+function setTimeoutLater(run: () => void, ms: number): () => void {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * A log writing to the file descriptor `fd` (stdout by default). `later` schedules the delayed
+ * write of a batch (`setTimeout` by default; a test gives its own to run it without waiting).
+ */
+export function createLog(fd = 1, later: Later = setTimeoutLater): ProcessLog {
   const secrets = new Secrets();
   let pending: string[] = [];
   let pendingChars = 0;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let cancel: (() => void) | null = null;
 
   const flush = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
+    cancel?.();
+    cancel = null;
     if (pending.length === 0) return;
     const bytes = Buffer.from(pending.join(""), "utf8");
     pending = [];
@@ -68,7 +79,7 @@ export function createLog(fd = 1): ProcessLog {
     pending.push(line);
     pendingChars += line.length;
     if (pendingChars >= BATCH_BYTES) flush();
-    else timer ??= setTimeout(flush, MAX_DELAY_MS);
+    else cancel ??= later(flush, MAX_DELAY_MS);
   };
 
   process.on("exit", flush);

@@ -25,6 +25,8 @@ export interface MemoryLimitOptions {
   rss?: () => number;
   /** A full, synchronous collection (tests give their own). */
   collect?: () => void;
+  /** The clock the gap is measured on, in ms: `performance.now()` unless a test gives its own. */
+  now?: () => number;
 }
 
 const CHECK_MS = 100;
@@ -46,10 +48,12 @@ export class MemoryLimit {
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly rss: () => number;
   private readonly collect: () => void;
+  private readonly now: () => number;
 
   constructor(private readonly options: MemoryLimitOptions) {
     this.rss = options.rss ?? (() => process.memoryUsage.rss());
     this.collect = options.collect ?? (() => Bun.gc(true));
+    this.now = options.now ?? (() => performance.now());
     this.gap = options.gapMs ?? GAP_MS;
     this.timer = setInterval(() => this.check(), options.checkMs ?? CHECK_MS);
     this.timer.unref();
@@ -57,7 +61,7 @@ export class MemoryLimit {
 
   /** Collects when the process is past its limit, has grown since its low, and the last collection is a gap away. */
   check(): boolean {
-    const started = performance.now();
+    const started = this.now();
     const rss = this.rss();
     this.low = Math.min(this.low, rss);
     const growth = this.options.growthBytes ?? this.options.limitBytes * GROWTH_SHARE;
@@ -68,7 +72,7 @@ export class MemoryLimit {
     if (rss <= this.options.limitBytes || rss - this.low < growth || started - this.last < gap) return false;
     this.gap = helped ? base : Math.min(gap * 2, Math.max(MAX_GAP_MS, base));
     this.collect();
-    const after = performance.now();
+    const after = this.now();
     this.pauseSeconds += (after - started) / 1000;
     this.collections++;
     this.last = after;

@@ -13,6 +13,8 @@ export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 /** The methods of a path that also answers POST. */
 export const ALLOWED_WITH_POST = "GET, HEAD, POST, OPTIONS";
 const PREFLIGHT_MAX_AGE_S = "86400";
+/** The request headers a preflight allows when it asks for none. */
+export const DEFAULT_ALLOWED_HEADERS = "Authorization, Content-Type, Accept, If-None-Match";
 const TOKEN_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
 /** The request target (path and query) of an absolute request URL. */
@@ -53,9 +55,11 @@ function preflightAnswer(request: Request, methods: string): Response {
     "Access-Control-Allow-Methods": methods,
     "Access-Control-Max-Age": PREFLIGHT_MAX_AGE_S,
   });
-  // Echoing the asked-for headers is safe: nothing here reads credentials or changes state.
+  // Echoing the asked-for headers is safe: nothing here reads credentials or changes state. Without
+  // a list asked, the headers the clients send (a registry client's Authorization, a POST's Content-Type).
   const asked = request.headers.get("access-control-request-headers")?.trim();
-  if (asked && asked.length <= 1024 && TOKEN_LIST.test(asked)) headers["Access-Control-Allow-Headers"] = asked;
+  headers["Access-Control-Allow-Headers"] =
+    asked && asked.length <= 1024 && TOKEN_LIST.test(asked) ? asked : DEFAULT_ALLOWED_HEADERS;
   return new Response(null, { status: 204, headers });
 }
 

@@ -194,7 +194,11 @@ export function optionsOf(path: string, id: string, tag: string, methods = ALLOW
           Allow: header("The methods allowed.", fixed(methods), true),
           "Access-Control-Allow-Methods": header("The methods allowed.", fixed(methods), true),
           "Access-Control-Max-Age": header("Seconds a browser may keep the preflight's answer.", seconds, true),
-          "Access-Control-Allow-Headers": header("The headers of `Access-Control-Request-Headers`, when a token list."),
+          "Access-Control-Allow-Headers": header(
+            "The headers of `Access-Control-Request-Headers` when a token list, else `Authorization, Content-Type, Accept, If-None-Match`.",
+            { type: "string" },
+            true,
+          ),
         },
       },
       400: errorDoc(path, 400, COMMON_ERRORS[400]![0], COMMON_ERRORS[400]![1]),

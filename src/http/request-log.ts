@@ -11,7 +11,7 @@ import { clientAddress } from "./client-address";
 
 /** What the hooks and the handler of one request tell each other. */
 export interface RequestNote {
-  /** `performance.now()` on arrival, for the duration and the limiter's window. */
+  /** The app's clock (`performance.now()` by default) on arrival, for the duration and the limiter's window. */
   arrivedAt: number;
   /** Whether the response came from the snapshot's response cache; null when no cache was asked. */
   cache: "hit" | "miss" | null;
@@ -31,10 +31,13 @@ export function requestNote(): { note: RequestNote } {
 /** Handler time above which a request also gets a `request.slow` line with its parameters. */
 export const SLOW_REQUEST_MS = 50;
 
+/** The clock requests are timed on, in ms: arrival, duration, and the rate limits' windows. */
+export const monotonicNow = (): number => performance.now();
+
 /**
  * Writes a request's line and counts it in `metrics`; `note` is undefined when the request failed
  * before its first hook. A request slower than `slowMs` gets a second line naming its route and
- * parsed parameters.
+ * parsed parameters. `now` is the clock its arrival was read on.
  */
 export function logRequest(
   log: Log,
@@ -44,8 +47,9 @@ export function logRequest(
   note?: RequestNote,
   metrics?: Metrics,
   slowMs = SLOW_REQUEST_MS,
+  now = monotonicNow,
 ) {
-  const elapsedMs = note ? performance.now() - note.arrivedAt : Number.NaN;
+  const elapsedMs = note ? now() - note.arrivedAt : Number.NaN;
   metrics?.request(route, status, elapsedMs / 1000, note?.cache ?? null);
   const durationMs = Number.isFinite(elapsedMs) ? Math.round(elapsedMs * 1000) / 1000 : null;
   const fields: Record<string, unknown> = {
@@ -64,13 +68,15 @@ export function logRequest(
 
 /**
  * The hooks, on the app itself (it knows its server): a fresh note on arrival, the line once a
- * handler has answered (errors are logged where they are rendered).
+ * handler has answered (errors are logged where they are rendered). `now` is the clock requests
+ * are timed on (a test gives its own to pass a rate limit's window without waiting).
  */
 export function requestLog(
   log: Log,
   config: Pick<Config, "trustProxy" | "logClientIp">,
   metrics?: Metrics,
   slowMs = SLOW_REQUEST_MS,
+  now = monotonicNow,
 ) {
   return <App extends AnyElysia>(app: App): App =>
     app
@@ -85,7 +91,7 @@ export function requestLog(
             )
           : null;
         (context as unknown as { note: RequestNote }).note = {
-          arrivedAt: performance.now(),
+          arrivedAt: now(),
           cache: null,
           ip,
           limit: null,
@@ -97,7 +103,7 @@ export function requestLog(
         // a rendering that waits for its turn answers with the promise of either.
         const line = (value: unknown) => {
           const status = value instanceof Response ? value.status : typeof set.status === "number" ? set.status : 200;
-          logRequest(log, request.method, route, status, note as RequestNote, metrics, slowMs);
+          logRequest(log, request.method, route, status, note as RequestNote, metrics, slowMs, now);
         };
         if (responseValue instanceof Promise) responseValue.then(line);
         else line(responseValue);

@@ -2,7 +2,9 @@
  * The MCP registry API (/v0.1) over real HTTP: every served body validates against the registry's
  * schema constraints (written down in test/fixtures/mcp-registry/, checked with ajv), paging with
  * `cursor` and with `updated_since` loses and repeats nothing, `version=latest` is one entry per
- * server, names are kept or made in the operator's namespace, errors take the API's shape.
+ * server, `search` is a substring of the name and `q` the catalog's search, a cursor carries its
+ * list's filters, names are kept or made in the operator's namespace, errors take the API's shape.
+ * test/api/vscode-gallery.test.ts replays VS Code's gallery over the same API.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -202,11 +204,38 @@ describe("GET /v0.1/servers", () => {
     });
   });
 
-  test("search uses the catalog's search; an exact version filters", async () => {
+  test("search is the registry's substring of the name, q the catalog's search; an exact version filters", async () => {
     server = startServer(catalog());
-    const found = await server.json("/v0.1/servers?search=server-17");
+    const found = await server.json("/v0.1/servers?search=SERVER-17&limit=100");
     expectValid(validList, found);
+    expect(found.servers.map((s: Served) => s.server.name).sort()).toEqual(
+      (await pageThrough("", 100)).filter((n) => n.toLowerCase().includes("server-17")).sort(),
+    );
     expect(found.servers.map((s: Served) => s._meta["test.catalog/catalog"]?.id)).toContain("owner3/server-17");
+    // A word the names do not hold finds nothing by name; the catalog's search finds it in the description.
+    expect((await server.json("/v0.1/servers?search=very%20long")).servers).toEqual([]);
+    const words = await server.json("/v0.1/servers?q=very%20long&limit=100");
+    expect(words.servers.length).toBeGreaterThan(10);
+    for (const s of words.servers as Served[])
+      expect(String(s._meta["test.catalog/catalog"]?.id)).toMatch(/server-\d*[05]$/);
+    // Page 2 on with the cursor alone stays in the list, whichever filters it has.
+    for (const query of [
+      "search=owner1",
+      "q=very%20long",
+      "version=0.3.1",
+      "search=server-1&updated_since=2026-08-05T00:00:00Z",
+    ]) {
+      const whole = await pageThrough(query, 100);
+      const first = await server.json(`/v0.1/servers?${query}&limit=3`);
+      const names = first.servers.map((s: Served) => s.server.name);
+      let cursor: string | undefined = first.metadata.nextCursor;
+      while (cursor) {
+        const page = await server.json(`/v0.1/servers?limit=3&cursor=${cursor}`);
+        names.push(...page.servers.map((s: Served) => s.server.name));
+        cursor = page.metadata.nextCursor;
+      }
+      expect([query, names]).toEqual([query, whole]);
+    }
     const version = await server.json("/v0.1/servers?version=0.3.1&limit=100");
     expect(version.servers.length).toBeGreaterThan(0);
     for (const s of version.servers) expect(s.server.version).toBe("0.3.1");
@@ -223,7 +252,11 @@ describe("GET /v0.1/servers", () => {
       "updated_since=yesterday",
       "cursor=%21%21",
       "cursor=bm9wZQ",
+      `cursor=${"A".repeat(4097)}`,
       "include_deleted=maybe",
+      "updated_since=2026-08-01T00:00:00Z&include_deleted=false",
+      `search=${"a".repeat(201)}`,
+      `q=${"a".repeat(201)}`,
     ]) {
       const response = await server.get(`/v0.1/servers?${query}`);
       expect([query, response.status]).toEqual([query, 400]);

@@ -176,7 +176,12 @@ describe("GET /metrics", () => {
   test("shows the shared state: off without REDIS_URL, up while Redis answers, degraded while it does not", async () => {
     const redis = await new RedisServer().start();
     cleanups.push(() => redis.stop());
-    const link = new RedisLink(redis.url, () => {});
+    let noticedDown!: () => void;
+    const down = new Promise<void>((resolve) => (noticedDown = resolve));
+    // The link's own word that it lost Redis: its redis.down line.
+    const link = new RedisLink(redis.url, (event) => {
+      if (event === "redis.down") noticedDown();
+    });
     cleanups.push(() => link.close());
     await link.connect();
     const mode = (got: Map<string, number>) =>
@@ -188,7 +193,7 @@ describe("GET /metrics", () => {
     const server = serve(new Metrics({ processMetrics: false, sharedMode: sharedMode(link) }));
     expect(mode(await scrape(server))).toEqual(["up"]);
     await redis.kill();
-    for (let i = 0; i < 100 && link.up; i++) await Bun.sleep(20);
+    await down;
     expect(mode(await scrape(server))).toEqual(["degraded"]);
   });
 });

@@ -47,11 +47,6 @@ const ask = (p: string, headers: Record<string, string> = {}) =>
 
 const cacheOf = (p: string) => lines.findLast((line) => line.event === "request" && line.route === p)?.cache;
 
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done() && Date.now() < deadline) await Bun.sleep(5);
-}
-
 describe("a snapshot swapped in", () => {
   test("serves only once prepared; meanwhile catalog.json answers whole from the previous snapshot", async () => {
     const first = await ask("/market/v1/catalog.json");
@@ -95,7 +90,7 @@ describe("a snapshot swapped in", () => {
       expect((await ask(`/market/v1/changes?since=${OLD}`, { "accept-encoding": "gzip" })).status).toBe(200);
       expect(read).not.toContain(NEW);
 
-      await until(() => !store.pending);
+      await store.prepared();
       expect(store.pending).toBe(false);
       expect(store.current()!.snapshotAt).toBe(NEW);
       // The vocabulary was read once while preparing, before the snapshot served.

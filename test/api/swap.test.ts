@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
-import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { eventually, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 let server: TestServer;
 beforeAll(() => {
   server = startServer(snapshotInput([plugin("acme/old", { stars: 1 })], "2026-08-22T00:00:00.000Z"));
 });
 afterAll(() => server.stop());
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await Bun.sleep(20);
-  }
-}
 
 describe("a snapshot published while the server runs", () => {
   test("is served on a following request, without a restart, with every cached response dropped", async () => {
@@ -29,12 +20,17 @@ describe("a snapshot published while the server runs", () => {
       snapshotInput([plugin("acme/new", { stars: 5 }), plugin("acme/old", { stars: 2 })], "2026-09-01T12:00:00.000Z"),
     );
 
-    const after = await waitFor(
-      async () => (await server.json("/api/v1/plugins")).data,
-      (data) => data.generatedAt !== "2026-08-22T00:00:00.000Z",
+    let after!: { generatedAt: string; items: Array<{ id: string }> };
+    await eventually(
+      async () => {
+        after = (await server.json("/api/v1/plugins")).data;
+        return after.generatedAt !== "2026-08-22T00:00:00.000Z";
+      },
+      5000,
+      "the new snapshot served",
     );
     expect(after.generatedAt).toBe("2026-09-01T12:00:00.000Z");
-    expect(after.items.map((p: { id: string }) => p.id)).toEqual(["acme/new", "acme/old"]);
+    expect(after.items.map((p) => p.id)).toEqual(["acme/new", "acme/old"]);
     const again = await server.get("/api/v1/plugins", { "If-None-Match": beforeEtag! });
     expect(again.status).toBe(200);
     expect(again.headers.get("etag")).not.toBe(beforeEtag);
@@ -49,10 +45,20 @@ describe("a snapshot published while the server runs", () => {
 
   test("a file that is not a snapshot leaves the current one serving", async () => {
     const current = (await server.json("/market/manifest.json")).snapshotAt;
+    const refusals = () => server.lines.filter((line) => line.event === "snapshot.open_failed").length;
+    const before = refusals();
     await Bun.write(`${server.path}.garbage`, "not a database at all");
     const { renameSync } = await import("node:fs");
     renameSync(`${server.path}.garbage`, server.path);
-    await Bun.sleep(120);
+    // Requests let the store look at the file again; it has once it logs the refusal.
+    await eventually(
+      async () => {
+        await server.get("/market/manifest.json");
+        return refusals() > before;
+      },
+      5000,
+      "the file refused (snapshot.open_failed)",
+    );
     const res = await server.get("/market/manifest.json");
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).snapshotAt).toBe(current);

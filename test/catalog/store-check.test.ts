@@ -10,31 +10,45 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function storeOn(checkIntervalMs: number): { store: CatalogStore; path: string } {
+/** A store whose periodic check ticks only when the test calls `tick` (each interval passing). */
+function storeOn(checkIntervalMs: number): {
+  store: CatalogStore;
+  path: string;
+  tick: () => void;
+  intervals: number[];
+} {
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
   publishMarked(path, "2026-01-01T00:00:00.000Z");
-  const store = new CatalogStore(path, { checkIntervalMs });
+  const ticks: Array<() => void> = [];
+  const intervals: number[] = [];
+  const every = (ms: number, tick: () => void) => {
+    intervals.push(ms);
+    ticks.push(tick);
+    return () => void ticks.splice(0);
+  };
+  const store = new CatalogStore(path, { checkIntervalMs, every });
   cleanups.push(() => {
     store.close();
     cleanup();
   });
   // Change events are what a missed one looks like: none.
   (store as unknown as { watcher: { close(): void } | null }).watcher?.close();
-  return { store, path };
+  const tick = () => {
+    for (const each of ticks) each();
+  };
+  return { store, path, tick, intervals };
 }
 
 describe("the periodic check", () => {
-  test("picks up a replaced file whose change event never came, once the interval has passed", async () => {
-    const { store, path } = storeOn(40);
+  test("picks up a replaced file whose change event never came, once the interval has passed", () => {
+    const { store, path, tick, intervals } = storeOn(40);
+    expect(intervals).toEqual([40]);
     expect(store.current()?.snapshotAt).toBe("2026-01-01T00:00:00.000Z");
     publishMarked(path, "2026-02-02T00:00:00.000Z");
-    let seen = store.current()?.snapshotAt;
-    for (let waited = 0; seen !== "2026-02-02T00:00:00.000Z" && waited < 2000; waited += 10) {
-      await Bun.sleep(10);
-      seen = store.current()?.snapshotAt;
-    }
-    expect(seen).toBe("2026-02-02T00:00:00.000Z");
+    expect(store.current()?.snapshotAt).toBe("2026-01-01T00:00:00.000Z");
+    tick();
+    expect(store.current()?.snapshotAt).toBe("2026-02-02T00:00:00.000Z");
   });
 
   test("between checks a request does not look at the file", () => {
@@ -45,7 +59,8 @@ describe("the periodic check", () => {
   });
 
   test("with an interval of 0 every request looks", () => {
-    const { store, path } = storeOn(0);
+    const { store, path, intervals } = storeOn(0);
+    expect(intervals).toEqual([]);
     expect(store.current()?.snapshotAt).toBe("2026-01-01T00:00:00.000Z");
     publishMarked(path, "2026-02-02T00:00:00.000Z");
     expect(store.current()?.snapshotAt).toBe("2026-02-02T00:00:00.000Z");

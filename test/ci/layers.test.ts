@@ -16,6 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["catalog/search"],
   ["catalog/snapshot"],
   ["refresh"],
+  ["config-values.ts"],
   ["config.ts"],
   ["http"],
   ["cluster"],

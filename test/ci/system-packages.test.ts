@@ -13,7 +13,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 const SCRIPT = join(ROOT, "scripts", "system-packages.sh");
 const BASH = Bun.which("bash")!;
 const CHMOD = Bun.which("chmod")!;
-const ALL = ["redis-server", "nginx-light", "chromium", "fonts-wqy-microhei", "prometheus"];
+const ALL = ["redis-server", "nginx-light", "faketime", "chromium", "fonts-wqy-microhei", "prometheus"];
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -29,6 +29,7 @@ function executable(path: string, body: string): void {
 const STAND_INS: Record<string, string[]> = {
   "redis-server": ["redis-server"],
   "nginx-light": ["nginx"],
+  faketime: ["faketime"],
   chromium: ["chromium"],
   "fonts-wqy-microhei": ["fc-list"],
   prometheus: ["promtool"],
@@ -65,12 +66,12 @@ describe("the test command's system packages", () => {
     const { run, aptCalls } = machine(0, ["redis-server"]);
     const { code, stderr } = run();
     expect(stderr).toContain(
-      "Installing the Debian packages the tests need: nginx-light chromium fonts-wqy-microhei prometheus",
+      "Installing the Debian packages the tests need: nginx-light faketime chromium fonts-wqy-microhei prometheus",
     );
     expect(code).toBe(0);
     expect(aptCalls()).toEqual([
       "update",
-      "install -y --no-install-recommends nginx-light prometheus",
+      "install -y --no-install-recommends nginx-light faketime prometheus",
       "install -y chromium fonts-wqy-microhei",
     ]);
     // Installed now: a second run has nothing to do.
@@ -85,13 +86,13 @@ describe("the test command's system packages", () => {
     expect(stderr).toContain(`missing: ${ALL.join(" ")}`);
     expect(stderr).toContain(
       "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends " +
-        "redis-server nginx-light prometheus && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-wqy-microhei",
+        "redis-server nginx-light faketime prometheus && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-wqy-microhei",
     );
     expect(aptCalls()).toEqual([]);
   });
 
   test("--check only names them, even as root", () => {
-    const { run, aptCalls } = machine(0, ["redis-server", "nginx-light", "prometheus"]);
+    const { run, aptCalls } = machine(0, ["redis-server", "nginx-light", "faketime", "prometheus"]);
     const { code, stderr } = run("--check");
     expect(code).toBe(1);
     expect(stderr).toContain("missing: chromium fonts-wqy-microhei");

@@ -2,22 +2,21 @@
  * The deployment of deploy/nginx/: Debian's nginx with proxy_cache in front of two instances, as
  * README.md ("A caching proxy in front") describes it, under a realistic mixed load from many
  * clients (all on the loopback; nginx takes the test's X-Forwarded-For as the client, as it would
- * a load balancer's). What reaches the origins is read from their request logs.
+ * a load balancer's). What reaches the origins is read from their request logs. nginx runs on a
+ * clock of the test's (libfaketime): a cached answer's lifetime passes when the test moves it on.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginRecord } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
-import { accepting, plugin, snapshotInput, tempDir } from "../helpers";
+import { accepting, eventually, plugin, snapshotInput, tempDir } from "../helpers";
 import { ensureStopped, ROOT, type Service, startService } from "../reliability/support/process";
 import { freePort, RedisServer } from "./redis-server";
 
-/** The shared caches' lifetime the instances state, short for the test: s-maxage and stale-while-revalidate. */
-const MAX_AGE_S = 6;
-const STALE_S = 2;
-/** How long an instance takes at most to serve a snapshot written over its file (the store checks every second). */
-const PICKUP_S = 2;
+/** The shared caches' lifetime the instances state: s-maxage and stale-while-revalidate. */
+const MAX_AGE_S = 60;
+const STALE_S = 30;
 
 const PLUGINS = 12;
 const records = (description: string): PluginRecord[] =>
@@ -45,19 +44,49 @@ function nginxConf(port: number): string {
   const site = template.replace(/\$\{(CATALOG_[A-Z_]+)\}/g, (_, name: string) => values[name]!);
   writeFileSync(join(dir, "catalog.conf"), site);
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `${t}_temp_path ${dir}/${t};`);
-  return `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/nginx-error.log; events {}
+  // The workers keep the clock's settings: nginx gives them only the variables named with `env`.
+  const clock = ["LD_PRELOAD", ...Object.keys(nginxClockEnv())].map((name) => `env ${name};`).join(" ");
+  return `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/nginx-error.log; events {} ${clock}
 http { access_log off; ${temp.join(" ")} include ${dir}/catalog.conf; }`;
 }
 
-/** Each origin's request lines, once their logs have caught up (no new line for 250 ms). */
+/** libfaketime, which Debian's faketime package installs (scripts/system-packages.sh). */
+function libfaketime(): string {
+  const found = readdirSync("/usr/lib")
+    .map((arch) => join("/usr/lib", arch, "faketime", "libfaketime.so.1"))
+    .find((path) => existsSync(path));
+  if (!found) throw new Error("libfaketime is missing: apt-get install faketime (scripts/system-packages.sh)");
+  return found;
+}
+
+/** How far nginx's clock is ahead of the real one, in seconds. */
+let nginxAhead = 0;
+
+/** Moves nginx's clock on by `seconds`: libfaketime reads the file again on each look at the time. */
+function moveNginxClock(seconds: number): void {
+  nginxAhead += seconds;
+  const clock = join(dir, "nginx-clock");
+  writeFileSync(`${clock}.next`, `+${nginxAhead}`);
+  renameSync(`${clock}.next`, clock);
+}
+
+/** The origins' request lines but /healthz's: the marks' and the proxy's readiness probe's, no test's. */
+const requestLines = () => services.map((s) => s.events.filter((e) => e.event === "request" && e.route !== "/healthz"));
+
+/**
+ * Each origin's request lines, all of those answered so far: a request to each origin itself, a
+ * mark, is logged after every line of a request answered before it, and its line has come.
+ */
 async function originLines(): Promise<Array<Array<Record<string, unknown>>>> {
-  const lines = () => services.map((s) => s.events.filter((e) => e.event === "request"));
-  let count = -1;
-  while (lines().flat().length !== count) {
-    count = lines().flat().length;
-    await Bun.sleep(250);
-  }
-  return lines();
+  await Promise.all(
+    services.map(async (s) => {
+      const marks = () => s.events.filter((e) => e.event === "request" && e.route === "/healthz").length;
+      const before = marks();
+      await fetch(`${s.url}/healthz`);
+      await eventually(() => marks() > before, 5000, `the line of the mark sent to ${s.url}`);
+    }),
+  );
+  return requestLines();
 }
 
 /** A mark of what the origins logged so far; `since` gives the request lines logged after it, as route and status. */
@@ -69,6 +98,16 @@ async function mark(): Promise<{ since: () => Promise<Array<[unknown, unknown]>>
         .flatMap((lines, i) => lines.slice(before[i]))
         .map((e): [unknown, unknown] => [e.route, e.status])
         .sort(),
+  };
+}
+
+/** libfaketime's settings for nginx: its wall clock is the real one plus the offset in the file, read on each look. */
+function nginxClockEnv(): Record<string, string> {
+  return {
+    FAKETIME_TIMESTAMP_FILE: join(dir, "nginx-clock"),
+    FAKETIME_NO_CACHE: "1",
+    // Only the wall clock the cache dates its answers by: nginx's timers keep the real monotonic one.
+    FAKETIME_DONT_FAKE_MONOTONIC: "1",
   };
 }
 
@@ -100,7 +139,11 @@ beforeAll(async () => {
   const port = freePort();
   const conf = join(dir, "nginx.conf");
   writeFileSync(conf, nginxConf(port));
-  nginx = Bun.spawn(["nginx", "-p", dir, "-c", conf, "-e", `${dir}/nginx-error.log`], { stderr: "inherit" });
+  moveNginxClock(0);
+  nginx = Bun.spawn(["nginx", "-p", dir, "-c", conf, "-e", `${dir}/nginx-error.log`], {
+    stderr: "inherit",
+    env: { ...process.env, LD_PRELOAD: libfaketime(), ...nginxClockEnv() },
+  });
   proxy = `http://127.0.0.1:${port}`;
   await accepting(proxy);
 }, 30_000);
@@ -242,7 +285,7 @@ describe("two instances behind nginx proxy_cache (deploy/nginx)", () => {
     expect(current.headers.get("etag")).toBe(etag);
     expect(await origin.since()).toEqual([]);
     // Past s-maxage and stale-while-revalidate the cache asks the origins with If-None-Match.
-    await Bun.sleep((MAX_AGE_S + STALE_S + 0.5) * 1000);
+    moveNginxClock(MAX_AGE_S + STALE_S + 1);
     const renewed = await get(path, "10.8.0.3");
     expect(renewed.status).toBe(200);
     expect(renewed.headers.get("x-cache-status")).toBe("REVALIDATED");
@@ -251,26 +294,25 @@ describe("two instances behind nginx proxy_cache (deploy/nginx)", () => {
   }, 30_000);
 
   test("a new snapshot is seen through the cache within s-maxage + stale-while-revalidate of its swap", async () => {
-    const client = (i: number) => `10.7.${i % 200}.1`;
+    // A client of its own for every request: none is refused by the origins' rate limits.
+    const client = (i: number) => `10.7.${Math.floor(i / 250) % 250}.${1 + (i % 250)}`;
     // Every address of the load is in the cache, from the first snapshot.
     for (const [i, path] of LOAD.entries()) await (await get(path, client(i))).arrayBuffer();
-    const published = Date.now();
     for (const path of databases) publishSnapshot(path, snapshotInput(records("second"), "2026-08-23T00:00:00.000Z"));
-    const deadline = published + (MAX_AGE_S + STALE_S + PICKUP_S) * 1000;
-    let seenAfter = Number.NaN;
-    let i = 0;
-    while (Date.now() < deadline + 3000) {
-      const body = await (await get("/api/v1/plugins/acme/p1", client(i++))).text();
-      if (body.includes("second 1")) {
-        seenAfter = Date.now() - published;
-        break;
-      }
-      await Bun.sleep(200);
-    }
-    console.log(`new snapshot seen through the cache after ${seenAfter} ms (bound ${deadline - published} ms)`);
-    expect(seenAfter).toBeLessThanOrEqual(deadline - published);
-    // Past the bound every address of the load answers what the origins answer now.
-    await Bun.sleep(Math.max(0, deadline - Date.now()));
+    let i = LOAD.length;
+    // The swap is done once both origins serve the new snapshot (each store looks at its file again).
+    const swapped = async () => {
+      const bodies = services.map(async (s) => {
+        const response = await fetch(`${s.url}/api/v1/plugins/acme/p1`, {
+          headers: { "X-Forwarded-For": client(i++) },
+        });
+        return response.text();
+      });
+      return (await Promise.all(bodies)).every((body) => body.includes("second 1"));
+    };
+    await eventually(swapped, 10_000, "both origins serving the new snapshot");
+    // The bound passes on nginx's clock: every address of the load then answers what the origins answer now.
+    moveNginxClock(MAX_AGE_S + STALE_S + 1);
     for (const path of LOAD) {
       const through = await get(path, client(i++));
       const origin = await fetch(`${services[0]!.url}${path}`, { headers: { "X-Forwarded-For": client(i++) } });

@@ -14,18 +14,27 @@ export function freePort(): number {
   return port;
 }
 
-async function accepting(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
-      socket.end();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`redis-server not accepting on ${port}: ${error}`);
-      await Bun.sleep(20);
-    }
-  }
+/**
+ * Resolves once redis-server logs that it accepts connections (its listening socket is bound by
+ * then); rejects if it ends before. Its output is read to its end, so it never waits on a full pipe.
+ */
+function acceptingLine(output: ReadableStream<Uint8Array>, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const decoder = new TextDecoder();
+    let text = "";
+    let ready = false;
+    void (async () => {
+      for await (const chunk of output) {
+        if (ready) continue;
+        text += decoder.decode(chunk, { stream: true });
+        if (text.includes("Ready to accept connections")) {
+          ready = true;
+          resolve();
+        }
+      }
+      if (!ready) reject(new Error(`redis-server on ${port} ended before accepting connections:\n${text}`));
+    })();
+  });
 }
 
 export class RedisServer {
@@ -40,8 +49,9 @@ export class RedisServer {
   async start(): Promise<this> {
     const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir];
     args.push("--save", "", "--appendonly", "no");
-    this.proc = Bun.spawn(["redis-server", ...args], { stdout: "ignore", stderr: "inherit" });
-    await accepting(this.port, 5000);
+    const proc = Bun.spawn(["redis-server", ...args], { stdout: "pipe", stderr: "inherit" });
+    this.proc = proc;
+    await acceptingLine(proc.stdout, this.port);
     return this;
   }
 
@@ -53,6 +63,26 @@ export class RedisServer {
   /** Lets a paused server answer again (SIGCONT). */
   resume(): void {
     this.proc?.kill("SIGCONT");
+  }
+
+  /**
+   * While the server is down: a stand-in on its port that counts the connections clients try and
+   * closes each at once, as a dead Redis behind a proxy would. Stopped before `start` again.
+   */
+  standIn(): { tries: () => number; stop: () => void } {
+    let tries = 0;
+    const listener = Bun.listen({
+      hostname: "127.0.0.1",
+      port: this.port,
+      socket: {
+        open: (socket) => {
+          tries++;
+          socket.end();
+        },
+        data() {},
+      },
+    });
+    return { tries: () => tries, stop: () => listener.stop(true) };
   }
 
   /** Kills the server at once, as a crash would. */

@@ -70,8 +70,8 @@ describe("manifests read in the refresh's GraphQL batches", () => {
         version: "1.2.3",
         transport: { type: "stdio" },
         environmentVariables: [
-          { name: "MCPCO_TOKEN", isRequired: true, isSecret: true },
-          { name: "MCPCO_REGION", isRequired: false, isSecret: false },
+          { name: "MCPCO_TOKEN", isRequired: true, isSecret: true, description: "API token" },
+          { name: "MCPCO_REGION", isRequired: false, isSecret: false, description: "Region", default: "eu" },
         ],
       },
     ]);

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { saveLastGood } from "../../src/catalog/snapshot/last-good";
-import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { eventually, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
 const plugins = Array.from({ length: 300 }, (_, i) =>
@@ -46,17 +46,13 @@ test("a database damaged under load: no 500, at most a 503 while it is restored,
       await res.arrayBuffer();
     }
   });
+  // Readiness asked back to back beside the load, each probe once the one before has answered.
   const probe = (async () => {
-    while (running) {
-      readiness.push((await s.get("/readyz")).status);
-      await Bun.sleep(5);
-    }
+    while (running) readiness.push((await s.get("/readyz")).status);
   })();
   // Load is counted in answers, not in wall time, so a busy machine gives the same test.
-  const answered = async (count: number, also: () => boolean = () => true) => {
-    const deadline = Date.now() + 20_000;
-    while ((statuses.length < count || !also()) && Date.now() < deadline) await Bun.sleep(10);
-  };
+  const answered = (count: number, also: () => boolean = () => true) =>
+    eventually(() => statuses.length >= count && also(), 20_000, `${count} answers`);
   await answered(20);
   const before = statuses.length;
   damageInPlace(s.path);

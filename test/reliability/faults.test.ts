@@ -16,15 +16,20 @@ afterEach(() => {
   t = undefined;
 });
 
-/** The snapshot time the app serves now. */
+/**
+ * The snapshot time the app serves now. The apps here look at their file on every request, so
+ * whatever landed at the path before this request has been seen by it.
+ */
 async function served(app: TestApp): Promise<string> {
-  await Bun.sleep(40);
   const response = await call(app.app, "/market/v1/plugins?pageSize=100");
   expect(response.status).toBe(200);
   const body = await json(response);
   expect(body.items.every((p: { description: string }) => p.description.includes(body.generatedAt))).toBe(true);
   return body.generatedAt;
 }
+
+/** The app over a snapshot of FIRST, its store looking at the file on every request. */
+const everyRequestLooks = () => appWithSnapshot({}, FIRST, undefined, 0);
 
 /** Puts `bytes` at the path the way a careless copy would: a new file renamed over it. */
 function renameOver(path: string, write: (tmp: string) => void): void {
@@ -35,7 +40,7 @@ function renameOver(path: string, write: (tmp: string) => void): void {
 
 describe("the serving snapshot survives", () => {
   test("garbage renamed over the database path", async () => {
-    t = appWithSnapshot();
+    t = everyRequestLooks();
     expect(await served(t)).toBe(FIRST);
     renameOver(t.path, (tmp) => writeFileSync(tmp, "garbage ".repeat(10_000)));
     expect(await served(t)).toBe(FIRST);
@@ -43,7 +48,7 @@ describe("the serving snapshot survives", () => {
   });
 
   test("a truncated copy of a newer snapshot renamed over the path", async () => {
-    t = appWithSnapshot();
+    t = everyRequestLooks();
     expect(await served(t)).toBe(FIRST);
     const newer = join(dirname(t.path), "newer.sqlite");
     publishMarked(newer, "2026-02-02T02:02:02.222Z", 3000);
@@ -57,7 +62,7 @@ describe("the serving snapshot survives", () => {
   });
 
   test("the database file deleted, then a good snapshot published", async () => {
-    t = appWithSnapshot();
+    t = everyRequestLooks();
     expect(await served(t)).toBe(FIRST);
     rmSync(t.path);
     expect(await served(t)).toBe(FIRST);
@@ -66,7 +71,7 @@ describe("the serving snapshot survives", () => {
   });
 
   test("a build that runs out of disk (file size limit) fails, leaves no temporary file, and serving goes on", async () => {
-    t = appWithSnapshot();
+    t = everyRequestLooks();
     const before = readFileSync(t.path);
     const script = `
       import { publishSnapshot } from ${JSON.stringify(join(ROOT, "src/catalog/snapshot/publish.ts"))};

@@ -1,6 +1,7 @@
 /** /healthz and /readyz: alive always; ready only with a snapshot no older than READY_MAX_AGE_S. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readiness } from "../../src/routes/health-routes";
+import { eventually } from "../helpers";
 import { appWithSnapshot, call, json, publishMarked, type TestApp } from "./support/catalog";
 
 let t: TestApp | undefined;
@@ -39,8 +40,13 @@ describe("health endpoints", () => {
     t = appWithSnapshot({}, null);
     expect((await call(t.app, "/readyz")).status).toBe(503);
     const snapshotAt = publishMarked(t.path, ago(30));
-    await Bun.sleep(50);
-    const response = await call(t.app, "/readyz");
+    // The store sees the new file on a change event or its next periodic check.
+    let response!: Response;
+    const ready = async () => {
+      response = await call(t!.app, "/readyz");
+      return response.status === 200;
+    };
+    await eventually(ready, 5000, "/readyz 200");
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body).toMatchObject({ status: "ready", snapshotAt, maxAgeSeconds: null });

@@ -89,7 +89,7 @@ describe("CORS", () => {
     expect(await response.text()).toBe("");
   });
 
-  test("asked-for headers that are not header names are not echoed", async () => {
+  test("asked-for headers that are not header names are not echoed: the default list stands", async () => {
     const response = await fetch(`${server.url}/market/v1/plugins`, {
       method: "OPTIONS",
       headers: {
@@ -99,7 +99,20 @@ describe("CORS", () => {
       },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get("access-control-allow-headers")).toBeNull();
+    expect(response.headers.get("access-control-allow-headers")).toBe(
+      "Authorization, Content-Type, Accept, If-None-Match",
+    );
+  });
+
+  test("a preflight that asks for no headers is allowed the ones clients send", async () => {
+    const response = await fetch(`${server.url}/v0.1/servers`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-headers")).toBe(
+      "Authorization, Content-Type, Accept, If-None-Match",
+    );
   });
 
   test("GET responses expose ETag and the rate-limit headers to scripts", async () => {

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Shutdown } from "../../src/lifecycle";
+import { eventually } from "../helpers";
 import { publishMarked, tempDir } from "./support/catalog";
-import { ensureStopped, type Service, startService } from "./support/process";
+import { ensureStopped, readByPeer, type Service, startService } from "./support/process";
 
 let service: Service | undefined;
 let cleanup: (() => void) | undefined;
@@ -30,8 +31,14 @@ async function start(env: Record<string, string> = {}): Promise<Service> {
   return service;
 }
 
-/** Opens a connection and sends all of a request but its final blank line: a request in flight. */
-async function requestInFlight(url: string, path: string): Promise<{ finish: () => void; response: Promise<string> }> {
+/**
+ * Opens a connection and sends all of a request but its final blank line: a request in flight,
+ * there on the server once `arrived` (the server has read what was sent).
+ */
+async function requestInFlight(
+  url: string,
+  path: string,
+): Promise<{ finish: () => void; response: Promise<string>; arrived: () => boolean }> {
   const { hostname, port } = new URL(url);
   let text = "";
   let done!: (text: string) => void;
@@ -48,7 +55,11 @@ async function requestInFlight(url: string, path: string): Promise<{ finish: () 
     },
   });
   socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n`);
-  return { finish: () => void socket.write("\r\n"), response };
+  return {
+    finish: () => void socket.write("\r\n"),
+    response,
+    arrived: () => readByPeer(socket.localPort, Number(port)),
+  };
 }
 
 describe("stopping", () => {
@@ -56,11 +67,16 @@ describe("stopping", () => {
     test(`${signal}: the request in flight completes, new connections are refused, exit 0`, async () => {
       const s = await start({ STOP_GRACE_MS: "0" });
       const inFlight = await requestInFlight(s.url, "/api/v1/plugins/owner1/repo-1");
-      await Bun.sleep(50);
+      await eventually(inFlight.arrived, 5000, "the server reading the request's first lines");
       s.proc.kill(signal);
       await s.waitFor("server.stopping");
-      await Bun.sleep(100);
-      await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
+      // Once the stop reaches the listener, a new connection is refused (each try on a connection of its own).
+      const refused = () =>
+        fetch(`${s.url}/healthz`, { keepalive: false }).then(
+          () => false,
+          () => true,
+        );
+      await eventually(refused, 5000, "a new connection refused");
       inFlight.finish();
       const raw = await inFlight.response;
       expect(raw).toStartWith("HTTP/1.1 200");
@@ -74,12 +90,16 @@ describe("stopping", () => {
 
 describe("stopping during a scheduled refresh", () => {
   test("the schedule stops, the refresh is cut, the snapshot is untouched, no temporary file or lock remains, exit 0", async () => {
-    let asked = 0;
+    let askedFirst!: () => void;
+    const asked = new Promise<void>((resolve) => (askedFirst = resolve));
     // A hosting platform that accepts requests and never answers: the refresh hangs mid-fetch.
     const platform = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: () => (asked++, new Promise<Response>(() => {})),
+      fetch: () => {
+        askedFirst();
+        return new Promise<Response>(() => {});
+      },
     });
     try {
       const s = await start({
@@ -89,7 +109,7 @@ describe("stopping during a scheduled refresh", () => {
       });
       const before = readFileSync(path);
       await s.waitFor("refresh.started", 5000);
-      while (asked === 0) await Bun.sleep(20);
+      await asked;
       expect(readdirSync(join(path, "..")).some((f) => f.endsWith(".lock"))).toBe(true);
       s.proc.kill("SIGTERM");
       expect(await s.exited).toBe(0);
@@ -112,13 +132,13 @@ describe("logs", () => {
     const paths = ["/api/v1/plugins", "/api/v1/plugins?page=zero", "/nope", "/market/manifest.json", "/readyz"];
     for (const path of paths) await fetch(s.url + path);
     await fetch(`${s.url}/api/v1/plugins`, { method: "POST", headers: { Authorization: `token ${token}` } });
-    await Bun.sleep(100);
+    const requests = () => s.events.filter((e) => e.event === "request");
+    await eventually(() => requests().length >= paths.length + 1, 5000, "a line for every request");
     s.proc.kill("SIGTERM");
     expect(await s.exited).toBe(0);
-    const requests = s.events.filter((e) => e.event === "request");
     // The second request to the list endpoint within the window is rate limited.
-    expect(requests.map((r) => r.status)).toEqual([200, 429, 404, 200, 200, 405]);
-    for (const r of requests) {
+    expect(requests().map((r) => r.status)).toEqual([200, 429, 404, 200, 200, 405]);
+    for (const r of requests()) {
       expect(Object.keys(r).sort()).toEqual([
         "cache",
         "durationMs",
@@ -182,7 +202,13 @@ describe("Shutdown", () => {
   test("steps run once, in order, then exit 0", async () => {
     const h = harness();
     const order: string[] = [];
-    h.shutdown.add("a", async () => void (await Bun.sleep(20), order.push("a"))).add("b", () => order.push("b"));
+    // Step a gives the event loop a turn before it ends: b must wait for it.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const a = async () => {
+      await turn();
+      order.push("a");
+    };
+    h.shutdown.add("a", a).add("b", () => order.push("b"));
     await Promise.all([h.shutdown.stop("SIGTERM"), h.shutdown.stop("SIGINT")]);
     expect(order).toEqual(["a", "b"]);
     expect(h.code()).toBe(0);

@@ -1,11 +1,12 @@
 /**
  * The scheduled refresh's work runs in a child process, never on the server's thread: the real
  * service, the fake platform serving repositories whose SKILL.md front matter is costly to parse,
- * and /healthz probed every 100 ms while the scheduled run parses them. How long /healthz waits
+ * and /healthz probed again and again while the scheduled run parses them. How long /healthz waits
  * meanwhile is measured by `npm run bench:refresh-probe`; here the structure is asserted.
  */
 import { afterEach, expect, test } from "bun:test";
 import { deepSkillSeeds } from "../fakes/hostile-repos";
+import { eventually } from "../helpers";
 import { Env } from "../refresh/support";
 import { ensureStopped, type Service, startService } from "./support/process";
 
@@ -40,12 +41,15 @@ test("a scheduled refresh parsing 40 hostile SKILL.md files runs in another proc
   // The server's own line of the result, after the child's lines.
   const result = () => s.events.find((e) => e.event === "refresh.published" && e.summary);
   await s.waitFor("refresh.process", 10_000);
-  const deadline = Date.now() + 50_000;
-  while (!result() && Date.now() < deadline) {
-    const response = await fetch(`${s.url}/healthz`);
-    probes.push(response.status);
-    await Bun.sleep(100);
-  }
+  // Each look for the result probes /healthz first, until the run's result is logged.
+  await eventually(
+    async () => {
+      probes.push((await fetch(`${s.url}/healthz`)).status);
+      return result() !== undefined;
+    },
+    50_000,
+    "the server's refresh.published line",
+  );
   expect(result()).toBeDefined();
   const child = Number(s.events.find((e) => e.event === "refresh.process")!.pid);
   expect(child).toBeGreaterThan(0);

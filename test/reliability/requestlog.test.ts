@@ -1,5 +1,6 @@
 /** The request log: one JSON-ready line per request, with the client IP only when configured. */
 import { afterEach, describe, expect, test } from "bun:test";
+import { eventually } from "../helpers";
 import { appWithSnapshot, call, serve, type TestApp } from "./support/catalog";
 
 let t: TestApp | undefined;
@@ -8,10 +9,11 @@ afterEach(() => {
   t = undefined;
 });
 
-/** The request lines logged so far, once the after-response hooks have run. */
-async function requestLines(app: TestApp): Promise<Array<Record<string, unknown>>> {
-  await Bun.sleep(10);
-  return app.lines.filter((line) => line.event === "request");
+/** The request lines logged, once the hooks of all `count` requests sent have run. */
+async function requestLines(app: TestApp, count: number): Promise<Array<Record<string, unknown>>> {
+  const lines = () => app.lines.filter((line) => line.event === "request");
+  await eventually(() => lines().length >= count, 5000, `${count} request lines`);
+  return lines();
 }
 
 describe("request log", () => {
@@ -23,7 +25,7 @@ describe("request log", () => {
     await call(t.app, "/api/v1/plugins?q=private-words&page=1");
     const first = await call(t.app, "/api/v1/plugins/owner1/repo-1", { method: "HEAD" });
     await call(t.app, "/api/v1/plugins/owner1/repo-1", { headers: { "If-None-Match": first.headers.get("etag")! } });
-    const lines = await requestLines(t);
+    const lines = await requestLines(t, 4);
     expect(lines).toHaveLength(4);
     expect(lines.map(({ durationMs, ...rest }) => rest)).toEqual([
       { event: "request", method: "GET", route: "/api/v1/plugins", status: 200, cache: "miss" },
@@ -44,7 +46,7 @@ describe("request log", () => {
     await call(t.app, "/plugins/feed.xml", { method: "DELETE" });
     await call(t.app, `/api/v1/plugins/a/${"b".repeat(9000)}`);
     await call(t.app, "/readyz", { method: "OPTIONS" });
-    const lines = await requestLines(t);
+    const lines = await requestLines(t, 7);
     expect(lines.map((l) => [l.method, l.status])).toEqual([
       ["GET", 200],
       ["GET", 429],
@@ -62,7 +64,7 @@ describe("request log", () => {
     const server = serve(t);
     await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
     await server.stop();
-    const lines = await requestLines(t);
+    const lines = await requestLines(t, 1);
     expect(lines).toHaveLength(1);
     expect("ip" in lines[0]!).toBe(false);
     expect(JSON.stringify(t.lines)).not.toContain("203.0.113.9");
@@ -74,6 +76,6 @@ describe("request log", () => {
     await fetch(`${server.url}/healthz`, { headers: { "X-Forwarded-For": "203.0.113.9, 10.0.0.1" } });
     await fetch(`${server.url}/healthz`);
     await server.stop();
-    expect((await requestLines(t)).map((l) => l.ip)).toEqual(["203.0.113.9", "127.0.0.1"]);
+    expect((await requestLines(t, 2)).map((l) => l.ip)).toEqual(["203.0.113.9", "127.0.0.1"]);
   });
 });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
+import { eventually } from "../helpers";
 import { publishMarked, tempDir } from "./support/catalog";
 import { ensureStopped, type Service, spawnService, startService } from "./support/process";
 
@@ -88,7 +89,6 @@ describe("SIGTERM under keep-alive load", () => {
     const paths = ["/api/v1/plugins", "/api/v1/plugins/owner1/repo-1", "/plugins/feed.xml", "/readyz"];
     const answers: Array<Answer & { path: string }> = [];
     let lost = 0;
-    let stopAt = 0;
     const loads = connections.map(async (connection, c) => {
       for (let n = c; ; n++) {
         const path = paths[n % paths.length]!;
@@ -101,12 +101,14 @@ describe("SIGTERM under keep-alive load", () => {
         if (answer.close) return connection.close();
       }
     });
-    await Bun.sleep(400);
-    stopAt = performance.now();
+    // Under load: every connection has had each of the paths answered.
+    const rounds = connections.length * paths.length;
+    await eventually(() => answers.length >= rounds, 10_000, `${rounds} answers before the stop`);
     s.proc.kill("SIGTERM");
     await Promise.all(loads);
+    // Exit 0 is a stop that ended within its deadline (9.5 s): past it the process logs server.stop_timeout and exits 1.
     expect(await s.exited).toBe(0);
-    expect(performance.now() - stopAt).toBeLessThan(10_000);
+    expect(s.events.filter((e) => e.event === "server.stop_timeout")).toEqual([]);
     expect(lost).toBe(0);
     expect(answers.filter((a) => a.close)).toHaveLength(connections.length);
     expect(answers.filter((a) => a.status >= 500 && a.path !== "/readyz")).toEqual([]);
@@ -126,7 +128,7 @@ describe("a taken port", () => {
     });
     listening.catch(() => {});
     services.push({ ...second, url: "" });
-    expect(await Promise.race([second.exited, Bun.sleep(15_000).then(() => "still running")])).toBe(1);
+    expect(await second.exited).toBe(1);
     expect(second.output()).toContain(`Port ${port}`);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
   }, 60_000);

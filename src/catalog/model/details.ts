@@ -16,7 +16,7 @@ import {
   SAFE_COMMAND_PATTERN,
   SERVER_NAME_PATTERN,
 } from "./install-rules";
-import { McpRegistrySchema } from "./mcp-identity";
+import { McpRegistryDetailsSchema } from "./registry-inputs";
 import { RemoteSchema, ToolsSchema } from "./remote";
 import { RiskNotesSchema } from "./risk";
 import { SecuritySchema } from "./security";
@@ -187,8 +187,8 @@ export const DetailsSchema = Type.Object(
     /** deps.dev's Scorecard, advisories and provenance; absent when deps.dev was not asked. */
     security: Type.Optional(SecuritySchema),
 
-    /** server.json's name and version, kept for the MCP registry API; absent when none was accepted. */
-    mcp_registry: Type.Optional(McpRegistrySchema),
+    /** server.json's name and version, with its title, icons and inputs, kept for the MCP registry API; absent when none was accepted. */
+    mcp_registry: Type.Optional(McpRegistryDetailsSchema),
     /** The owner file's deprecation (refresh/manifests/owner-file.ts): its message and replacement, each checked. */
     deprecation: Type.Optional(DeprecationSchema),
     /** The repository the owner file names as the one this is a copy of, once checked against the catalog. */

@@ -23,6 +23,18 @@ export interface StoreOptions {
   log?: Log;
   /** Time one slice of a new snapshot's preparation may hold the event loop (SLICE_MS). */
   sliceMs?: number;
+  /**
+   * Calls `tick` every `ms` and answers how to stop it: an unreferenced `setInterval` by default;
+   * a test gives its own to pass the check interval without waiting for it.
+   */
+  every?: (ms: number, tick: () => void) => () => void;
+}
+
+/** The periodic check's timer unless the options give one: it keeps no process alive. */
+function everyInterval(ms: number, tick: () => void): () => void {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Work a newly opened snapshot needs before it serves: a generator that may pause wherever it yields. */
@@ -77,7 +89,8 @@ export class CatalogStore {
   private loadedFile: FileId | null = null;
   /** Set when the file should be looked at again: a change was seen, or the check interval passed. */
   private dirty = true;
-  private readonly checkTimer: ReturnType<typeof setInterval> | null;
+  /** Stops the periodic check's timer; null when every request looks (an interval of 0). */
+  private readonly stopChecks: (() => void) | null;
   private watcher: FSWatcher | null = null;
   private readonly checkIntervalMs: number;
   private readonly swapListeners = new Set<(snapshot: Snapshot) => void>();
@@ -92,8 +105,8 @@ export class CatalogStore {
   ) {
     this.checkIntervalMs = options.checkIntervalMs ?? 1000;
     // A timer marks the periodic check due, so a request reads no clock to know.
-    this.checkTimer = this.checkIntervalMs > 0 ? setInterval(() => (this.dirty = true), this.checkIntervalMs) : null;
-    this.checkTimer?.unref();
+    const every = options.every ?? everyInterval;
+    this.stopChecks = this.checkIntervalMs > 0 ? every(this.checkIntervalMs, () => (this.dirty = true)) : null;
     try {
       this.watcher = watch(dirname(path), (_event, name) => {
         if (name === null || name === basename(path)) this.dirty = true;
@@ -106,7 +119,7 @@ export class CatalogStore {
 
   /** The snapshot to serve now, or null when none could be opened yet. */
   current(): Snapshot | null {
-    if (this.dirty || this.checkTimer === null) {
+    if (this.dirty || this.stopChecks === null) {
       this.dirty = false;
       this.reloadIfChanged();
     }
@@ -239,7 +252,7 @@ export class CatalogStore {
   }
 
   close(): void {
-    if (this.checkTimer !== null) clearInterval(this.checkTimer);
+    this.stopChecks?.();
     this.watcher?.close();
     this.snapshot?.close();
     this.snapshot = null;

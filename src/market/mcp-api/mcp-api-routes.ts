@@ -1,8 +1,11 @@
 /**
  * The MCP registry API, read-only (API version 2025-12-01): GET /v0.1/servers (paged by an opaque
- * cursor, with `search`, `updated_since` and `version`), GET /v0.1/servers/{serverName}/versions and
- * /versions/{version}. Every answer is cached per snapshot like the other documents; a page is a
- * slice of an order the snapshot's entries were written in (servers.ts).
+ * cursor, with `search`, `updated_since` and `version`, and the catalog's own word search `q`), GET
+ * /v0.1/servers/{serverName}/versions and /versions/{version}. Every answer is cached per snapshot
+ * like the other documents; a page is a slice of an order the snapshot's entries were written in
+ * (servers.ts). A cursor carries the filters of the list it continues, so a client that asks the
+ * next page with the cursor alone (VS Code) stays in that list. Every answer carries the CORS
+ * headers GitHub Copilot's registry documentation names.
  */
 import { Type as t } from "@sinclair/typebox";
 import { PreparedPerSnapshot } from "../../catalog/snapshot/prepared";
@@ -11,6 +14,7 @@ import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer } from "../../http/answer";
 import { CACHE_CONTROL, JSON_TYPE, type Rendered, render } from "../../http/cache";
 import { HttpError } from "../../http/errors";
+import { ALLOWED_METHODS } from "../../http/guard";
 import type { RouteDoc } from "../../http/openapi";
 import { ServerListSchema, ServerResponseSchema } from "./mcp-api-schema";
 import { firstEntry, type Order, RegistryServers } from "./servers";
@@ -23,56 +27,116 @@ export const MAX_LIMIT = 100;
 const MAX_SEARCH = 200;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
-const bad = (message: string) => new HttpError(400, message);
+/**
+ * The CORS headers of every registry answer beyond `Access-Control-Allow-Origin: *` (which every
+ * answer of the service carries): what GitHub Copilot's registry documentation asks of a registry.
+ */
+export const REGISTRY_CORS: Readonly<Record<string, string>> = Object.freeze({
+  "Access-Control-Allow-Methods": ALLOWED_METHODS,
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, If-None-Match",
+});
+const CORS_DOCS = {
+  "Access-Control-Allow-Methods": `The methods the registry API answers: \`${ALLOWED_METHODS}\`.`,
+  "Access-Control-Allow-Headers": `The request headers a browser may send: \`${REGISTRY_CORS["Access-Control-Allow-Headers"]}\`.`,
+};
+
+const bad = (message: string) => new HttpError(400, message, { ...REGISTRY_CORS });
 export const NOT_FOUND = "Server not found";
 export const VERSION_NOT_FOUND = "Server version not found";
 export const OLD_CURSOR = "The cursor belongs to an earlier snapshot of the catalog; list again without a cursor.";
+export const DELETED_SINCE =
+  "Invalid include_deleted parameter: a list with updated_since always includes deleted servers; " +
+  "leave include_deleted out or set it to true";
+const BAD_INCLUDE_DELETED = "Invalid include_deleted parameter: true or false";
+const MAX_CURSOR = 4096;
+const CURSOR = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_CURSOR}}$`);
 
-/** A list request in canonical form. */
-interface ListArgs {
-  after: string | null;
-  limit: number;
+/** The filters of a list; a cursor carries them to the next page. */
+interface Filters {
+  /** The registry's `search`: a substring of the name, lower case. */
   search: string | null;
+  /** The catalog's word search. */
+  q: string | null;
   since: string | null;
   version: string | null;
 }
 
-/** An opaque cursor: the snapshot and the last name served, base64url. */
-export function cursorOf(snapshotAt: string, name: string): string {
-  return Buffer.from(JSON.stringify([snapshotAt, name])).toString("base64url");
+/** A list request in canonical form. */
+interface ListArgs extends Filters {
+  after: string | null;
+  limit: number;
 }
 
-/** The last name a cursor of this snapshot holds; 400 for a malformed one or one of another snapshot. */
-function readCursor(cursor: string, snapshotAt: string): string {
+/** What a cursor holds besides the snapshot and the last name: the filters, short keys, present ones only. */
+type CursorFilters = { s?: string; q?: string; u?: string; v?: string };
+
+/** An opaque cursor: the snapshot, the last name served and the list's filters, base64url. */
+export function cursorOf(snapshotAt: string, name: string, filters?: Filters): string {
+  const carried: CursorFilters = {};
+  if (filters?.search) carried.s = filters.search;
+  if (filters?.q) carried.q = filters.q;
+  if (filters?.since) carried.u = filters.since;
+  if (filters?.version) carried.v = filters.version;
+  const value = Object.keys(carried).length > 0 ? [snapshotAt, name, carried] : [snapshotAt, name];
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+const optionalText = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/** The last name and the filters a cursor of this snapshot holds; 400 for a malformed one or one of another snapshot. */
+function readCursor(cursor: string, snapshotAt: string): { name: string; filters: Filters } {
   let value: unknown;
   try {
-    value = /^[A-Za-z0-9_-]{1,600}$/.test(cursor) ? JSON.parse(Buffer.from(cursor, "base64url").toString()) : null;
+    value = CURSOR.test(cursor) ? JSON.parse(Buffer.from(cursor, "base64url").toString()) : null;
   } catch {
     value = null;
   }
-  if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === "string")) {
+  const valid =
+    Array.isArray(value) &&
+    (value.length === 2 || value.length === 3) &&
+    typeof value[0] === "string" &&
+    typeof value[1] === "string" &&
+    (value.length === 2 || (typeof value[2] === "object" && value[2] !== null && !Array.isArray(value[2])));
+  if (!valid) throw bad("Invalid cursor parameter");
+  const [at, name, carried = {}] = value as [string, string, Record<string, unknown>?];
+  if (at !== snapshotAt) throw bad(OLD_CURSOR);
+  const filters: Filters = {
+    search: optionalText(carried.s),
+    q: optionalText(carried.q),
+    since: optionalText(carried.u),
+    version: optionalText(carried.v),
+  };
+  // A filter as long as a request could give it: 200 characters of search text, 255 of version.
+  if (Object.values(filters).some((f) => f !== null && f.length > 2 * MAX_SEARCH + 255)) {
     throw bad("Invalid cursor parameter");
   }
-  if (value[0] !== snapshotAt) throw bad(OLD_CURSOR);
-  return value[1] as string;
+  return { name, filters };
 }
 
-function includeDeleted(query: URLSearchParams): void {
+/** `include_deleted` as given: true, false or absent (null); 400 for anything else. */
+function includeDeleted(query: URLSearchParams): boolean | null {
   const value = query.get("include_deleted");
-  if (value !== null && value !== "true" && value !== "false")
-    throw bad("Invalid include_deleted parameter: true or false");
+  if (value !== null && value !== "true" && value !== "false") throw bad(BAD_INCLUDE_DELETED);
+  return value === null ? null : value === "true";
+}
+
+/** A search text as sent, trimmed; null when empty; 400 past the bound. */
+function searchText(query: URLSearchParams, name: "search" | "q"): string | null {
+  const text = query.get(name)?.trim() || null;
+  if (text !== null && Array.from(text).length > MAX_SEARCH)
+    throw bad(`Invalid ${name} parameter: at most ${MAX_SEARCH} characters`);
+  return text;
 }
 
 function parseList(query: URLSearchParams, snapshot: Snapshot): ListArgs {
-  includeDeleted(query);
+  const deleted = includeDeleted(query);
   const cursor = query.get("cursor");
-  const after = cursor === null || cursor === "" ? null : readCursor(cursor, snapshot.snapshotAt);
+  const read = cursor === null || cursor === "" ? null : readCursor(cursor, snapshot.snapshotAt);
   const limitText = query.get("limit");
   const limit = limitText === null ? DEFAULT_LIMIT : /^\d{1,3}$/.test(limitText) ? Number(limitText) : 0;
   if (limit < 1 || limit > MAX_LIMIT) throw bad(`Invalid limit parameter: an integer from 1 to ${MAX_LIMIT}`);
-  const search = query.get("search")?.trim() || null;
-  if (search !== null && search.length > MAX_SEARCH)
-    throw bad(`Invalid search parameter: at most ${MAX_SEARCH} characters`);
+  const search = searchText(query, "search")?.toLowerCase() ?? null;
+  const q = searchText(query, "q");
   const sinceText = query.get("updated_since");
   let since: string | null = null;
   if (sinceText !== null) {
@@ -85,7 +149,19 @@ function parseList(query: URLSearchParams, snapshot: Snapshot): ListArgs {
   const versionText = query.get("version");
   if (versionText !== null && (versionText === "" || versionText.length > 255)) throw bad("Invalid version parameter");
   const version = versionText === null || versionText === "latest" ? null : versionText;
-  return { after, limit, search, since, version };
+  // What the request leaves out, the cursor's list says: its next page stays in that list.
+  const carried = read?.filters;
+  const args: ListArgs = {
+    after: read?.name ?? null,
+    limit,
+    search: search ?? carried?.search ?? null,
+    q: q ?? carried?.q ?? null,
+    since: since ?? carried?.since ?? null,
+    version: versionText === null ? (carried?.version ?? null) : version,
+  };
+  // The official registry: updated_since lists deleted servers too, so include_deleted=false contradicts it.
+  if (args.since !== null && deleted === false) throw bad(DELETED_SINCE);
+  return args;
 }
 
 /** The first index of `positions` whose key exceeds `key` (keys ascend). */
@@ -101,14 +177,21 @@ function after(positions: Int32Array, key: (position: number) => number, bound: 
 }
 
 /** The order a list request walks: every entry by name or by update time, narrowed by its filters. */
-function orderOf(servers: RegistryServers, { search, since, version }: ListArgs): Order {
+function orderOf(servers: RegistryServers, { search, q, since, version }: ListArgs): Order {
   const base = since === null ? servers.byNameOrder() : servers.updatedAfter(since);
-  if (search === null && version === null) return base;
-  let chosen: Int32Array = search === null ? servers.ofVersion(version!) : servers.searched(search);
-  if (search !== null && version !== null) chosen = chosen.filter((p) => servers.entries[p]!.version === version);
+  // Each filter narrows the positions by name; the smallest set is walked, the others tested.
+  const sets: Int32Array[] = [];
+  if (search !== null) sets.push(servers.named(search));
+  if (q !== null) sets.push(servers.searched(q));
+  if (version !== null) sets.push(servers.ofVersion(version));
+  if (sets.length === 0) return base;
+  sets.sort((a, b) => a.length - b.length);
+  const [smallest, ...others] = sets as [Int32Array, ...Int32Array[]];
+  const members = others.map((set) => new Set(set));
+  let chosen = members.length === 0 ? smallest : smallest.filter((p) => members.every((m) => m.has(p)));
   if (since === null) return { positions: chosen, key: base.key };
-  const updated = chosen.filter((p) => servers.entries[p]!.updatedAt > since).sort((a, b) => base.key(a) - base.key(b));
-  return { positions: updated, key: base.key };
+  chosen = chosen.filter((p) => servers.entries[p]!.updatedAt > since).sort((a, b) => base.key(a) - base.key(b));
+  return { positions: chosen, key: base.key };
 }
 
 function listPage(servers: RegistryServers, args: ListArgs): Rendered {
@@ -122,14 +205,18 @@ function listPage(servers: RegistryServers, args: ListArgs): Rendered {
   const page = order.positions.subarray(start, start + args.limit);
   const items = Array.from(page, (p) => servers.entries[p]!.json);
   const end = start + page.length;
-  const next =
-    end < order.positions.length ? cursorOf(servers.snapshotAt, servers.entries[page[page.length - 1]!]!.name) : null;
+  const last = page.length > 0 ? servers.entries[page[page.length - 1]!]!.name : null;
+  const next = end < order.positions.length && last !== null ? cursorOf(servers.snapshotAt, last, args) : null;
   const metadata = next === null ? { count: items.length } : { nextCursor: next, count: items.length };
-  return render(
-    ['{"servers":[', items.join(","), `],"metadata":${JSON.stringify(metadata)}}`],
-    JSON_TYPE,
-    CACHE_CONTROL,
+  return withCors(
+    render(['{"servers":[', items.join(","), `],"metadata":${JSON.stringify(metadata)}}`], JSON_TYPE, CACHE_CONTROL),
   );
+}
+
+/** A rendering with the registry's CORS headers: its 200, its gzip form and its 304 carry them. */
+function withCors(rendered: Rendered): Rendered {
+  Object.assign(rendered.headers, REGISTRY_CORS);
+  return rendered;
 }
 
 /** A path segment as sent: percent-decoded once (`com.example%2Fserver`), or null when malformed. */
@@ -156,23 +243,39 @@ function parseVersion(query: URLSearchParams, snapshot: Snapshot, path: VersionP
 const ListQuery = t.Object({
   cursor: t.Optional(
     t.String({
-      pattern: "^[A-Za-z0-9_-]{1,600}$",
+      pattern: CURSOR.source,
       "x-opaque": true,
       description:
         "The `metadata.nextCursor` of the page before; opaque, of one snapshot: any other value, or one of an " +
-        "earlier snapshot, is a 400.",
+        "earlier snapshot, is a 400. It carries the list's filters (`search`, `q`, `updated_since`, `version`): " +
+        "the cursor alone asks the next page of the same list; a filter the request gives replaces the cursor's.",
     }),
   ),
   limit: t.Optional(
     t.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Servers per page (default ${DEFAULT_LIMIT}).` }),
   ),
   search: t.Optional(
-    t.String({ maxLength: MAX_SEARCH, description: "Words the catalog's search finds (name, description, topics)." }),
+    t.String({
+      maxLength: MAX_SEARCH,
+      description:
+        "Servers whose name holds this text, case aside (the registry's substring search of the name; `github` " +
+        "finds `io.github.acme/weather`).",
+    }),
+  ),
+  q: t.Optional(
+    t.String({
+      maxLength: MAX_SEARCH,
+      description:
+        "The catalog's own word search (name, description, topics; prefix matching, as `/api/v1/plugins?q=`); " +
+        "with `search`, servers both find.",
+    }),
   ),
   updated_since: t.Optional(
     t.String({
       format: "date-time",
-      description: "Only servers updated after this RFC 3339 time, oldest update first.",
+      description:
+        "Only servers updated after this RFC 3339 time, oldest update first. It lists deleted servers too, as " +
+        "the official registry's does: with `include_deleted=false` it is a 400.",
     }),
   ),
   version: t.Optional(
@@ -182,15 +285,33 @@ const ListQuery = t.Object({
       description: "`latest` (every server: each has one version) or an exact version.",
     }),
   ),
-  include_deleted: t.Optional(t.Boolean({ description: "Accepted; removed plugins are never listed." })),
+  include_deleted: t.Optional(
+    t.Boolean({
+      description:
+        "Accepted; removed plugins are never listed. `false` with `updated_since` is a 400 (that list always " +
+        "includes deleted servers).",
+    }),
+  ),
 });
+
+const IncludeDeleted = t.Optional(t.Boolean({ description: "Accepted; removed plugins are never listed." }));
 
 const NameParamsSchema = t.Object({
   serverName: t.String({ description: "The server name, URL-encoded (`/` as `%2F`)." }),
 });
 
-const more404 = { 404: { description: "No server of that name (or of that version).", message: NOT_FOUND } };
-const more400 = (message: string) => ({ 400: { description: "A malformed parameter.", message } });
+const more404 = {
+  404: { description: "No server of that name (or of that version).", message: NOT_FOUND, headers: CORS_DOCS },
+};
+const more400 = (message: string) => ({
+  400: {
+    description:
+      "A malformed parameter; for a list also a cursor of an earlier snapshot, or `include_deleted=false` with " +
+      "`updated_since`.",
+    message,
+    headers: CORS_DOCS,
+  },
+});
 
 export const registryDocs = {
   list: {
@@ -199,10 +320,12 @@ export const registryDocs = {
     description:
       "The MCP registry API (version 2025-12-01), read-only: every installable MCP server the catalog lists (an " +
       "npm, PyPI or OCI package or an https remote from its server.json), by name; with `updated_since`, by update " +
-      "time. Page with `metadata.nextCursor` until it is absent; a cursor of an earlier snapshot is answered 400.",
+      "time. Page with `metadata.nextCursor` until it is absent (the cursor carries the filters); a cursor of an " +
+      "earlier snapshot is answered 400.",
     query: ListQuery,
     body: ServerListSchema,
     cached: "snapshot",
+    headers: CORS_DOCS,
     more: more400(OLD_CURSOR),
     example: (snapshot: Snapshot, baseUrl: string) => exampleList(snapshot, baseUrl),
   },
@@ -211,10 +334,11 @@ export const registryDocs = {
     summary: "The versions of one MCP server",
     description: "The one version the catalog knows of the server (its latest), as a `ServerList`.",
     params: NameParamsSchema,
-    query: t.Object({ include_deleted: ListQuery.properties.include_deleted }),
+    query: t.Object({ include_deleted: IncludeDeleted }),
     body: ServerListSchema,
     cached: "snapshot",
-    more: more404,
+    headers: CORS_DOCS,
+    more: { ...more404, ...more400(BAD_INCLUDE_DELETED) },
     example: (snapshot: Snapshot, baseUrl: string) => exampleList(snapshot, baseUrl),
   },
   version: {
@@ -225,10 +349,11 @@ export const registryDocs = {
       ...NameParamsSchema.properties,
       version: t.String({ description: "`latest` or an exact version, URL-encoded." }),
     }),
-    query: t.Object({ include_deleted: ListQuery.properties.include_deleted }),
+    query: t.Object({ include_deleted: IncludeDeleted }),
     body: ServerResponseSchema,
     cached: "snapshot",
-    more: more404,
+    headers: CORS_DOCS,
+    more: { ...more404, ...more400(BAD_INCLUDE_DELETED) },
     example: (snapshot: Snapshot, baseUrl: string) => exampleList(snapshot, baseUrl).servers[0],
   },
 } satisfies Record<string, RouteDoc<Snapshot>>;
@@ -242,20 +367,21 @@ function exampleList(snapshot: Snapshot, baseUrl: string): { servers: unknown[] 
 export function registryHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
   const prepared = PreparedPerSnapshot.following(store, (snapshot) => RegistryServers.writing(snapshot, baseUrl));
   const entry = (snapshot: Snapshot, name: string | null) => {
-    const found = name === null ? null : prepared.get(snapshot).named(name);
-    if (found === null) throw new HttpError(404, NOT_FOUND);
+    const found = name === null ? null : prepared.get(snapshot).withName(name);
+    if (found === null) throw new HttpError(404, NOT_FOUND, { ...REGISTRY_CORS });
     return found;
   };
   return {
     list: answer.route("mcp-servers", parseList, (snapshot, args) => listPage(prepared.get(snapshot), args)),
     versions: answer.route("mcp-versions", parseName, (snapshot, { name }) => {
       const found = entry(snapshot, name);
-      return render(`{"servers":[${found.json}],"metadata":{"count":1}}`, JSON_TYPE, CACHE_CONTROL);
+      return withCors(render(`{"servers":[${found.json}],"metadata":{"count":1}}`, JSON_TYPE, CACHE_CONTROL));
     }),
     version: answer.route("mcp-version", parseVersion, (snapshot, { name, version }) => {
       const found = entry(snapshot, name);
-      if (version !== "latest" && version !== found.version) throw new HttpError(404, VERSION_NOT_FOUND);
-      return render(found.json, JSON_TYPE, CACHE_CONTROL);
+      if (version !== "latest" && version !== found.version)
+        throw new HttpError(404, VERSION_NOT_FOUND, { ...REGISTRY_CORS });
+      return withCors(render(found.json, JSON_TYPE, CACHE_CONTROL));
     }),
   };
 }

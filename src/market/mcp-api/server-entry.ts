@@ -4,19 +4,26 @@
  * gate accepted, each within the limits of the registry's server schema. A server keeps the name
  * its server.json states, unless that name claims a GitHub namespace of another owner or another
  * plugin holds it already; then it is named in the operator's own namespace (BASE_URL's host,
- * reversed). The catalog's facts go under `_meta` with the catalog's own key.
+ * reversed). Its `title` is server.json's, else one made from the repository name; its icons are
+ * server.json's; the repository's facts a gallery shows (stars, licence, topics, last push) are
+ * under the server's `_meta` publisher-provided `github` block, in the keys VS Code reads. The
+ * catalog's facts go under `_meta` with the catalog's own key.
  */
-import type { Install } from "../../catalog/model/details";
-import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
+import type { McpRegistryDetails } from "../../catalog/model/registry-inputs";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import { pluginPath } from "../../http/paths";
+import { packagesAndRemotes, readableTitle } from "./entry-packages";
 
 /** The server schema the entries follow. */
 export const SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 /** The `_meta` key of the registry-managed facts the API document defines. */
 export const OFFICIAL_META = "io.modelcontextprotocol.registry/official";
+/** The `_meta` key of what the server's publisher provides, where VS Code reads the repository's facts. */
+export const PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided";
 /** The registry schema's bound on `description`, in characters. */
 export const MAX_DESCRIPTION = 100;
+/** The registry schema's bound on `title`, in characters. */
+export const MAX_TITLE = 100;
 
 const NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,99}$/;
@@ -40,58 +47,6 @@ export function boundedText(text: string, max: number): string {
     .slice(0, max - 1)
     .join("")
     .trimEnd()}…`;
-}
-
-interface McpConfig {
-  command?: string;
-  args?: string[];
-  type?: string;
-  url?: string;
-}
-
-/** The one server of an install instruction's `mcpServers` config. */
-function configOf(install: Install): McpConfig | null {
-  const servers = (install.config as { mcpServers?: Record<string, McpConfig> } | undefined)?.mcpServers;
-  const first = servers ? Object.values(servers)[0] : undefined;
-  return first ?? null;
-}
-
-type Package = Record<string, unknown> & { registryType: string; identifier: string; version?: string };
-
-/** The package an npm, PyPI or OCI instruction runs: name and exact version as the gate pinned them. */
-function packageOf(install: Install): Package | null {
-  const args = configOf(install)?.args ?? [];
-  let pkg: Package | null = null;
-  if (install.kind === "npm") {
-    const spec = args[args.length - 1] ?? "";
-    const at = spec.lastIndexOf("@");
-    if (at > 0)
-      pkg = {
-        registryType: "npm",
-        registryBaseUrl: "https://registry.npmjs.org",
-        identifier: spec.slice(0, at),
-        version: spec.slice(at + 1),
-      };
-  } else if (install.kind === "pypi") {
-    const [identifier, version] = (args[0] ?? "").split("==");
-    if (identifier && version) pkg = { registryType: "pypi", registryBaseUrl: "https://pypi.org", identifier, version };
-  } else if (install.kind === "oci") {
-    const image = args[args.length - 1];
-    if (image) pkg = { registryType: "oci", identifier: image };
-  }
-  if (pkg === null) return null;
-  pkg.transport = { type: "stdio" };
-  if (install.env.length > 0) {
-    pkg.environmentVariables = install.env.map((e) => ({ name: e.name, isRequired: e.required, isSecret: e.secret }));
-  }
-  return pkg;
-}
-
-/** The remote an https instruction connects to. */
-function remoteOf(install: Install): { type: string; url: string } | null {
-  const config = configOf(install);
-  if (!config?.url) return null;
-  return { type: config.type === "sse" ? "sse" : "streamable-http", url: config.url };
 }
 
 /** An OCI image's tag, when it names one. */
@@ -121,7 +76,7 @@ export interface Entry {
 /** The name an entry is served under (see the module comment), or null when both are taken. */
 function entryName(
   plugin: PluginCatalogView,
-  identity: McpRegistryIdentity | null,
+  identity: McpRegistryDetails | null,
   context: EntryContext,
 ): string | null {
   const owner = plugin.id.slice(0, plugin.id.indexOf("/")).toLowerCase();
@@ -146,24 +101,29 @@ function statusMessage(plugin: PluginCatalogView): string {
   return plugin.archived ? "The repository is archived." : "server.json says deprecated.";
 }
 
+/** The repository's facts VS Code's gallery shows, in the keys its parser reads (`IGitHubInfo`). */
+function githubFacts(plugin: PluginCatalogView): Record<string, unknown> {
+  return {
+    name: plugin.name,
+    nameWithOwner: plugin.full_name,
+    stargazerCount: plugin.stars,
+    ...(plugin.license ? { license: plugin.license } : {}),
+    ...(plugin.language ? { primaryLanguage: plugin.language } : {}),
+    topics: plugin.topics,
+    pushedAt: plugin.pushed_at,
+  };
+}
+
 /** The registry entry of a plugin in catalog form, or null when it is no installable MCP server. */
 export function registryEntry(
   plugin: PluginCatalogView,
-  identity: McpRegistryIdentity | null,
+  identity: McpRegistryDetails | null,
   updatedAt: string,
   context: EntryContext,
 ): Entry | null {
-  const install = (plugin.install ?? []).filter((i) => i.harness === "mcp");
-  const packages = new Map<string, Package>();
-  const remotes = new Map<string, { type: string; url: string }>();
-  for (const i of install) {
-    const pkg = packageOf(i);
-    if (pkg) packages.set(`${pkg.registryType}:${pkg.identifier}`, pkg);
-    const remote = i.kind === "remote" ? remoteOf(i) : null;
-    if (remote) remotes.set(remote.url, remote);
-  }
-  if (packages.size === 0 && remotes.size === 0) return null;
-  const first = [...packages.values()][0];
+  const { packages, remotes } = packagesAndRemotes(plugin.install ?? [], identity);
+  if (packages.length === 0 && remotes.length === 0) return null;
+  const first = packages[0];
   const release = plugin.latest_release?.tag ?? null;
   const version = [identity?.version, first?.version, first && imageTag(first.identifier), release].find(
     (v): v is string => typeof v === "string" && VERSION.test(v) && v.toLowerCase() !== "latest",
@@ -172,9 +132,11 @@ export function registryEntry(
   const name = entryName(plugin, identity, context);
   if (name === null) return null;
   const description = boundedText(plugin.description || `MCP server from ${plugin.id}`, MAX_DESCRIPTION);
+  const title = boundedText(identity?.title || readableTitle(plugin.name) || plugin.id, MAX_TITLE);
   const server: Record<string, unknown> = {
     $schema: SERVER_SCHEMA_URL,
     name,
+    title,
     description,
     version,
     repository: {
@@ -185,8 +147,17 @@ export function registryEntry(
   };
   if (plugin.homepage && /^https:\/\/[^\s]+$/.test(plugin.homepage) && URL.canParse(plugin.homepage))
     server.websiteUrl = plugin.homepage;
-  if (packages.size > 0) server.packages = [...packages.values()];
-  if (remotes.size > 0) server.remotes = [...remotes.values()];
+  if (identity?.icons?.length) {
+    server.icons = identity.icons.map(({ src, mime_type, sizes, theme }) => ({
+      src,
+      ...(mime_type ? { mimeType: mime_type } : {}),
+      ...(sizes ? { sizes } : {}),
+      ...(theme ? { theme } : {}),
+    }));
+  }
+  if (packages.length > 0) server.packages = packages;
+  if (remotes.length > 0) server.remotes = remotes;
+  server._meta = { [PUBLISHER_META]: { github: githubFacts(plugin) } };
   const stopped = plugin.deprecated || plugin.archived;
   const official = {
     status: stopped ? "deprecated" : "active",

@@ -1,10 +1,14 @@
 /**
  * The MCP registry API's entries of one snapshot, written once in slices of the event loop: each
  * entry's JSON, the entries by name, by update time, by version, and a plugin id's entry. A page is
- * then a binary search and a slice of one of those orders; a search asks the catalog's own search
- * engine once per snapshot and text (see `searched`).
+ * then a binary search and a slice of one of those orders. `search` (the registry's: a substring
+ * of the name, case aside) is one pass over the entries' names, `q` (the catalog's word search)
+ * one question to the catalog's search engine, each once per snapshot and text (see `named` and
+ * `searched`).
  */
-import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { type McpRegistryDetails, McpRegistryDetailsSchema } from "../../catalog/model/registry-inputs";
+import { McpRegistrySchema } from "../../catalog/model/mcp-identity";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { CatalogSlice, Snapshot } from "../../catalog/snapshot/snapshot";
 import { type Entry, type EntryContext, operatorNamespace, registryEntry } from "./server-entry";
@@ -15,8 +19,10 @@ const ROWS_PER_READ = 50;
 const MCP_SERVERS = { has: ["install"], harness: "mcp" };
 /** Matches of one search kept at most: a search is for finding a server, not for listing the catalog. */
 export const MAX_SEARCH_MATCHES = 5000;
-/** Searches remembered per snapshot. */
+/** Searches remembered per snapshot, of each kind. */
 const REMEMBERED_SEARCHES = 256;
+const checkDetails = TypeCompiler.Compile(McpRegistryDetailsSchema);
+const checkIdentity = TypeCompiler.Compile(McpRegistrySchema);
 
 /** The entries in one order: positions into `entries`, ascending by the order's key. */
 export interface Order {
@@ -27,6 +33,9 @@ export interface Order {
 
 export class RegistryServers {
   private readonly searches = new Map<string, Int32Array>();
+  private readonly substrings = new Map<string, Int32Array>();
+  /** Each entry's name in lower case, by position. */
+  private readonly lowerNames: readonly string[];
 
   private constructor(
     readonly snapshotAt: string,
@@ -40,7 +49,9 @@ export class RegistryServers {
     private readonly byUpdated: Int32Array,
     private readonly byVersion: ReadonlyMap<string, Int32Array>,
     private readonly search: (text: string) => string[],
-  ) {}
+  ) {
+    this.lowerNames = entries.map((e) => e.name.toLowerCase());
+  }
 
   /** The writing of the entries of `snapshot`, pausing after each read of rows. */
   static *writing(snapshot: Snapshot, baseUrl: string): Generator<void, RegistryServers> {
@@ -83,7 +94,7 @@ export class RegistryServers {
   }
 
   /** The entry named `name` (case aside), or null. */
-  named(name: string): Entry | null {
+  withName(name: string): Entry | null {
     const position = this.byName.get(name.toLowerCase());
     return position === undefined ? null : this.entries[position]!;
   }
@@ -124,7 +135,22 @@ export class RegistryServers {
     return this.byVersion.get(version) ?? new Int32Array(0);
   }
 
-  /** Positions a search finds, by name; asked of the search engine once per text. */
+  /** Positions whose name holds `text`, case aside (the registry's `search`), by name; one pass per text. */
+  named(text: string): Int32Array {
+    const lower = text.toLowerCase();
+    const known = this.substrings.get(lower);
+    if (known !== undefined) return known;
+    const found: number[] = [];
+    this.lowerNames.forEach((name, position) => {
+      if (name.includes(lower)) found.push(position);
+    });
+    const positions = Int32Array.from(found);
+    if (this.substrings.size >= REMEMBERED_SEARCHES) this.substrings.clear();
+    this.substrings.set(lower, positions);
+    return positions;
+  }
+
+  /** Positions the catalog's word search finds (`q`), by name; asked of the search engine once per text. */
   searched(text: string): Int32Array {
     const known = this.searches.get(text);
     if (known !== undefined) return known;
@@ -157,15 +183,20 @@ function entryContext(baseUrl: string): EntryContext {
 }
 
 /** A row's entry; only a plugin with an install instruction for MCP clients can be one. */
-function rowEntry(
-  row: CatalogSlice,
-  identities: Map<string, McpRegistryIdentity>,
-  context: EntryContext,
-): Entry | null {
+function rowEntry(row: CatalogSlice, identities: Map<string, McpRegistryDetails>, context: EntryContext): Entry | null {
   if (!row.json.includes('"harness":"mcp"')) return null;
   const plugin = JSON.parse(row.json) as PluginCatalogView;
   const updatedAt = new Date(row.changedAt).toISOString();
-  return registryEntry(plugin, identities.get(plugin.id.toLowerCase()) ?? null, updatedAt, context);
+  return registryEntry(plugin, trusted(identities.get(plugin.id.toLowerCase())), updatedAt, context);
+}
+
+/** A stored identity as far as the stored schema holds: all of it, its name and version alone, or none. */
+function trusted(identity: McpRegistryDetails | undefined): McpRegistryDetails | null {
+  if (identity === undefined) return null;
+  const stored: unknown = identity;
+  if (checkDetails.Check(stored)) return stored;
+  const bare = { name: identity.name, version: identity.version };
+  return checkIdentity.Check(bare) ? bare : null;
 }
 
 /** Installable MCP servers an example is looked for among. */

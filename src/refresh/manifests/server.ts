@@ -1,14 +1,24 @@
 /**
  * An MCP registry `server.json`, every published schema version (2025-07-09 snake_case and the
  * camelCase ones since 2025-09-16): its name, status, and install instructions for its npm, PyPI
- * and OCI packages (`claude mcp add …` and the `mcpServers` entry) and its remote endpoints.
+ * and OCI packages (`claude mcp add …` and the `mcpServers` entry) and its remote endpoints; and,
+ * for the MCP registry API, its title, icons and the words of every input it asks a user for.
  */
-import type { Install } from "../../catalog/model/details";
-import { MCP_SERVER_NAME, MCP_SERVER_VERSION, type McpRegistryIdentity } from "../../catalog/model/mcp-identity";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import {
+  type Install,
+  type McpIcon,
+  type McpInput,
+  type McpPackageInputs,
+  type McpRegistryDetails,
+  McpRegistryDetailsSchema,
+} from "../../catalog/model/details";
+import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "../../catalog/model/mcp-identity";
 import { allowedImage, imageRegistry, publicHttpsUrl } from "../../catalog/model/public-hosts";
+import { cleanText } from "../upstream/gate";
 import { type Gate, isObject, type Json, PLUGIN_NAME, str } from "./manifest-gate";
 import { MANIFEST_FILES } from "./selection";
-import { argumentWords, camelCased, environment } from "./server-args";
+import { argumentWords, camelCased, environment, promptWords } from "./server-args";
 
 const MCP_SCHEMA = "modelcontextprotocol.io/schemas";
 export const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]{0,100}\/)?[a-z0-9][a-z0-9._-]{0,100}$/;
@@ -24,6 +34,16 @@ const MCP_NAME = new RegExp(MCP_SERVER_NAME);
 const MCP_VERSION = new RegExp(MCP_SERVER_VERSION);
 /** A version component that stands for many: `1.x`, `1.*`. */
 const WILDCARD = /(?:^|\.)[xX*](?:\.|$)/;
+/** The registry schema's bound on `title`, in characters. */
+const MAX_TITLE = 100;
+/** An icon's address: https, a host, a path and query of URL characters (no quote, space, bracket or backslash). */
+const ICON_URL =
+  /^https:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~!$&*+,;=:@%-]*)*(?:\?[A-Za-z0-9._~!$&*+,;=:@%/?-]*)?$/;
+const ICON_TYPES = new Set(["image/png", "image/jpeg", "image/jpg", "image/svg+xml", "image/webp"]);
+const ICON_SIZE = /^(?:\d{1,5}x\d{1,5}|any)$/;
+/** A header's name, as a remote may ask for one. */
+const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+const checkRegistry = TypeCompiler.Compile(McpRegistryDetailsSchema);
 
 /** server.json's `version` when it names one exact version, else null. */
 function exactVersion(value: unknown): string | null {
@@ -35,8 +55,11 @@ export interface ServerRead {
   name: string;
   deprecated: boolean;
   install: Install[];
-  /** The name and exact version the MCP registry API serves it under; null when the file names another repository. */
-  registry: McpRegistryIdentity | null;
+  /**
+   * The name and exact version the MCP registry API serves it under, with its title, icons and
+   * inputs; null when the file names another repository.
+   */
+  registry: McpRegistryDetails | null;
 }
 
 /** The server's short name, status and instructions; null when it is no registry server.json or its name is refused. */
@@ -55,15 +78,91 @@ export function readServer(gate: Gate, raw: Json, id: string): ServerRead | null
     gate.refuse(FILE, "names another repository", id);
     return read;
   }
-  read.registry = { name: full, version: exactVersion(manifest.version) };
+  const identity = { name: full, version: exactVersion(manifest.version) };
+  const inputs: McpPackageInputs[] = [];
   const packages = Array.isArray(manifest.packages) ? manifest.packages.slice(0, 10) : [];
-  for (const pkg of packages) if (isObject(pkg)) read.install.push(...mcpPackage(gate, camelCased(pkg, 1), short, id));
+  for (const pkg of packages) {
+    if (!isObject(pkg)) continue;
+    const one = packageRead(gate, camelCased(pkg, 1), short, id);
+    read.install.push(...one.installs);
+    if (one.inputs) inputs.push(one.inputs);
+  }
+  const headers: NonNullable<McpRegistryDetails["remotes"]> = [];
   const remotes = Array.isArray(manifest.remotes) ? manifest.remotes.slice(0, 10) : [];
-  for (const remote of remotes) if (isObject(remote)) read.install.push(...mcpRemote(gate, remote, short, id));
+  for (const remote of remotes) {
+    if (!isObject(remote)) continue;
+    const installs = mcpRemote(gate, remote, short, id);
+    read.install.push(...installs);
+    const url = str(remote.url);
+    const asked = url && installs.length > 0 ? remoteHeaders(remote) : [];
+    if (url && asked.length > 0) headers.push({ url, headers: asked });
+  }
+  read.registry = registryDetails(gate, id, identity, manifest, inputs, headers);
   return read;
 }
 
-type Run = { kind: Install["kind"]; command: string; args: string[] } | { refused: string };
+/** The identity with what the registry API shows beyond it; the identity alone (counted) when that would break the stored schema. */
+function registryDetails(
+  gate: Gate,
+  id: string,
+  identity: McpRegistryDetails,
+  manifest: Json,
+  packages: McpPackageInputs[],
+  remotes: NonNullable<McpRegistryDetails["remotes"]>,
+): McpRegistryDetails {
+  const details: McpRegistryDetails = { ...identity };
+  const title = typeof manifest.title === "string" ? cleanText(manifest.title, MAX_TITLE) : null;
+  if (title !== null) details.title = title;
+  const icons = Array.isArray(manifest.icons)
+    ? manifest.icons
+        .slice(0, 10)
+        .map(icon)
+        .filter((i) => i !== null)
+    : [];
+  if (icons.length > 0) details.icons = icons as McpIcon[];
+  if (packages.length > 0) details.packages = packages;
+  if (remotes.length > 0) details.remotes = remotes;
+  if (checkRegistry.Check(details)) return details;
+  gate.refuse(FILE, "inputs or title not accepted", id);
+  return identity;
+}
+
+/** An icon as the registry schema has it: an https address at a public host; its type, sizes and theme when valid. */
+function icon(raw: unknown): McpIcon | null {
+  if (!isObject(raw)) return null;
+  const v = camelCased(raw, 0);
+  const src = str(v.src);
+  if (!src || src.length > 255 || !ICON_URL.test(src) || !publicHttpsUrl(src)) return null;
+  const out: McpIcon = { src };
+  if (typeof v.mimeType === "string" && ICON_TYPES.has(v.mimeType)) out.mime_type = v.mimeType as McpIcon["mime_type"];
+  const sizes = Array.isArray(v.sizes)
+    ? v.sizes.filter((s): s is string => typeof s === "string" && ICON_SIZE.test(s))
+    : [];
+  if (sizes.length > 0) out.sizes = [...new Set(sizes)].slice(0, 10);
+  if (v.theme === "light" || v.theme === "dark") out.theme = v.theme;
+  return out;
+}
+
+/** A remote's headers (all optional: a required one refuses the remote) with the words server.json gave for each. */
+function remoteHeaders(remote: Json): McpInput[] {
+  const list = Array.isArray(remote.headers) ? remote.headers.slice(0, 50) : [];
+  const out = new Map<string, McpInput>();
+  for (const raw of list) {
+    if (!isObject(raw)) continue;
+    const h = camelCased(raw, 1);
+    const name = str(h.name);
+    if (!name || !HEADER_NAME.test(name) || out.has(name.toLowerCase())) continue;
+    const secret = h.isSecret === true;
+    const value = secret ? null : str(h.value);
+    const fixed = value !== null && !/[{}]/.test(value) ? value : null;
+    out.set(name.toLowerCase(), { name, secret, required: false, ...promptWords(h, secret, fixed) });
+  }
+  return [...out.values()];
+}
+
+type Run =
+  | { kind: Install["kind"]; command: string; args: string[]; identifier: string; version?: string }
+  | { refused: string };
 
 /** How a package runs: `npx`, `uvx` or `docker`, with the pinned package and its runtime arguments. */
 function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
@@ -78,7 +177,7 @@ function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
     if (!NPM_NAME.test(identifier)) return { refused: "package name not accepted" };
     if (!version || !SEMVER.test(version)) return { refused: "version not pinned" };
     if (hint !== undefined && hint !== "npx") return { refused: "runtime hint not accepted" };
-    return { kind: "npm", command: "npx", args: ["-y", ...runtime, `${identifier}@${version}`] };
+    return { kind: "npm", command: "npx", args: ["-y", ...runtime, `${identifier}@${version}`], identifier, version };
   }
   if (type === "pypi") {
     if (base !== null && base.replace(/\/$/, "") !== "https://pypi.org")
@@ -86,7 +185,7 @@ function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
     if (!PYPI_NAME.test(identifier)) return { refused: "package name not accepted" };
     if (!version || !PEP440.test(version)) return { refused: "version not pinned" };
     if (hint !== undefined && hint !== "uvx") return { refused: "runtime hint not accepted" };
-    return { kind: "pypi", command: "uvx", args: [...runtime, `${identifier}==${version}`] };
+    return { kind: "pypi", command: "uvx", args: [...runtime, `${identifier}==${version}`], identifier, version };
   }
   if (type === "oci") {
     if (/[{}$]/.test(identifier)) return { refused: "image reference is a template the author left unfilled" };
@@ -97,34 +196,56 @@ function runner(pkg: Json, runtime: string[], passEnv: string[]): Run {
     if (base !== null && registryHost(base) !== imageRegistry(image))
       return { refused: "registry not the image's own" };
     if (hint !== undefined && hint !== "docker") return { refused: "runtime hint not accepted" };
-    return { kind: "oci", command: "docker", args: ["run", "-i", "--rm", ...passEnv, ...runtime, image] };
+    const args = ["run", "-i", "--rm", ...passEnv, ...runtime, image];
+    return { kind: "oci", command: "docker", args, identifier: image };
   }
   return { refused: "package type not installable" };
 }
 
 /** `claude mcp add` and the `mcpServers` entry for an npm, PyPI or OCI package, or nothing (counted). */
 function mcpPackage(gate: Gate, pkg: Json, name: string, id: string): Install[] {
+  return packageRead(gate, pkg, name, id).installs;
+}
+
+/** A package's two instructions and, when they passed, the words of every input it asks for. */
+function packageRead(
+  gate: Gate,
+  pkg: Json,
+  name: string,
+  id: string,
+): { installs: Install[]; inputs: McpPackageInputs | null } {
+  const none = (reason: string) => ({ installs: gate.none(FILE, reason, id), inputs: null });
   const transport = isObject(pkg.transport) ? pkg.transport.type : "stdio";
-  if (transport !== "stdio") return gate.none(FILE, "package transport not stdio", id);
+  if (transport !== "stdio") return none("package transport not stdio");
   const read = environment(pkg.environmentVariables);
-  if ("refused" in read) return gate.none(FILE, read.refused, id);
+  if ("refused" in read) return none(read.refused);
   const runtime = argumentWords(pkg.runtimeArguments);
-  if ("refused" in runtime) return gate.none(FILE, `runtime ${runtime.refused}`, id);
+  if ("refused" in runtime) return none(`runtime ${runtime.refused}`);
   const after = argumentWords(pkg.packageArguments);
-  if ("refused" in after) return gate.none(FILE, `package ${after.refused}`, id);
+  if ("refused" in after) return none(`package ${after.refused}`);
   const passEnv = read.set.flatMap((e) => ["-e", e.name]);
   const run = runner(pkg, runtime.words, passEnv);
-  if ("refused" in run) return gate.none(FILE, run.refused, id);
+  if ("refused" in run) return none(run.refused);
   const args = [...run.args, ...after.words];
   const envFlags = read.set.map((e) => `--env ${e.name}=${e.value}`);
   const command = ["claude mcp add", name, ...envFlags, "--", run.command, ...args].join(" ");
   const server: Json = { command: run.command, args };
   if (read.set.length) server.env = Object.fromEntries(read.set.map((e) => [e.name, e.value]));
   const env = read.env;
-  return gate.instructions(id, [
+  const installs = gate.instructions(id, [
     { harness: "claude-code", kind: run.kind, command, env, from: FILE },
     { harness: "mcp", kind: run.kind, config: { mcpServers: { [name]: server } }, env, from: FILE },
   ]);
+  if (!installs.some((i) => i.harness === "mcp")) return { installs, inputs: null };
+  const placeholders = new Map([...runtime.inputs, ...after.inputs].map((i) => [i.name, i]));
+  const inputs: McpPackageInputs = {
+    kind: run.kind as McpPackageInputs["kind"],
+    identifier: run.identifier,
+    ...(run.version === undefined ? {} : { version: run.version }),
+    env: read.inputs,
+    arguments: [...placeholders.values()].slice(0, 100),
+  };
+  return { installs, inputs };
 }
 
 /** The two lines for a package its registry confirmed (refresh/registries), built and checked like server.json's. */

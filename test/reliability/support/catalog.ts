@@ -71,12 +71,14 @@ export interface TestApp {
 /**
  * The real app over a real snapshot file in a temporary directory; config from `env`.
  * With `snapshotAt` null the file does not exist (yet). `slowRequestMs`: the app's slow-request
- * threshold (its default unless given).
+ * threshold (its default unless given). `checkIntervalMs`: the store's periodic check (0: every
+ * request looks at the file).
  */
 export function appWithSnapshot(
   env: Record<string, string> = {},
   snapshotAt: string | null = "2026-01-02T03:04:05.678Z",
   slowRequestMs?: number,
+  checkIntervalMs = 20,
 ): TestApp {
   const { dir, cleanup } = tempDir();
   const path = join(dir, "catalog.sqlite");
@@ -90,7 +92,7 @@ export function appWithSnapshot(
   });
   const lines: Array<Record<string, unknown>> = [];
   const log: Log = (event, fields) => lines.push({ event, ...fields });
-  const store = new CatalogStore(path, { checkIntervalMs: 20, log });
+  const store = new CatalogStore(path, { checkIntervalMs, log });
   const app = createApp({ store, config, log, slowRequestMs });
   return { app, store, path, lines, close: () => (store.close(), cleanup()) };
 }

@@ -2,6 +2,7 @@
  * The service as an operator runs it: src/index.ts in a child process on an ephemeral port,
  * configured only through environment variables, its JSON log lines collected as they come.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UPSTREAMS_OFF } from "../../fakes/upstreams-off";
 
@@ -101,4 +102,27 @@ export async function ensureStopped(service: Service | undefined): Promise<void>
   if (!service || service.proc.exitCode !== null || service.proc.signalCode !== null) return;
   service.proc.kill("SIGKILL");
   await service.exited;
+}
+
+/**
+ * Whether all that this process wrote on its loopback TCP connection from `port` to `peerPort`
+ * has been read by the process at the other end: none of it unacknowledged on this side, none
+ * left unread on that (Linux's /proc/net/tcp, whose queues are in hexadecimal).
+ */
+export function readByPeer(port: number, peerPort: number): boolean {
+  const sockets = readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length > 4);
+  const portOf = (address: string) => Number.parseInt(address.split(":")[1]!, 16);
+  const queues = (local: number, remote: number) => {
+    const fields = sockets.find((f) => portOf(f[1]!) === local && portOf(f[2]!) === remote);
+    if (fields === undefined) return null;
+    const [tx, rx] = fields[4]!.split(":").map((hex) => Number.parseInt(hex, 16));
+    return { tx, rx };
+  };
+  const mine = queues(port, peerPort);
+  const theirs = queues(peerPort, port);
+  return mine !== null && theirs !== null && mine.tx === 0 && theirs.rx === 0;
 }

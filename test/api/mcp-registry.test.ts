@@ -16,7 +16,7 @@ import { noDetails } from "../../src/catalog/model/details";
 import type { PluginRecord, SnapshotInput } from "../../src/catalog/model/types";
 import { publishSnapshot } from "../../src/catalog/snapshot/publish";
 import { PAGING_RULE } from "../../src/market/mcp-api/mcp-api-routes";
-import { plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
+import { eventually, plugin, SNAPSHOT_AT, snapshotInput, startServer, type TestServer } from "../helpers";
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/mcp-registry", name), "utf8")) as object;
@@ -285,7 +285,11 @@ describe("GET /v0.1/servers", () => {
     const first = await server.json("/v0.1/servers?limit=5");
     const cursor = first.metadata.nextCursor as string;
     publishSnapshot(server.path, { ...catalog(), snapshotAt: "2026-08-23T00:00:00.000Z" });
-    await Bun.sleep(200);
+    await eventually(
+      () => server.store.newest()?.snapshotAt === "2026-08-23T00:00:00.000Z",
+      5000,
+      "the store sees the new snapshot",
+    );
     await server.store.prepared();
     const response = await server.get(`/v0.1/servers?limit=5&cursor=${encodeURIComponent(cursor)}`);
     expect(response.status).toBe(400);

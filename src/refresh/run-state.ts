@@ -3,7 +3,7 @@ import type { Log } from "../base/log";
 import type { loadEditorial } from "../catalog/model/editorial";
 import type { PreviousCatalog } from "../catalog/snapshot/previous";
 import type { Checkpoint } from "./checkpoint";
-import type { RegistryOptions } from "./checks/packages/package-verifier";
+import type { PackageOptions } from "./checks/packages/package-verifier";
 import type { RemoteOptions } from "./checks/remotes/remote-limits";
 import type { SecurityOptions } from "./checks/security/security-checker";
 import type { DiscoveryRules } from "./discover/discovery-rules";
@@ -33,7 +33,7 @@ export interface Run {
   /** Newcomers are held back when they would grow the catalog by more than this share (REFRESH_MAX_GROWTH). */
   maxGrowth: number;
   /** The package registries asked whether a package belongs to its repository; null: none. */
-  registries: RegistryOptions | null;
+  registries: PackageOptions | null;
   /** deps.dev, asked for Scorecards, advisories and provenance; null: off. */
   security: SecurityOptions | null;
   /** The official MCP registry read as a discovery source; null: not read. */

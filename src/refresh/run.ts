@@ -11,7 +11,7 @@ import { readPrevious } from "../catalog/snapshot/previous";
 import { DEFAULT_MAX_GROWTH, DEFAULT_OWNER_FILE, DEFAULT_SOURCE_LIMITS, type SourceLimits } from "../settings";
 import { packagesPhase, remotesPhase, securityPhase } from "./check-phases";
 import { Checkpoint } from "./checkpoint";
-import type { RegistryOptions } from "./checks/packages/package-verifier";
+import type { PackageOptions } from "./checks/packages/package-verifier";
 import type { PackageCounts } from "./checks/packages/packages-check";
 import type { RemoteOptions } from "./checks/remotes/remote-limits";
 import type { RemoteCounts } from "./checks/remotes/remotes-check";
@@ -53,7 +53,7 @@ export interface RefreshOptions {
   /** The lock shared by every instance (REDIS_URL), taken after the one beside the database. */
   sharedLock?: SharedLock;
   /** The package registries to check install lines against (NPM_REGISTRY_URL, PYPI_URL); none when absent. */
-  registries?: RegistryOptions;
+  registries?: PackageOptions;
   /** deps.dev for Scorecards, advisories and provenance (DEPSDEV_URL); not asked when absent. */
   security?: SecurityOptions;
   /** The official MCP registry as a discovery source (MCP_REGISTRY_URL); not read when absent. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Install } from "../../src/catalog/model/details";
 import { imageRef } from "../../src/refresh/checks/packages/oci";
 import { verdict } from "../../src/refresh/checks/packages/package-verdict";
-import { PackageVerifier, type RegistryOptions } from "../../src/refresh/checks/packages/package-verifier";
+import { PackageVerifier, type PackageOptions } from "../../src/refresh/checks/packages/package-verifier";
 import { imageOf } from "../../src/refresh/checks/packages/packages-check";
 import { FakeOciRegistry, type OciMode } from "../fakes/oci-registry";
 
@@ -33,8 +33,8 @@ function setUp(mode: OciMode = "ok"): void {
   });
 }
 
-function verifier(limits: Partial<RegistryOptions["limits"]> = {}, oci: string | null = registry.url) {
-  const options: RegistryOptions = {
+function verifier(limits: Partial<PackageOptions["limits"]> = {}, oci: string | null = registry.url) {
+  const options: PackageOptions = {
     npm: null,
     pypi: null,
     oci,

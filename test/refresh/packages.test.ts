@@ -6,7 +6,7 @@
  * registries fail in any way.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { RegistryOptions } from "../../src/refresh/checks/packages/package-verifier";
+import type { PackageOptions } from "../../src/refresh/checks/packages/package-verifier";
 import { formatResult } from "../../src/refresh/report";
 import { moreServers, world } from "../fakes/package-world";
 import { FakeRegistries, type Mode } from "../fakes/registries";
@@ -21,7 +21,7 @@ afterEach(() => {
   registries.stop();
 });
 
-function options(limits: Partial<RegistryOptions["limits"]> = {}): { registries: RegistryOptions } {
+function options(limits: Partial<PackageOptions["limits"]> = {}): { registries: PackageOptions } {
   return {
     registries: {
       npm: registries.url,

@@ -18,7 +18,7 @@ import type { UpstreamGate } from "../upstream/gate";
 import { fromRest } from "../upstream/repo-facts";
 import { type DiscoveryRules, ruleKey } from "./discovery-rules";
 import { listedInManifest, listedInMarkdown } from "./lists";
-import { type McpRegistryOptions, readRegistry } from "./mcp-registry-source";
+import { type McpRegistryOptions, readMcpRegistry } from "./mcp-registry-source";
 import type { SourceCaps, Truncation } from "./source-caps";
 
 export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
@@ -176,7 +176,7 @@ class Discoverer {
     // A mark past this run's time (an entry dated ahead) would hide every change until it came: read everything.
     const usable = saved?.since && ISO_UTC.test(saved.since) && saved.since <= now;
     const since = usable && !isFullDue(saved, this.options) ? saved.since! : null;
-    const read = await readRegistry(source, since, this.options.gate, key);
+    const read = await readMcpRegistry(source, since, this.options.gate, key);
     const log = { rule: key, pages: read.pages, servers: read.servers.length, since, reason: read.reason };
     if (read.end === "failed") {
       this.options.log("refresh.registry_unavailable", log);

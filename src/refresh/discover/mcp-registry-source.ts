@@ -60,7 +60,7 @@ const Entry = Type.Object({
 });
 const check = { page: TypeCompiler.Compile(Page), entry: TypeCompiler.Compile(Entry) };
 
-export interface RegistryServer {
+export interface McpRegistryServer {
   /** The GitHub repository its `repository.url` names, through the gate. */
   id: string;
   name: string;
@@ -68,8 +68,8 @@ export interface RegistryServer {
   proven: boolean;
 }
 
-export interface RegistryRead {
-  servers: RegistryServer[];
+export interface McpRegistryRead {
+  servers: McpRegistryServer[];
   /** The newest `updatedAt` among the entries read: where the next run's `updated_since` starts. */
   highWater: string | null;
   pages: number;
@@ -90,7 +90,7 @@ function serverOf(
   raw: unknown,
   gate: UpstreamGate,
   rule: string,
-): { server: RegistryServer | null; at: string | null } {
+): { server: McpRegistryServer | null; at: string | null } {
   if (!check.entry.Check(raw)) {
     const name = (raw as { server?: { name?: unknown } } | null)?.server?.name;
     gate.counts.leaveOut(`${rule}: not a registry entry`, String(name ?? "?").slice(0, 200));
@@ -110,15 +110,15 @@ function serverOf(
 }
 
 /** Reads every page (only what changed since `since`, when given) within the budget. */
-export async function readRegistry(
+export async function readMcpRegistry(
   options: McpRegistryOptions,
   since: string | null,
   gate: UpstreamGate,
   rule: string,
-): Promise<RegistryRead> {
+): Promise<McpRegistryRead> {
   const budget = new UpstreamBudget(options.limits);
   const client = new UpstreamClient(options.url, budget);
-  const read: RegistryRead = { servers: [], highWater: null, pages: 0, end: "complete" };
+  const read: McpRegistryRead = { servers: [], highWater: null, pages: 0, end: "complete" };
   const cursors = new Set<string>();
   let cursor: string | null = null;
   try {

@@ -15,7 +15,7 @@ import { EvidenceSchema, type Lookup } from "./package-evidence";
 import { pypiLookup } from "./pypi";
 
 /** Base URLs by registry (NPM_REGISTRY_URL, PYPI_URL, OCI_REGISTRY_URL); null (or no `oci`) is off. */
-export interface RegistryOptions {
+export interface PackageOptions {
   npm: string | null;
   pypi: string | null;
   /** `own`: each image's own registry over https; a URL: every image's registry answered there (a mirror). */
@@ -61,7 +61,7 @@ export class PackageVerifier {
   requests = { cached: 0 };
 
   constructor(
-    options: RegistryOptions,
+    options: PackageOptions,
     databasePath: string,
     private readonly now: () => number = Date.now,
   ) {

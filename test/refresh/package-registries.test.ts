@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PackageVerifier, type RegistryOptions } from "../../src/refresh/checks/packages/package-verifier";
+import { PackageVerifier, type PackageOptions } from "../../src/refresh/checks/packages/package-verifier";
 import { githubRepo, mcpNameInText, mcpNameOwner } from "../../src/refresh/upstream/repo-links";
 import { FakeRegistries } from "../fakes/registries";
 
@@ -51,8 +51,8 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function verifier(limits: Partial<RegistryOptions["limits"]> = {}): PackageVerifier {
-  const options: RegistryOptions = {
+function verifier(limits: Partial<PackageOptions["limits"]> = {}): PackageVerifier {
+  const options: PackageOptions = {
     npm: registries.url,
     pypi: null,
     limits: { maxRequests: 100, timeoutMs: 1000, budgetMs: 5000, ...limits },

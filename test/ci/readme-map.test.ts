@@ -32,3 +32,27 @@ test("every path the map names is in the tree", () => {
   expect(paths.length).toBeGreaterThan(10);
   expect(paths.map((m) => m[1]!).filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
 });
+
+/** Rows of a table a blank line cut from its header: Markdown renders them as text. */
+function headlessRows(text: string): number[] {
+  const lines = text.split("\n");
+  return lines.flatMap((line, i) => {
+    const opens = line.startsWith("|") && (i === 0 || !lines[i - 1]!.startsWith("|"));
+    return opens && !/^\|[-:| ]+\|$/.test(lines[i + 1] ?? "") ? [i + 1] : [];
+  });
+}
+
+test("every table of the README and the docs renders whole: no row is cut from its header", () => {
+  const documents = [
+    "README.md",
+    "bench/README.md",
+    "db/README.md",
+    ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`),
+  ];
+  const cut = documents
+    .filter((path) => path.endsWith(".md"))
+    .flatMap((path) => headlessRows(readFileSync(join(ROOT, path), "utf8")).map((line) => `${path}:${line}`));
+  expect(cut).toEqual([]);
+  // The check finds what it is for: the map as it once was, cut by a blank line.
+  expect(headlessRows("| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n")).toEqual([5]);
+});

@@ -107,3 +107,25 @@ test("a route imports no other route: what routes share lives in http/", () => {
   expect(files.some((file) => file.startsWith(`${routes}/`))).toBe(true);
   expect(crossing).toEqual([]);
 });
+
+test("every file name in src/ is kebab-case and names one file (index files aside)", () => {
+  const all = sourceFiles(SRC).map((file) => relative(SRC, file));
+  const stem = (path: string) =>
+    path
+      .split("/")
+      .pop()!
+      .replace(/\.[a-z]+$/, "");
+  expect(all.filter((path) => !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(stem(path)))).toEqual([]);
+  const byStem = new Map<string, string[]>();
+  for (const path of all) if (stem(path) !== "index") byStem.set(stem(path), [...(byStem.get(stem(path)) ?? []), path]);
+  expect([...byStem.values()].filter((paths) => paths.length > 1)).toEqual([]);
+});
+
+test("only the files at the root of src/refresh/ take the run's state", () => {
+  const takers = files.filter((file) =>
+    /import type \{[^}]*\bRun\b[^}]*\} from "[./]+run-state"/.test(readFileSync(file, "utf8")),
+  );
+  const below = takers.map((file) => relative(join(SRC, "refresh"), file)).filter((path) => path.includes("/"));
+  expect(takers.length).toBeGreaterThan(3);
+  expect(below).toEqual([]);
+});

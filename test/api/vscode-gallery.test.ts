@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Install, PluginDetails } from "../../src/catalog/model/details";
 import type { PluginRecord } from "../../src/catalog/model/types";
 import { defaultSnapshotInput } from "../../src/catalog/snapshot/publish";
-import { DELETED_SINCE } from "../../src/market/mcp-api/mcp-api-routes";
+import { DELETED_SINCE } from "../../src/market/mcp-api/mcp-api-params";
 import { cleanText } from "../../src/refresh/upstream/gate";
 import { plugin, snapshotInput, startServer, type TestServer } from "../helpers";
 import { json, readRepo } from "../refresh/manifests/read";

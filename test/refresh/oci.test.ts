@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Install } from "../../src/catalog/model/details";
 import { imageRef } from "../../src/refresh/checks/packages/oci";
 import { verdict } from "../../src/refresh/checks/packages/package-verdict";
-import { PackageVerifier, type PackageOptions } from "../../src/refresh/checks/packages/package-verifier";
+import { type PackageOptions, PackageVerifier } from "../../src/refresh/checks/packages/package-verifier";
 import { imageOf } from "../../src/refresh/checks/packages/packages-check";
 import { FakeOciRegistry, type OciMode } from "../fakes/oci-registry";
 

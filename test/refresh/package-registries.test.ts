@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PackageVerifier, type PackageOptions } from "../../src/refresh/checks/packages/package-verifier";
+import { type PackageOptions, PackageVerifier } from "../../src/refresh/checks/packages/package-verifier";
 import { githubRepo, mcpNameInText, mcpNameOwner } from "../../src/refresh/upstream/repo-links";
 import { FakeRegistries } from "../fakes/registries";
 

@@ -13,7 +13,10 @@ describe("both handshakes: MCP 2026-07-28 first, initialize as the fallback", ()
       const result = await probeRemote(remoteUrl(host), options);
       expect(result.status, host).toBe("answering");
       expect(result.tools, host).toHaveLength(100);
-      expect(result.tools[0], host).toEqual({ name: "search_docs", description: "Search the documentation by keyword" });
+      expect(result.tools[0], host).toEqual({
+        name: "search_docs",
+        description: "Search the documentation by keyword",
+      });
       expect(fakes.methods.get(host), host).toEqual(["server/discover", "tools/list", "tools/list", "tools/list"]);
     }
   });

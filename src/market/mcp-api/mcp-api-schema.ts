@@ -4,8 +4,8 @@
  * 2025-12-01, server schema 2025-12-11) that the entries use, with the same names and bounds.
  */
 import { Type as t } from "@sinclair/typebox";
-import { INPUT_FORMATS } from "../../catalog/model/registry-inputs";
 import { MCP_SERVER_NAME } from "../../catalog/model/mcp-identity";
+import { INPUT_FORMATS } from "../../catalog/model/registry-inputs";
 import { MAX_DESCRIPTION, MAX_TITLE, OFFICIAL_META, PUBLISHER_META } from "./server-entry";
 
 const uri = (description: string) => t.String({ format: "uri", description });

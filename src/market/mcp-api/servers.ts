@@ -7,8 +7,8 @@
  * `searched`).
  */
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { type McpRegistryDetails, McpRegistryDetailsSchema } from "../../catalog/model/registry-inputs";
 import { McpRegistrySchema } from "../../catalog/model/mcp-identity";
+import { type McpRegistryDetails, McpRegistryDetailsSchema } from "../../catalog/model/registry-inputs";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { CatalogSlice, Snapshot } from "../../catalog/snapshot/snapshot";
 import { type Entry, type EntryContext, operatorNamespace, registryEntry } from "./server-entry";

@@ -8,8 +8,8 @@
  * and choices only as written and never a secret's, its format), for the MCP registry API to serve.
  */
 import type { Install } from "../../catalog/model/details";
-import { INPUT_FORMATS, type McpInput } from "../../catalog/model/registry-inputs";
 import { acceptableEnvName, acceptableEnvValue, ENV_NAME } from "../../catalog/model/install-rules";
+import { INPUT_FORMATS, type McpInput } from "../../catalog/model/registry-inputs";
 import { cleanText } from "../upstream/gate";
 import { isObject, type Json, MAX_TEXT, placeholder, str } from "./manifest-gate";
 

@@ -16,7 +16,7 @@ import { closeWhileStopping, Stopping } from "./http/stopping";
 import { Turns } from "./http/turns";
 import { claudeDocs, claudeHandlers } from "./market/claude/claude-routes";
 import { marketDocs, marketHandlers } from "./market/market-routes";
-import { PAGING_RULE, registryDocs, registryHandlers } from "./market/mcp-api/mcp-api-routes";
+import { mcpApiDocs, mcpApiHandlers, PAGING_RULE } from "./market/mcp-api/mcp-api-routes";
 import { badgeDoc, badgeHandlers } from "./routes/badge/badge-routes";
 import { categoriesDoc, categoryHandlers } from "./routes/categories-routes";
 import { atomFeedDoc, feedDoc, feedHandlers, jsonFeedDoc } from "./routes/feed/feed-routes";
@@ -230,7 +230,7 @@ export function createApp({
   const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
-  const registry = registryHandlers(answer, store, config.baseUrl);
+  const mcpApi = mcpApiHandlers(answer, store, config.baseUrl);
   const lookup = lookupHandlers(answer, store);
   const claude = claudeHandlers(answer, store, config.baseUrl);
   const groups = limitGroups(config, server, limiter, sharedLimits);
@@ -256,9 +256,9 @@ export function createApp({
     ["/api/v1/categories", categories.list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
     ["/api/v1/lookup", lookup.lookup, paging, lookupDoc],
-    ["/v0.1/servers", registry.list, paging, registryDocs.list],
-    ["/v0.1/servers/:serverName/versions", registry.versions, paging, registryDocs.versions],
-    ["/v0.1/servers/:serverName/versions/:version", registry.version, paging, registryDocs.version],
+    ["/v0.1/servers", mcpApi.list, paging, mcpApiDocs.list],
+    ["/v0.1/servers/:serverName/versions", mcpApi.versions, paging, mcpApiDocs.versions],
+    ["/v0.1/servers/:serverName/versions/:version", mcpApi.version, paging, mcpApiDocs.version],
     ["/badge/:owner/:file", badges.badge, open, badgeDoc],
     ["/api/v1/suggest", suggest.suggest, typing, suggestDoc],
     ["/browse", pages.browse, browsing, pageDocs.browse],

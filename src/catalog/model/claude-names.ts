@@ -14,7 +14,7 @@ export const RESERVED_PLUGIN_NAME_RULE =
 /** The reason the catalog records and shows for such a name (at most 200 characters, as records allow). */
 export const RESERVED_PLUGIN_NAME =
   "plugin name is reserved for Anthropic's own plugins: Claude Code's plugin validate refuses a third party's " +
-  'name that starts with "claude-", "anthropic-" or "cc-plugin-" or puts "official" beside "claude"';
+  'name starting "claude-", "anthropic-", "cc-plugin-" or with "official" beside "claude"';
 
 /** Why the client cannot install a plugin under a name, or from a marketplace of that name: its id rule. */
 export const ID_CHARACTERS =

@@ -173,7 +173,7 @@ const more400 = (message: string) => ({
   },
 });
 
-export const registryDocs = {
+export const mcpApiDocs = {
   list: {
     tag: "MCP registry",
     summary: "MCP servers, as the MCP registry API lists them",
@@ -224,7 +224,7 @@ function exampleList(snapshot: Snapshot, baseUrl: string): { servers: unknown[] 
   return { servers: first ? [JSON.parse(first.json)] : [], ...{ metadata: { count: first ? 1 : 0 } } };
 }
 
-export function registryHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
+export function mcpApiHandlers(answer: Answer, store: CatalogStore, baseUrl: string) {
   const prepared = PreparedPerSnapshot.following(store, (snapshot) => RegistryServers.writing(snapshot, baseUrl));
   const entry = (snapshot: Snapshot, name: string | null) => {
     const found = name === null ? null : prepared.get(snapshot).withName(name);

@@ -1,8 +1,10 @@
 /**
  * A Claude Code marketplace's `.claude-plugin/marketplace.json`: its plugins (name, source,
  * description) and the install steps, to add the marketplace and to install each plugin. What the
- * CLI would refuse is said in the record (`refused`) and counted, never offered as a command.
+ * CLI would refuse is said in the record (`refused`) and counted, never offered as a command: a
+ * source it does not take, a name its plugin ids cannot hold or one it reserves for Anthropic.
  */
+import { pluginNameProblem } from "../../catalog/model/claude-names";
 import type { Contents, Install } from "../../catalog/model/details";
 import { cleanText } from "../upstream/gate";
 import { type Gate, isObject, type Json, MAX_ENTRIES, MAX_TEXT } from "./manifest-gate";
@@ -25,15 +27,17 @@ export interface MarketplaceRead {
 
 const DUPLICATE = "duplicate plugin name in this marketplace; Claude Code installs the first";
 
-/** One entry as listed: its name, source text and description, or why the CLI refuses it. */
-function entry(raw: Json, seen: Set<string>): Listed | { unnamed: string } {
+/** One entry of marketplace `market` as listed: its name, source text and description, or why the CLI refuses it. */
+function entry(raw: Json, market: string, seen: Set<string>): Listed | { unnamed: string } {
   const nameRefusal = pluginNameRefusal(raw.name);
   if (nameRefusal) return { unnamed: nameRefusal };
   const name = raw.name as string;
   const description = typeof raw.description === "string" ? cleanText(raw.description, MAX_TEXT) : null;
   const source = readSource(raw.source);
   const listed: Listed = { name, source: "text" in source ? source.text : "unsupported", description };
-  if ("refused" in source) listed.refused = source.refused;
+  const named = pluginNameProblem(name, market);
+  if (named) listed.refused = named;
+  else if ("refused" in source) listed.refused = source.refused;
   else if (seen.has(name)) listed.refused = DUPLICATE;
   seen.add(name);
   return listed;
@@ -55,7 +59,7 @@ export function readMarketplace(gate: Gate, manifest: Json, id: string): Marketp
       gate.refuse(file, "plugin entry not an object", id);
       continue;
     }
-    const read = entry(raw, seen);
+    const read = entry(raw, typeof manifest.name === "string" ? manifest.name : "", seen);
     if ("unnamed" in read) gate.refuse(file, read.unnamed, id);
     else {
       if (read.refused) gate.refuse(file, read.refused, id);

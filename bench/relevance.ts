@@ -24,8 +24,8 @@ const verbose = process.argv.includes("--verbose");
 const fixtures = join(import.meta.dir, "..", "test", "fixtures");
 const judged = (file: string) =>
   (JSON.parse(readFileSync(join(fixtures, file), "utf8")) as { queries: Judged[] }).queries;
-const { defaultSnapshotInput, publishSnapshot } = await import(join(tree, "src", "catalog", "publish.ts"));
-const { Snapshot } = await import(join(tree, "src", "catalog", "snapshot.ts"));
+const { defaultSnapshotInput, publishSnapshot } = await import(join(tree, "src", "catalog", "snapshot", "publish.ts"));
+const { Snapshot } = await import(join(tree, "src", "catalog", "snapshot", "snapshot.ts"));
 
 const dir = mkdtempSync(join(tmpdir(), "relevance-"));
 

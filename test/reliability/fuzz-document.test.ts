@@ -120,6 +120,9 @@ describe("every value /openapi.json allows", () => {
           await response.arrayBuffer();
           sent++;
           const status = String(response.status);
+          // The one rule across parameters a schema cannot say, as the official MCP registry has it.
+          const deletedSince = /[?&]updated_since=/.test(target) && /[?&]include_deleted=false(&|$)/.test(target);
+          if (deletedSince && status === "400") return;
           if (status === "400" || !documented.has(status)) problems.push(`${target} -> ${status}`);
         }),
         { numRuns: RUNS_PER_PATH },

@@ -19,12 +19,9 @@ function vouchCaps(rules: DiscoveryRules): (listedKey: string) => number {
   for (const r of rules.lists) if (r.vouches !== undefined) named.set(ruleKey.list(r.repository, r.path), r.vouches);
   for (const r of rules.marketplaces)
     if (r.vouches !== undefined) named.set(ruleKey.marketplace(r.repository), r.vouches);
-  // The editors' own list of repositories is their word, not a source's; the MCP registry lists only
-  // servers whose publisher it proved owns the repository's account, each one evidence of its own.
-  return (key) =>
-    key === ruleKey.repositories || key.startsWith(ruleKey.registry(""))
-      ? Number.POSITIVE_INFINITY
-      : (named.get(key) ?? VOUCH_CAP);
+  // The editors' own list of repositories is their word, not a source's. (The MCP registry vouches
+  // for nothing: what it names is a candidate that needs evidence of its own, discover.ts.)
+  return (key) => (key === ruleKey.repositories ? Number.POSITIVE_INFINITY : (named.get(key) ?? VOUCH_CAP));
 }
 
 export interface Admission {

@@ -25,22 +25,26 @@ afterEach(async () => {
 const NOW = new Date("2026-11-22T12:00:00.000Z");
 const LATER = new Date("2026-11-23T12:00:00.000Z");
 
-/** Servers nothing else finds: no topic, no evidence file, on no list, not matching the search. */
+/** Servers nothing else finds: no topic, on no list, not matching the search; each ships its server.json. */
 const HIDDEN = ["solo/weather-mcp", "Team-X/db-bridge", "one/two"];
+/** A server.json of the registry's schema: the evidence a server's own repository gives. */
+const SERVER_JSON = {
+  "server.json": '{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"}',
+};
 
 function world(): { env: Env; registry: FakeMcpRegistry } {
   env = new Env({ searches: [{ query: "topic:mcp-server" }] });
   registry = new FakeMcpRegistry();
   env.github.add({ full_name: "known/searched", topics: ["mcp-server"] });
-  for (const id of HIDDEN) env.github.add({ full_name: id, description: "tools" });
+  for (const id of HIDDEN) env.github.add({ full_name: id, description: "tools", files: SERVER_JSON });
+  // Published in its owner's own namespace, proven, but nothing in the repository says MCP: a lead, not evidence.
+  env.github.add({ full_name: "spam/lookalike-mcp", description: "tools" });
   // Pointed at by a name whose owner is someone else: the registry proved nothing about it.
   env.github.add({ full_name: "victim/repo", description: "not an MCP server" });
   // A reverse-DNS name: a candidate whose own server.json is its evidence.
   env.github.add({
     full_name: "corp/gateway",
-    files: {
-      "server.json": '{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"}',
-    },
+    files: SERVER_JSON,
   });
   env.github.add({ full_name: "gone/deleted-one", description: "deleted from the registry" });
   const at = "2026-11-01T10:00:00.000Z";
@@ -51,6 +55,7 @@ function world(): { env: Env; registry: FakeMcpRegistry } {
       updatedAt: at,
     })),
     { name: "io.github.mallory/claims", repository: "https://github.com/victim/repo", updatedAt: at },
+    { name: "io.github.spam/lookalike-mcp", repository: "https://github.com/spam/lookalike-mcp", updatedAt: at },
     { name: "com.corp/gateway", repository: "https://github.com/corp/gateway.git", updatedAt: at },
     {
       name: "io.github.gone/deleted-one",
@@ -88,7 +93,7 @@ function recorder(): { log: Log; events: string[] } {
 }
 
 describe("the MCP registry as a discovery source", () => {
-  test("recall rises: servers on no list and matched by no search are found, and only those it proves", async () => {
+  test("recall rises: servers on no list and matched by no search are found on their own evidence, never on the listing alone", async () => {
     const w = world();
     const without = published(await w.env.refresh({ now: () => NOW }));
     expect(without.summary!.added).toEqual(["known/searched"]);
@@ -98,9 +103,11 @@ describe("the MCP registry as a discovery source", () => {
     expect([...report.summary!.added].sort()).toEqual(["corp/gateway", "known/searched", ...HIDDEN].sort());
     const key = ruleKey.registry(w.registry.url);
     const rule = report.discovery!.rules.find((r) => r.rule === key)!;
-    // The hidden three, the two reverse-DNS or foreign names; deleted, non-GitHub and malformed entries are no candidates.
-    expect(rule.found).toBe(5);
+    // The hidden three, the proven look-alike, the two reverse-DNS or foreign names; deleted, non-GitHub and malformed entries are no candidates.
+    expect(rule.found).toBe(6);
     expect(report.discovery!.reasons["victim/repo"]).toBe("no_evidence");
+    // A registry listing is a lead: proven or not, a repository with no evidence of its own is left out.
+    expect(report.discovery!.reasons["spam/lookalike-mcp"]).toBe("no_evidence");
     expect(w.registry.asked[0]!.get("version")).toBe("latest");
     expect(w.registry.asked[0]!.has("updated_since")).toBe(false);
   });
@@ -108,7 +115,7 @@ describe("the MCP registry as a discovery source", () => {
   test("pages by cursor, then a later run asks only for what changed since the newest updatedAt it read", async () => {
     const w = world();
     for (let i = 0; i < 130; i++) {
-      w.env.github.add({ full_name: `bulk/s${i}` });
+      w.env.github.add({ full_name: `bulk/s${i}`, files: SERVER_JSON });
       w.registry.add({
         name: `io.github.bulk/s${i}`,
         repository: `https://github.com/bulk/s${i}`,
@@ -122,7 +129,7 @@ describe("the MCP registry as a discovery source", () => {
     const key = ruleKey.registry(w.registry.url);
     expect(savedState(w.env).rules[key]!.since).toBe("2026-11-05T00:00:00.000Z");
 
-    w.env.github.add({ full_name: "fresh/server" });
+    w.env.github.add({ full_name: "fresh/server", files: SERVER_JSON });
     w.registry.add({
       name: "io.github.fresh/server",
       repository: "https://github.com/fresh/server",
@@ -137,7 +144,7 @@ describe("the MCP registry as a discovery source", () => {
 
   test("an entry dated ahead of the run is read as now: the next run still sees what changed after it", async () => {
     const w = world();
-    w.env.github.add({ full_name: "ahead/server" });
+    w.env.github.add({ full_name: "ahead/server", files: SERVER_JSON });
     w.registry.add({
       name: "io.github.ahead/server",
       repository: "https://github.com/ahead/server",
@@ -147,7 +154,7 @@ describe("the MCP registry as a discovery source", () => {
     const key = ruleKey.registry(w.registry.url);
     expect(savedState(w.env).rules[key]!.since).toBe(NOW.toISOString());
 
-    w.env.github.add({ full_name: "fresh/server" });
+    w.env.github.add({ full_name: "fresh/server", files: SERVER_JSON });
     w.registry.add({
       name: "io.github.fresh/server",
       repository: "https://github.com/fresh/server",
@@ -160,7 +167,7 @@ describe("the MCP registry as a discovery source", () => {
 
   test("a saved mark ahead of the run is not used: the registry is read whole", async () => {
     const w = world();
-    w.env.github.add({ full_name: "one/server" });
+    w.env.github.add({ full_name: "one/server", files: SERVER_JSON });
     w.registry.add({
       name: "io.github.one/server",
       repository: "https://github.com/one/server",
@@ -178,7 +185,7 @@ describe("the MCP registry as a discovery source", () => {
   test("a read the page budget cuts keeps what it read, is reported, and keeps the old mark", async () => {
     const w = world();
     for (let i = 0; i < 120; i++) {
-      w.env.github.add({ full_name: `bulk/s${i}` });
+      w.env.github.add({ full_name: `bulk/s${i}`, files: SERVER_JSON });
       w.registry.add({
         name: `io.github.bulk/s${i}`,
         repository: `https://github.com/bulk/s${i}`,

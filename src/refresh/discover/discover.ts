@@ -164,8 +164,8 @@ class Discoverer {
 
   /**
    * The MCP registry: every server changed since the last complete read (all of them when a full
-   * run is due). A server the registry proved its repository's owner published is listed by it
-   * (evidence); the others are candidates that need evidence of their own. An answer that is not
+   * run is due), each a candidate that needs evidence of its own (its server.json, a topic), proven
+   * publisher or not: the registry checks who published an entry, not what the repository is. An answer that is not
    * one leaves discovery as it was without the registry; a read the page budget cut keeps what it
    * read and the old mark, so the next run reads the rest again.
    */
@@ -183,14 +183,11 @@ class Discoverer {
       this.keep(key);
       return;
     }
+    // A lead, not evidence: anyone may publish an entry in their own namespace naming any repository,
+    // so each server it names is a candidate admitted on evidence in its own repository alone.
     this.addAll(
       key,
-      read.servers.filter((s) => s.proven).map((s) => s.id),
-      true,
-    );
-    this.addAll(
-      key,
-      read.servers.filter((s) => !s.proven).map((s) => s.id),
+      read.servers.map((s) => s.id),
       false,
     );
     this.options.log("refresh.registry_read", log);

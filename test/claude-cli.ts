@@ -1,9 +1,12 @@
 /**
  * The real Claude Code CLI (the pinned `@anthropic-ai/claude-code` devDependency), run offline: a
- * throw-away HOME each call, its non-essential traffic off, and a proxy on the loopback range for
- * anything but the loopback addresses themselves, so nothing leaves the machine.
+ * throw-away HOME each call (or one a test keeps across calls), its non-essential traffic off, a
+ * proxy on the loopback range for anything but the loopback addresses themselves, and an `ssh`
+ * that connects nowhere (the client clones a `github` source over SSH, which no proxy covers), so
+ * nothing leaves the machine. `npm run client:update` moves the pin to the newest release and runs
+ * every test that runs the CLI.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const MODULES = join(import.meta.dir, "../node_modules/@anthropic-ai");
@@ -23,10 +26,28 @@ export const CLAUDE_ENV = {
   NO_COLOR: "1",
 };
 
-/** Runs the CLI with `args` and a new HOME under `root`; its exit code and everything it printed. */
-export async function claude(root: string, args: string[]): Promise<{ code: number; out: string; home: string }> {
-  const home = mkdtempSync(join(root, "home-"));
-  const proc = Bun.spawn([CLAUDE, ...args], { env: { ...CLAUDE_ENV, HOME: home }, stdout: "pipe", stderr: "pipe" });
+/** A folder under `root` holding an `ssh` that fails at once, put first on the CLI's PATH. */
+function noSsh(root: string): string {
+  const dir = join(root, "no-ssh");
+  if (!existsSync(join(dir, "ssh"))) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "ssh"), "#!/bin/sh\necho 'ssh: no network in tests' >&2\nexit 255\n");
+    chmodSync(join(dir, "ssh"), 0o755);
+  }
+  return dir;
+}
+
+/**
+ * Runs the CLI with `args` and a new HOME under `root` (or `home`, kept across calls); its exit
+ * code and everything it printed.
+ */
+export async function claude(
+  root: string,
+  args: string[],
+  home = mkdtempSync(join(root, "home-")),
+): Promise<{ code: number; out: string; home: string }> {
+  const env = { ...CLAUDE_ENV, PATH: `${noSsh(root)}:${CLAUDE_ENV.PATH}`, GIT_SSH_COMMAND: "false", HOME: home };
+  const proc = Bun.spawn([CLAUDE, ...args], { env, stdout: "pipe", stderr: "pipe" });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   return { code: await proc.exited, out: out + err, home };
 }

@@ -5,6 +5,7 @@
  * defensively; strings become text, and only http(s) addresses become links.
  */
 import type { ComponentChildren, VNode } from "preact";
+import { pluginLineProblem } from "../catalog/model/claude-names";
 import { pluginPath } from "../http/paths";
 import { number, webUrl } from "./layout";
 
@@ -89,6 +90,8 @@ function InstallStepView({ step, i }: { step: InstallStep; i: number }) {
       )
     : [];
   const from = step.from === undefined || step.from === null ? null : valueNode(step.from);
+  // A line the current Claude Code refuses (a record read under an older client's rules) is shown, never to copy.
+  const refused = command === null ? null : pluginLineProblem(command);
   return (
     <section class="install" aria-labelledby={`install-${i}`}>
       <h3 id={`install-${i}`}>
@@ -100,6 +103,15 @@ function InstallStepView({ step, i }: { step: InstallStep; i: number }) {
         <>
           <p>
             <strong>Not this repository's package.</strong>
+          </p>
+          <pre>
+            <code>{text}</code>
+          </pre>
+        </>
+      ) : refused !== null ? (
+        <>
+          <p>
+            <strong>Claude Code refuses this line:</strong> {refused}.
           </p>
           <pre>
             <code>{text}</code>

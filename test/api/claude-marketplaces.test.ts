@@ -1,11 +1,17 @@
 /**
  * The Claude Code marketplaces over real HTTP: which plugins are entries (originals inside listed
- * repositories), their sources, names unique in every marketplace, one per category, the picks,
- * and the rules Claude Code's validator applies to a marketplace (name, owner, sources).
+ * repositories), their sources (https, cloned without credentials), names unique in every
+ * marketplace and never one the client reserves, one per category, the picks, and the rules
+ * Claude Code's validator applies to a marketplace (name, owner, sources).
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { RESERVED_PLUGIN_NAME, reservedByClient } from "../../src/catalog/model/claude-names";
+import { noDetails } from "../../src/catalog/model/details";
 import { sourceOf } from "../../src/market/claude/marketplaces";
+import { servedNames } from "../../src/market/claude/served-names";
+import { PLANTED_RESERVED, reservedCatalog } from "../fakes/reserved-names";
 import { marketplacePlugin, plugin, snapshotInput, startServer, type TestServer } from "../helpers";
+import { commands, json, readRepo } from "../refresh/manifests/read";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -14,6 +20,7 @@ afterEach(async () => {
 });
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
+const ACME = "https://github.com/acme/market.git";
 
 const catalog = () =>
   snapshotInput([
@@ -49,13 +56,15 @@ function expectValidMarketplace(doc: Marketplace) {
   expect(new Set(names).size).toBe(names.length);
   for (const p of doc.plugins) {
     expect(p.name).not.toContain(" ");
-    if (p.source.source === "github") expect(p.source.repo).toMatch(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/);
-    else {
-      expect(p.source.source).toBe("git-subdir");
-      expect(p.source.url).toMatch(/^[a-zA-Z0-9-_.]+\/[a-zA-Z0-9-_.]+$/);
+    expect(p.name).toMatch(/^[A-Za-z0-9][-A-Za-z0-9._]*$/);
+    expect({ name: p.name, reserved: reservedByClient(p.name) }).toEqual({ name: p.name, reserved: false });
+    // Cloned over https without credentials: never `github` or a bare owner/repo, which the client clones over SSH.
+    expect(["url", "git-subdir"]).toContain(p.source.source ?? "");
+    expect(p.source.url).toMatch(/^https:\/\/github\.com\/[A-Za-z0-9-]+\/[A-Za-z0-9._-]+\.git$/);
+    if (p.source.source === "git-subdir") {
       expect(p.source.path ?? "").not.toBe("");
       expect(p.source.path).not.toContain("..");
-    }
+    } else expect(p.source.path).toBeUndefined();
     expect(URL.canParse(p.homepage)).toBe(true);
   }
 }
@@ -70,10 +79,10 @@ describe("Claude Code marketplaces", () => {
     expect(all.name).toBe("plugin-catalog");
     expect(all.plugins.map((p) => [p.name, p.source])).toEqual([
       // Pinned to the commit the refresh read; a plugin read without one is not.
-      ["tool-acme", { source: "git-subdir", url: "acme/market", path: "plugins/tool", sha: SHA }],
-      ["root", { source: "github", repo: "acme/market", sha: SHA }],
-      ["tool-beta-market-tool", { source: "git-subdir", url: "beta/market", path: "tool" }],
-      ["tool-beta-again-tool", { source: "git-subdir", url: "beta/again", path: "tool" }],
+      ["tool-acme", { source: "git-subdir", url: ACME, path: "plugins/tool", sha: SHA }],
+      ["root", { source: "url", url: ACME, sha: SHA }],
+      ["tool-beta-market-tool", { source: "git-subdir", url: "https://github.com/beta/market.git", path: "tool" }],
+      ["tool-beta-again-tool", { source: "git-subdir", url: "https://github.com/beta/again.git", path: "tool" }],
     ]);
     expect(all.plugins[0]!.homepage).toBe("https://plugins.example.org/plugin/acme/market");
   });
@@ -121,13 +130,115 @@ describe("Claude Code marketplaces", () => {
       expect(await (await server!.get(`/plugin/${id}`)).text()).not.toContain("/plugin marketplace add");
   });
 
-  test("sources: the root, a folder, never a path out of the repository or another repository", () => {
-    expect(sourceOf("a/b", ".")).toEqual({ source: "github", repo: "a/b" });
-    expect(sourceOf("a/b", "./x/y/")).toEqual({ source: "git-subdir", url: "a/b", path: "x/y" });
+  test("sources: the root, a folder, over https; never a path out of the repository or another repository", () => {
+    const url = "https://github.com/a/b.git";
+    expect(sourceOf("a/b", ".")).toEqual({ source: "url", url });
+    expect(sourceOf("a/b", "./x/y/")).toEqual({ source: "git-subdir", url, path: "x/y" });
     expect(sourceOf("a/b", "./x/../..")).toBeNull();
     expect(sourceOf("a/b", "c/d")).toBeNull();
     expect(sourceOf("a/b", "https://example.com/x.git")).toBeNull();
-    expect(sourceOf("a/b", "./", SHA)).toEqual({ source: "github", repo: "a/b", sha: SHA });
-    expect(sourceOf("a/b", "./x", "ABC")).toEqual({ source: "git-subdir", url: "a/b", path: "x" });
+    expect(sourceOf("a/b", "./", SHA)).toEqual({ source: "url", url, sha: SHA });
+    expect(sourceOf("a/b", "./x", "ABC")).toEqual({ source: "git-subdir", url, path: "x" });
+  });
+});
+
+describe("names the client refuses", () => {
+  test("reserved names are left out of every document; no rename lands on another entry's name", async () => {
+    server = startServer(reservedCatalog());
+    const expected = [
+      ["lint-acme-market-plugins-lint", "acme/market"],
+      ["kept", "acme/market"],
+      ["lint-beta", "beta/market"],
+      ["lint-acme", "gamma/market"],
+      ["tool-delta", "delta/kit"],
+    ];
+    for (const path of ["/market/claude/marketplace.json", "/market/claude/categories/skills/marketplace.json"]) {
+      const doc = (await server!.json(path)) as Marketplace;
+      expectValidMarketplace(doc);
+      expect(doc.plugins.map((p) => [p.name, p.homepage.replace(/^.*\/plugin\//, "")])).toEqual(expected);
+    }
+    const picks = (await server!.json("/market/claude/picks/marketplace.json")) as Marketplace;
+    expect(picks.plugins.map((p) => p.name)).toEqual(["lint-acme-market-plugins-lint", "kept"]);
+    // The page offers only the names served.
+    const page = await (await server!.get("/plugin/acme/market")).text();
+    expect(page).toContain("/plugin install kept@plugin-catalog");
+    expect(page).not.toContain("/plugin install claude-api@plugin-catalog");
+  });
+
+  test("a name is stable: it depends on the entry and on which others share its name, not on their order", () => {
+    const entries = [
+      { name: "lint", id: "acme/market", path: "plugins/lint" },
+      { name: "lint", id: "beta/market", path: "lint" },
+      { name: "lint-acme", id: "gamma/market", path: "" },
+      { name: "Claude-API", id: "acme/market", path: "x" },
+      { name: "foo+bar", id: "acme/market", path: "y" },
+    ];
+    const names = servedNames(entries);
+    expect(names).toEqual(["lint-acme-market-plugins-lint", "lint-beta", "lint-acme", null, null]);
+    const reversed = servedNames([...entries].reverse());
+    expect(reversed).toEqual([...names].reverse());
+  });
+});
+
+describe("an author's own marketplace, under the names the client refuses", () => {
+  const FILE = ".claude-plugin/marketplace.json";
+  const read = (name: string, plugins: string[], id = "acme/repo") =>
+    readRepo(
+      { [FILE]: json({ name, owner: { name: "Acme" }, plugins: plugins.map((p) => ({ name: p, source: `./${p}` })) }) },
+      id,
+    );
+
+  test("a reserved name is listed with the reason, counted, and has no install line", () => {
+    const got = read("acme-tools", [...PLANTED_RESERVED, "seo", "seo+x"]);
+    const c = got.details!.contents!;
+    expect(c.plugins.map((p) => [p.name, p.refused ?? null])).toEqual([
+      ...PLANTED_RESERVED.map((name) => [name, RESERVED_PLUGIN_NAME]),
+      ["seo", null],
+      ["seo+x", expect.stringContaining("plugin name not installable")],
+    ]);
+    expect(commands(got)).toEqual(["/plugin marketplace add acme/repo", "/plugin install seo@acme-tools"]);
+    // Counted for the listing decision, a repository once per reason.
+    expect(got.refused[`manifest ${FILE}: ${RESERVED_PLUGIN_NAME}`]).toBe(1);
+  });
+
+  test("only reserved names: no line at all; Anthropic's own marketplace keeps them", () => {
+    expect(commands(read("acme-tools", ["claude-seo"]))).toEqual([]);
+    const own = read("claude-plugins-official", ["claude-code-setup"], "anthropics/claude-plugins-official");
+    expect(commands(own)).toEqual([
+      "/plugin marketplace add anthropics/claude-plugins-official",
+      "/plugin install claude-code-setup@claude-plugins-official",
+    ]);
+  });
+
+  test("a line read under an older client's rules is shown on the page with the reason, never to copy", async () => {
+    const step = (command: string) => ({
+      harness: "claude-code" as const,
+      kind: "plugin" as const,
+      command,
+      env: [],
+      from: ".claude-plugin/marketplace.json",
+    });
+    const details = {
+      ...noDetails(),
+      works_with: ["claude-code" as const],
+      install: [
+        { ...step("/plugin marketplace add acme/seo"), kind: "marketplace" as const },
+        step("/plugin install claude-seo@acme-seo"),
+        step("/plugin install seo-audit@acme-seo"),
+      ],
+    };
+    server = startServer(snapshotInput([plugin("acme/seo", { details })]));
+    const page = await (await server!.get("/plugin/acme/seo")).text();
+    expect(page).toContain(
+      "<strong>Claude Code refuses this line:</strong> plugin name is reserved for Anthropic's own plugins",
+    );
+    expect(page).toContain("<pre><code>/plugin install claude-seo@acme-seo</code></pre>");
+    expect(page).not.toContain("<code>/plugin install claude-seo@acme-seo</code></pre></div>");
+    expect(page).toContain(
+      '<pre data-copy="the claude-code install command"><code>/plugin install seo-audit@acme-seo</code>',
+    );
+    expect(page).toContain(
+      '<pre data-copy="the claude-code install command"><code>/plugin marketplace add acme/seo</code>',
+    );
   });
 });

@@ -25,6 +25,12 @@ export const IMPERSONATING = [
   "claudeofficial",
   "claude_plugins",
   "acmé-tools",
+  // Since 2.1.3xx: `directory` too, and the words read with their separators taken out.
+  "claude-directory",
+  "anthropic_directories",
+  "claude.plugins",
+  "-claude-plugins",
+  "claudeplugins",
 ];
 /** Names the CLI adds, although they start with `claude`/`anthropic` or are not kebab-case. */
 export const ALLOWED = [
@@ -34,8 +40,13 @@ export const ALLOWED = [
   "cc-plugin-foo",
   "xclaude-plugins",
   "Acme-Tools",
+  "my-claude-directory",
+  "claude-code-plugins-x",
 ];
-/** Names the CLI refuses for other reasons: spaces, path separators, its own source names, Anthropic's own names. */
+/**
+ * Names the CLI refuses for other reasons: spaces, path separators, its own source names (case
+ * aside), Anthropic's own names (outside github.com/anthropics/), characters a plugin id cannot hold.
+ */
 export const REFUSED_OTHERWISE = [
   "acme space",
   "a/b",
@@ -45,6 +56,14 @@ export const REFUSED_OTHERWISE = [
   "skills-dir",
   "claude-plugins-official",
   "claude-community",
+  // Since 2.1.3xx: two more source names, more of Anthropic's own names, and the plugin id's characters.
+  "synced",
+  "Claude-Plugin-Test",
+  "healthcare",
+  "first-party-plugins",
+  "claude-plugin-directory",
+  "acme+tools",
+  "_acme",
 ];
 
 /** A marketplace named `name` with one plugin at `./p`. */

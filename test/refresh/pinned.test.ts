@@ -36,7 +36,7 @@ describe("served marketplaces pinned to the commit the refresh read", () => {
     published(await env.refresh({ now: () => NOW }));
     const first = headOf(files("1.0.0"));
     const entries = await served(env);
-    expect(entries.map((p) => p.source.source)).toEqual(["github", "git-subdir"]);
+    expect(entries.map((p) => p.source.source)).toEqual(["url", "git-subdir"]);
     expect(entries.map((p) => p.source.sha)).toEqual([first, first]);
 
     env.github.repos.update("acme/tools", { files: files("1.1.0"), pushed_at: "2026-11-23T00:00:00Z" });

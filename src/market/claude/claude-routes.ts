@@ -21,15 +21,23 @@ const Sha = t.Optional(
   }),
 );
 
+const CloneUrl = (more = "") =>
+  t.String({
+    pattern: "^https://github\\.com/[A-Za-z0-9-]+/[A-Za-z0-9._-]+\\.git$",
+    description:
+      "`https://github.com/<owner>/<repo>.git`, which Claude Code clones over https without credentials " +
+      `(a \`github\` source it clones over SSH).${more}`,
+  });
+
 const SourceSchema = t.Union([
   t.Object({
-    source: t.Literal("github"),
-    repo: t.String({ description: "`owner/repo`: the plugin is its root." }),
+    source: t.Literal("url"),
+    url: CloneUrl(" The plugin is its root."),
     sha: Sha,
   }),
   t.Object({
     source: t.Literal("git-subdir"),
-    url: t.String({ description: "`owner/repo` on GitHub." }),
+    url: CloneUrl(),
     path: t.String({ minLength: 1, description: "The plugin's folder in it." }),
     sha: Sha,
   }),
@@ -43,7 +51,10 @@ export const MarketplaceSchema = t.Object(
     plugins: t.Array(
       t.Object({
         name: t.String({
-          description: "Unique in every marketplace of a snapshot; the plugin's own when no other has it.",
+          pattern: "^[A-Za-z0-9][-A-Za-z0-9._]*$",
+          description:
+            "Unique in every marketplace of a snapshot; the plugin's own when no other has it. Never one " +
+            "Claude Code reserves for Anthropic: such an entry is left out.",
         }),
         source: SourceSchema,
         description: t.Optional(t.String()),
@@ -62,7 +73,8 @@ const doc = (summary: string, description: string): RouteDoc<Snapshot> => ({
   description:
     `${description} Add it in Claude Code with \`/plugin marketplace add <this URL>\` (or ` +
     "`claude plugin marketplace add <URL>`); entries are plugins that listed repositories' marketplace.json " +
-    "files name inside the repository (forks, look-alikes and archived repositories left out).",
+    "files name inside the repository (forks, look-alikes and archived repositories left out, and names " +
+    "Claude Code reserves for Anthropic), cloned over https.",
   body: MarketplaceSchema,
   cached: "snapshot",
 });

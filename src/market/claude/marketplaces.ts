@@ -2,15 +2,17 @@
  * Claude Code marketplaces served by the catalog, written once per snapshot: one of every Claude
  * Code plugin the catalog lists (originals only: no forks, look-alikes or archived repositories),
  * one per category, one of the editors' picks. An entry is a plugin a listed repository's
- * marketplace.json names inside that repository: `github` for one at the repository's root,
- * `git-subdir` with its path for one in a folder. A plugin keeps its own name unless another
- * served plugin has it; then the owner (and, if need be, the repository) is appended, the same
- * in every marketplace of the snapshot.
+ * marketplace.json names inside that repository, cloned over https without credentials: `url` for
+ * one at the repository's root, `git-subdir` with its path for one in a folder. Names are the
+ * client's to accept (served-names.ts): a plugin keeps its own name unless another served plugin
+ * has it, then the owner (and, if need be, the repository) is appended, the same in every
+ * marketplace of the snapshot; a name the client refuses is left out.
  */
 import { measuredTokens } from "../../catalog/model/context-cost";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import { pluginPath } from "../../http/paths";
+import { servedNames } from "./served-names";
 
 /** The marketplaces' names: none reserved or read as an official one by Claude Code. */
 export const MARKETPLACE_NAME = "plugin-catalog";
@@ -20,8 +22,12 @@ const ROWS_PER_READ = 50;
 /** The plugins that may hold entries: listed originals that work with Claude Code, not archived. */
 const CLAUDE_PLUGINS = { harness: "claude-code", original: true, archived: false };
 
+/**
+ * A source the client clones over https, anonymously. Never `github`, nor a `git-subdir` whose
+ * `url` is a bare `owner/repo`: those it clones over SSH (`git@github.com:…`), which fails without a key.
+ */
 type Source =
-  | { source: "github"; repo: string; sha?: string }
+  | { source: "url"; url: string; sha?: string }
   | { source: "git-subdir"; url: string; path: string; sha?: string };
 
 interface Served {
@@ -33,10 +39,15 @@ interface Served {
   tags?: string[];
   homepage: string;
   repository: string;
-  /** Not served: what picks the marketplaces an entry is in. */
+  /** Not served: what picks the marketplaces an entry is in, and what names it. */
   categories: readonly string[];
   curated: boolean;
+  id: string;
+  path: string;
 }
+
+/** The https address the client clones repository `id` from without credentials. */
+export const cloneUrl = (id: string) => `https://github.com/${id}.git`;
 
 /**
  * A marketplace.json source for a plugin inside repository `id`, or null for one elsewhere; pinned
@@ -47,7 +58,8 @@ export function sourceOf(id: string, source: string, commit?: string): Source | 
   const path = source.replace(/^\.\/?/, "").replace(/\/+$/, "");
   if (path.split("/").some((part) => part === ".." || part === ".")) return null;
   const sha = commit !== undefined && /^[0-9a-f]{40}$/.test(commit) ? { sha: commit } : {};
-  return path === "" ? { source: "github", repo: id, ...sha } : { source: "git-subdir", url: id, path, ...sha };
+  const url = cloneUrl(id);
+  return path === "" ? { source: "url", url, ...sha } : { source: "git-subdir", url, path, ...sha };
 }
 
 /** The entries of one listed plugin's marketplace, before their names are made unique. */
@@ -56,8 +68,9 @@ function entriesOf(plugin: PluginCatalogView, baseUrl: string): Served[] {
   for (const entry of plugin.contents?.plugins ?? []) {
     const source = sourceOf(plugin.id, entry.source, plugin.contents?.commit);
     if (source === null) continue;
+    const path = source.source === "git-subdir" ? source.path : "";
     const description = entry.description || plugin.description;
-    const tokens = source.source === "github" ? measuredTokens(plugin.context) : null;
+    const tokens = path === "" ? measuredTokens(plugin.context) : null;
     out.push({
       name: entry.name,
       source,
@@ -68,32 +81,17 @@ function entriesOf(plugin: PluginCatalogView, baseUrl: string): Served[] {
       repository: plugin.url,
       categories: plugin.categories,
       curated: plugin.curated,
+      id: plugin.id,
+      path,
     });
   }
   return out;
 }
 
-/** Names unique across the served plugins: the own name, else with the owner, else with the repository. */
-function uniqueNames(entries: Served[]): void {
-  const count = (names: string[]) => {
-    const seen = new Map<string, number>();
-    for (const n of names) seen.set(n.toLowerCase(), (seen.get(n.toLowerCase()) ?? 0) + 1);
-    return seen;
-  };
-  const own = count(entries.map((e) => e.name));
-  const withOwner = (e: Served) => {
-    const id = e.source.source === "github" ? e.source.repo : e.source.url;
-    return `${e.name}-${id.split("/")[0]!.toLowerCase()}`;
-  };
-  const owned = count(entries.map(withOwner));
-  for (const e of entries) {
-    if (own.get(e.name.toLowerCase()) === 1) continue;
-    const id = e.source.source === "github" ? e.source.repo : e.source.url;
-    const [, repo = ""] = id.split("/");
-    const named = withOwner(e);
-    const path = e.source.source === "git-subdir" ? `-${e.source.path.replace(/[^A-Za-z0-9._-]/g, "-")}` : "";
-    e.name = owned.get(named.toLowerCase()) === 1 ? named : `${named}-${repo.toLowerCase()}${path}`;
-  }
+/** The entries served, under their served names: those the client accepts, unique in the snapshot. */
+function named(entries: Served[]): Served[] {
+  const names = servedNames(entries);
+  return entries.flatMap((e, i) => (names[i] === null ? [] : [{ ...e, name: names[i]! }]));
 }
 
 /** The marketplaces of one snapshot, as JSON text by key (`all`, a category id, `picks`). */
@@ -116,28 +114,25 @@ export class ClaudeMarketplaces {
       if (rows.length < ROWS_PER_READ) break;
       yield;
     }
-    uniqueNames(entries);
+    const served = named(entries);
     const owner = { name: "Plugin Catalog", url: baseUrl };
     const document = (suffix: string | null, about: string, chosen: Served[]) =>
       JSON.stringify({
         name: suffix === null ? MARKETPLACE_NAME : `${MARKETPLACE_NAME}-${suffix}`,
         owner,
         description: about,
-        plugins: chosen.map(({ categories: _, curated: __, ...served }) => served),
+        plugins: chosen.map(({ categories: _, curated: __, id: ___, path: ____, ...entry }) => entry),
       });
     const documents = new Map<string, string>();
-    documents.set("all", document(null, "Every Claude Code plugin the Plugin Catalog lists (originals).", entries));
-    const picks = entries.filter((e) => e.curated);
+    documents.set("all", document(null, "Every Claude Code plugin the Plugin Catalog lists (originals).", served));
+    const picks = served.filter((e) => e.curated);
     documents.set(PICKS, document(PICKS, "The Plugin Catalog editors' picks of Claude Code plugins.", picks));
     for (const category of snapshot.categories) {
-      const chosen = entries.filter((e) => e.categories.includes(category.id));
+      const chosen = served.filter((e) => e.categories.includes(category.id));
       documents.set(category.id, document(category.id, `Claude Code plugins of ${category.name}.`, chosen));
     }
     const names = new Map<string, string[]>();
-    for (const e of entries) {
-      const key = (e.source.source === "github" ? e.source.repo : e.source.url).toLowerCase();
-      names.set(key, [...(names.get(key) ?? []), e.name]);
-    }
+    for (const e of served) names.set(e.id.toLowerCase(), [...(names.get(e.id.toLowerCase()) ?? []), e.name]);
     return new ClaudeMarketplaces(documents, names);
   }
 

@@ -112,6 +112,13 @@ function catalog(): SnapshotInput {
   plugins.push(plugin("mallory/spoof", { stars: 5000, details: claimed("io.github.owner0/server-0") }));
   plugins.push(plugin("copier/dup", { stars: 1, details: claimed("io.github.owner0/server-0") }));
   plugins.push(plugin("corp/own", { stars: 2, details: claimed("com.corp/own") }));
+  // A package the registries tie to another repository, beside the server's own remote.
+  const stranger = { ...npm("taken", "6.6.6"), package_verified: false, package_note: "npm: names another repository" };
+  const victim = withDetails({
+    install: [stranger, remote("victim")],
+    mcp_registry: { name: "io.github.victim/taken", version: "1.0.0" },
+  });
+  plugins.push(plugin("victim/taken", { stars: 3, details: victim }));
   return { ...snapshotInput(plugins), history: { changedAt, events: [], snapshots: [SNAPSHOT_AT] } };
 }
 
@@ -140,7 +147,7 @@ describe("GET /v0.1/servers", () => {
   test("paging with cursor reaches every server once, each body valid; version=latest is one entry per server", async () => {
     server = startServer(catalog(), { baseUrl: "https://plugins.example.org" });
     const all = await pageThrough("", 7);
-    expect(all.length).toBe(COUNT + 3);
+    expect(all.length).toBe(COUNT + 4);
     expect(new Set(all.map((n) => n.toLowerCase())).size).toBe(all.length);
     expect(await pageThrough("version=latest", 100)).toEqual(all);
     expect(await pageThrough("", 100)).toEqual(all);
@@ -153,8 +160,8 @@ describe("GET /v0.1/servers", () => {
     const since = await pageThrough("updated_since=2026-08-05T00:00:00Z", 9);
     const expected = Array.from({ length: COUNT }, (_, i) => i).filter((i) => i % 3 !== 0);
     expect(since.length).toBeGreaterThan(100);
-    // The three plugins without a history changed at this snapshot.
-    expect(since.length).toBe(expected.length + 3);
+    // The four plugins without a history changed at this snapshot.
+    expect(since.length).toBe(expected.length + 4);
     expect(new Set(since).size).toBe(since.length);
     const body = await server.json("/v0.1/servers?updated_since=2026-08-15T00:00:00.000Z&limit=100");
     const dates = body.servers.map((s: Served) => s._meta["io.modelcontextprotocol.registry/official"]?.updatedAt);
@@ -165,11 +172,17 @@ describe("GET /v0.1/servers", () => {
     expect(await pageThrough("updated_since=2026-08-05T02:00:00%2B02:00", 50)).toEqual(since);
   });
 
-  test("names: server.json's kept, a foreign or taken one replaced in the operator's namespace", async () => {
+  test("names: server.json's kept in the repository's own namespace; a domain, foreign or taken one replaced in the operator's", async () => {
     server = startServer(catalog(), { baseUrl: "https://plugins.example.org" });
     const all = await pageThrough("", 100);
     expect(all).toContain("io.github.owner0/server-0");
-    expect(all).toContain("com.corp/own");
+    // A domain namespace is anyone's to write in a server.json: nothing proves corp/own holds corp.com.
+    expect(all).not.toContain("com.corp/own");
+    expect(all).toContain("org.example.plugins/corp-own");
+    // A package the refresh marked as not the repository's is never served as its line.
+    const victim = await server.json("/v0.1/servers/io.github.victim%2Ftaken/versions/latest");
+    expect(victim.server.packages).toBeUndefined();
+    expect(victim.server.remotes).toEqual([{ type: "streamable-http", url: "https://mcp.example.com/victim" }]);
     expect(all).toContain("org.example.plugins/mallory-spoof");
     expect(all).toContain("org.example.plugins/copier-dup");
     expect(all).toContain("org.example.plugins/owner1-server-1");

@@ -193,7 +193,8 @@ export function packagesAndRemotes(
   const packages = new Map<string, Package>();
   const remotes = new Map<string, Remote>();
   for (const i of install) {
-    if (i.harness !== "mcp") continue;
+    // A package the registries tie to another repository is not this server's: never served as its own.
+    if (i.harness !== "mcp" || i.package_verified === false) continue;
     if (i.kind === "npm" || i.kind === "pypi" || i.kind === "oci") {
       const pkg = packageOf(i, identity);
       const key = pkg ? `${pkg.registryType}:${pkg.identifier}` : "";

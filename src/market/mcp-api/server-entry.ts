@@ -2,9 +2,10 @@
  * One catalog plugin as an entry of the MCP registry API (`ServerResponse`): only MCP servers with
  * an installable package (npm, PyPI, OCI) or an https remote, every field from what the refresh's
  * gate accepted, each within the limits of the registry's server schema. A server keeps the name
- * its server.json states, unless that name claims a GitHub namespace of another owner or another
- * plugin holds it already; then it is named in the operator's own namespace (BASE_URL's host,
- * reversed). Its `title` is server.json's, else one made from the repository name; its icons are
+ * its server.json states when that name is in the repository's own namespace (`io.github.<owner>`)
+ * and no other plugin holds it; any other (a domain nothing here proves, another owner's account, a
+ * taken one) is named in the operator's own namespace (BASE_URL's host, reversed). A package the
+ * refresh found is another repository's is never served. Its `title` is server.json's, else one made from the repository name; its icons are
  * server.json's; the repository's facts a gallery shows (stars, licence, topics, last push) are
  * under the server's `_meta` publisher-provided `github` block, in the keys VS Code reads. The
  * catalog's facts go under `_meta` with the catalog's own key.
@@ -82,8 +83,10 @@ function entryName(
   const owner = plugin.id.slice(0, plugin.id.indexOf("/")).toLowerCase();
   const claimed = identity?.name ?? null;
   const namespace = claimed?.slice(0, claimed.indexOf("/")).toLowerCase();
-  const foreign = namespace?.startsWith("io.github.") && namespace !== `io.github.${owner}`;
-  for (const name of [foreign ? null : claimed, operatorName(context.namespace, plugin.id)]) {
+  // Only a namespace the repository proves is kept: its own account's. A domain (`com.stripe/…`) is
+  // the name anyone may write in a server.json; nothing here proves the repository holds the domain.
+  const proven = namespace === `io.github.${owner}`;
+  for (const name of [proven ? claimed : null, operatorName(context.namespace, plugin.id)]) {
     if (name === null || name.length > 200 || !NAME.test(name) || context.taken.has(name.toLowerCase())) continue;
     context.taken.add(name.toLowerCase());
     return name;

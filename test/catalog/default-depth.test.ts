@@ -51,6 +51,20 @@ describe("the embedded default carries db/depth.json", () => {
       expect({ kind, hundreds: having(kind) > 100 }).toEqual({ kind, hundreds: true });
   });
 
+  test("every command the default serves is pasted into a shell as it is: no redirection, quote or expansion", async () => {
+    const commands: string[] = [];
+    for (let page = 1; ; page++) {
+      const { data } = await server.json(`/api/v1/plugins?has=install&include=install&pageSize=100&page=${page}`);
+      for (const p of data.items as Array<{ install?: Array<{ command?: string }> }>)
+        for (const line of p.install ?? []) if (line.command) commands.push(line.command);
+      if (page * 100 >= data.total) break;
+    }
+    expect(commands.length).toBeGreaterThan(100);
+    // The file holds placeholders for the user's values: each must be a word a shell passes on.
+    expect(commands.some((c) => /=YOUR_[A-Z]/.test(c))).toBe(true);
+    expect(commands.filter((c) => /[<>|;&$`"'\\(){}*?!#~]/.test(c))).toEqual([]);
+  });
+
   test("include= answers each entry's details", async () => {
     for (const [id, entry] of entries.slice(0, 40)) {
       const { data } = await server.json(`/api/v1/plugins/${id}?include=contents,install,works_with`);

@@ -177,7 +177,7 @@ export const FIXTURES: Record<string, ManifestFixture> = {
         {
           harness: "claude-code",
           kind: "npm",
-          command: "claude mcp add npm-server --env MCPCO_TOKEN=<MCPCO_TOKEN> -- npx -y @mcpco/npm-server@1.2.3",
+          command: "claude mcp add npm-server --env MCPCO_TOKEN=YOUR_MCPCO_TOKEN -- npx -y @mcpco/npm-server@1.2.3",
           env: [
             { name: "MCPCO_TOKEN", secret: true, required: true },
             { name: "MCPCO_REGION", secret: false, required: false },
@@ -268,7 +268,7 @@ export const FIXTURES: Record<string, ManifestFixture> = {
           harness: "claude-code",
           kind: "oci",
           command:
-            "claude mcp add oci-server --env OCI_KEY=<OCI_KEY> -- docker run -i --rm -e OCI_KEY ghcr.io/ocico/oci-server:2.0.1",
+            "claude mcp add oci-server --env OCI_KEY=YOUR_OCI_KEY -- docker run -i --rm -e OCI_KEY ghcr.io/ocico/oci-server:2.0.1",
           env: [{ name: "OCI_KEY", secret: true, required: true }],
           from: "server.json",
         },

@@ -212,7 +212,7 @@ describe("hostile manifests", () => {
     // A secret's default is never used: its value is a placeholder, and the value appears nowhere.
     const secret = byId.get("bad/secret");
     expect(secret.install[0].command).toBe(
-      "claude mcp add secret --env API_KEY=<API_KEY> --env OTHER=<OTHER> -- npx -y secret-pkg@2.0.0",
+      "claude mcp add secret --env API_KEY=YOUR_API_KEY --env OTHER=YOUR_OTHER -- npx -y secret-pkg@2.0.0",
     );
     expect(catalog.text).not.toContain(SECRET_DEFAULT);
     expect(readFileSync(env.databasePath).includes(SECRET_DEFAULT)).toBe(false);

@@ -67,7 +67,7 @@ test("the image a line runs is found past its -e options and before the server's
     from: "server.json",
     ...fields,
   });
-  const command = "claude mcp add w --env KEY=<KEY> -- docker run -i --rm -e KEY acme/weather:1.2.0 --port 8080";
+  const command = "claude mcp add w --env KEY=YOUR_KEY -- docker run -i --rm -e KEY acme/weather:1.2.0 --port 8080";
   expect(imageOf(line({ harness: "claude-code", command }))).toBe("acme/weather:1.2.0");
   const args = ["run", "-i", "--rm", "-e", "KEY", "acme/weather:1.2.0", "serve"];
   expect(imageOf(line({ config: { mcpServers: { w: { command: "docker", args } } } }))).toBe("acme/weather:1.2.0");

@@ -153,7 +153,7 @@ function packageRead(
   if ("refused" in run) return none(run.refused);
   const args = [...run.args, ...after.words];
   const envFlags = read.set.map((e) => `--env ${e.name}=${e.value}`);
-  const command = ["claude mcp add", name, ...envFlags, "--", run.command, ...args].join(" ");
+  const command = shellSafe(["claude mcp add", name, ...envFlags, "--", run.command, ...args].join(" "));
   const server: Json = { command: run.command, args };
   if (read.set.length) server.env = Object.fromEntries(read.set.map((e) => [e.name, e.value]));
   const env = read.env;
@@ -171,6 +171,14 @@ function packageRead(
     arguments: [...placeholders.values()].slice(0, 100),
   };
   return { installs, inputs };
+}
+
+/**
+ * A command as a shell pastes it: each `<NAME>` placeholder (a redirection to a shell) written as
+ * the plain word `YOUR_NAME`, which the shell passes on as it is. The JSON configs keep `<NAME>`.
+ */
+export function shellSafe(command: string): string {
+  return command.replace(/<([A-Za-z_][A-Za-z0-9_]{0,63})>/g, "YOUR_$1");
 }
 
 /** The two lines for a package its registry confirmed (refresh/registries), built and checked like server.json's. */

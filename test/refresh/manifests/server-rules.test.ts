@@ -45,7 +45,7 @@ describe("a package the stored rules refuse costs only itself", () => {
     const read = readRepo(serverWith([{ ...GOOD, environmentVariables: env }]), ID);
     expect(read.refused).toEqual({});
     expect(commands(read)).toEqual([
-      "claude mcp add weather --env UNITS=<UNITS> --env MODE=fast --env QUOTE=<QUOTE> -- npx -y weather-mcp@2.0.0",
+      "claude mcp add weather --env UNITS=YOUR_UNITS --env MODE=fast --env QUOTE=YOUR_QUOTE -- npx -y weather-mcp@2.0.0",
     ]);
     const config = read.details!.install[1]!.config as { mcpServers: Record<string, { env: unknown }> };
     expect(config.mcpServers.weather!.env).toEqual({ UNITS: "<UNITS>", MODE: "fast", QUOTE: "<QUOTE>" });

@@ -44,7 +44,7 @@ describe("server.json schema versions", () => {
     );
     expect(read.refused).toEqual({});
     expect(commands(read)).toEqual([
-      "claude mcp add weather --env WEATHER_KEY=<WEATHER_KEY> --env UNITS=metric -- npx -y weather-mcp@2.9.4",
+      "claude mcp add weather --env WEATHER_KEY=YOUR_WEATHER_KEY --env UNITS=metric -- npx -y weather-mcp@2.9.4",
     ]);
     expect(read.details!.install[0]!.env).toEqual([
       { name: "WEATHER_KEY", secret: true, required: true },
@@ -98,7 +98,7 @@ describe("server.json schema versions", () => {
     );
     expect(read.refused).toEqual({});
     expect(commands(read)).toEqual([
-      "claude mcp add weather -- uvx -p 3.13 weather-server==1.5.3 serve <DATA_DIR> --port 8080 --token <TOKEN> " +
+      "claude mcp add weather -- uvx -p 3.13 weather-server==1.5.3 serve YOUR_DATA_DIR --port 8080 --token YOUR_TOKEN " +
         "--endpoint https://api.weather.example/v1",
     ]);
   });
@@ -126,7 +126,7 @@ describe("server.json schema versions", () => {
       ID,
     );
     expect(commands(read)).toEqual([
-      "claude mcp add weather -- docker run -i --rm -e REGION=<REGION> ghcr.io/acme/weather:1.2.0",
+      "claude mcp add weather -- docker run -i --rm -e REGION=YOUR_REGION ghcr.io/acme/weather:1.2.0",
       "claude mcp add --transport http weather https://weather.example.com/mcp",
     ]);
   });

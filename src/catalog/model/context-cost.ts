@@ -17,6 +17,9 @@ export const NOT_MEASURED = "not measured";
 /** The `context_max=` values: each is a filter the snapshot stores once. */
 export const CONTEXT_MAX_VALUES = [100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000] as const;
 
+/** Hook events whose command's output Claude Code adds to the session's context: any amount, never counted. */
+export const CONTEXT_HOOKS = ["SessionStart", "UserPromptSubmit"] as const;
+
 /** Components kept per plugin: one list of each kind at its cap. */
 export const MAX_COMPONENTS = 1500;
 
@@ -56,6 +59,14 @@ export const ContextSchema = Type.Object(
         "Whether every component was read: false when some file was left unread or the manifest names other component paths.",
     }),
     method: Type.String({ minLength: 1, maxLength: 300 }),
+    hooks_add_context: Type.Optional(
+      Type.Array(Type.Union(CONTEXT_HOOKS.map((event) => Type.Literal(event))), {
+        maxItems: CONTEXT_HOOKS.length,
+        description:
+          "The plugin's hook events whose output Claude Code adds to the session (SessionStart, UserPromptSubmit): " +
+          "what they print is unbounded and not counted, so the cost is not complete.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@
  * `claude plugin details` does. Only names and integers are kept; `checked()` holds them to their schema.
  */
 import {
+  CONTEXT_HOOKS,
   CONTEXT_METHOD,
   type ContextComponent,
   MAX_COMPONENTS,
@@ -158,12 +159,15 @@ export function finishContext(reading: ManifestReading, node: Json | null): void
   const chars = found.reduce((sum, c) => sum + c.chars, 0);
   const d = reading.details;
   const mcp = (d.contents?.mcp_servers.length ?? 0) > 0 || d.works_with.includes("mcp");
+  // A hook printing into the session at its start or at each prompt adds what it prints: unbounded.
+  const hooks = CONTEXT_HOOKS.filter((event) => d.contents?.hooks.includes(event));
   const context: PluginContext = {
     components: found.slice(0, MAX_COMPONENTS).map(({ chars: _, ...c }) => c),
     always_on: Math.round(chars / 4),
     mcp_tools: mcp ? NOT_MEASURED : 0,
-    complete,
+    complete: complete && hooks.length === 0,
     method: CONTEXT_METHOD,
+    ...(hooks.length > 0 ? { hooks_add_context: [...hooks] } : {}),
   };
   d.context = context;
 }

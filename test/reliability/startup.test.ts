@@ -57,6 +57,17 @@ describe("start-up with a missing or damaged database", () => {
     expect(await stop(service)).toBe(0);
   });
 
+  test("the served documents are written before the server listens: a first client waits on none", async () => {
+    const { path } = database();
+    service = await startService({ DATABASE_PATH: path });
+    const events = service.events.map((e) => e.event);
+    expect(events).toContain("server.documents_written");
+    expect(events.indexOf("server.documents_written")).toBeLessThan(events.indexOf("server.listening"));
+    const marketplace = await fetch(`${service.url}/market/claude/marketplace.json`);
+    expect(marketplace.status).toBe(200);
+    expect(await stop(service)).toBe(0);
+  });
+
   const damages: Array<[string, (path: string) => void]> = [
     ["truncated to half", (path) => truncateSync(path, Math.floor(readFileSync(path).length / 2))],
     ["truncated to its header", (path) => truncateSync(path, 100)],

@@ -1,11 +1,23 @@
 /**
  * A document of each snapshot written once by a generator that pauses between reads: before the
- * store serves the snapshot (its `onOpen` work), or, for one opened earlier, begun on the next turn
- * of the event loop and finished by the first request that needs it before its slices did.
+ * store serves the snapshot (its `onOpen` work), or, for the one opened at start, begun on the next
+ * turn of the event loop and awaited before the process listens (startDocuments); a request that
+ * needs one whose writing has not ended (a test's app, a failed writing) finishes it.
  */
 import { runSliced } from "./slices";
 import type { Snapshot } from "./snapshot";
 import type { CatalogStore } from "./store";
+
+/** The writings of the snapshot served at start, begun on the turn after the app was made. */
+const atStart: Promise<unknown>[] = [];
+
+/**
+ * Settles once every document of the snapshot served at start is written: the process awaits it
+ * before it listens, so no client's first request finishes a document on the event loop.
+ */
+export function startDocuments(): Promise<void> {
+  return Promise.all(atStart).then(() => undefined);
+}
 
 /** The writing of one snapshot's document, and the document once it ended. */
 interface Writing<T> {
@@ -28,11 +40,20 @@ export class PreparedPerSnapshot<T> {
     const loaded = store.loaded;
     // Begun on a later turn: the handlers that hold documents are made before the app around them.
     if (loaded !== null) {
-      setImmediate(() => {
-        if (loaded.closed) return;
-        const run = runSliced(prepared.begin(loaded).work);
-        if (!run.done) run.promise.catch(() => {});
-      });
+      const written = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          if (loaded.closed) return resolve();
+          const run = runSliced(prepared.begin(loaded).work);
+          if (run.done) resolve();
+          // A writing that failed is begun again by the first request that needs it.
+          else
+            run.promise.then(
+              () => resolve(),
+              () => resolve(),
+            );
+        }),
+      );
+      atStart.push(written);
     }
     return prepared;
   }

@@ -6,7 +6,9 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { RESERVED_PLUGIN_NAME, reservedByClient } from "../../src/catalog/model/claude-names";
+import { CONTEXT_METHOD } from "../../src/catalog/model/context-cost";
 import { noDetails } from "../../src/catalog/model/details";
+import type { PluginEntry } from "../../src/catalog/model/plugin-entry";
 import { sourceOf } from "../../src/market/claude/marketplaces";
 import { servedNames } from "../../src/market/claude/served-names";
 import { PLANTED_RESERVED, reservedCatalog } from "../fakes/reserved-names";
@@ -240,5 +242,139 @@ describe("an author's own marketplace, under the names the client refuses", () =
     expect(page).toContain(
       '<pre data-copy="the claude-code install command"><code>/plugin marketplace add acme/seo</code>',
     );
+  });
+});
+
+describe("what the author's entry installs beyond its source, served with it", () => {
+  const SKILLS = "https://github.com/acme/skills.git";
+  /** acme/skills's entries as a refresh stores them, each with what its entry carries (`entry`). */
+  function skillsRepo(context = false) {
+    const record = marketplacePlugin(
+      "acme/skills",
+      [
+        ["document-skills", "./"],
+        ["lint", "./plugins/lint"],
+        ["odd", "./plugins/odd"],
+        ["self", "acme/skills"],
+        ["self-sub", "https://github.com/acme/skills.git//plugins/sub"],
+        ["self-pinned", "acme/skills"],
+        ["old-self", "acme/skills"],
+        ["theirs", "other/repo"],
+        ["whole", "./"],
+      ],
+      { stars: 50 },
+      SHA,
+    );
+    const entries: Record<string, PluginEntry> = {
+      "document-skills": { strict: false, skills: ["./skills/xlsx", "./skills/pdf/"], root: "skills" },
+      lint: {
+        version: "1.2.0",
+        strict: true,
+        commands: ["./cmds/lint.md"],
+        hooks: "./hooks.json",
+        mcpServers: "./mcp.json",
+      },
+      odd: { version: "1.0.0", unserved: "inline hooks, which the catalog does not carry" },
+      self: { ref: "v1" },
+      "self-sub": {},
+      "self-pinned": { sha: SHA.split("").reverse().join("") },
+      theirs: {},
+      whole: { strict: false, skills: ["./tools/x"] },
+    };
+    const details = record.details!;
+    for (const p of details.contents!.plugins) if (entries[p.name]) p.entry = entries[p.name];
+    if (context)
+      details.context = {
+        components: [{ kind: "skill", name: "skills:xlsx", always_on: 60, on_invoke: 40 }],
+        always_on: 60,
+        mcp_tools: 0,
+        complete: true,
+        method: CONTEXT_METHOD,
+      };
+    return record;
+  }
+
+  test("the fields go with the entry; a root skills list from its folder; an entry not carried is left out", async () => {
+    server = startServer(snapshotInput([skillsRepo(true)]));
+    const all = (await server!.json("/market/claude/marketplace.json")) as {
+      plugins: Array<Record<string, unknown> & Served>;
+    };
+    expectValidMarketplace(all as unknown as Marketplace);
+    const fields = [
+      "name",
+      "source",
+      "version",
+      "strict",
+      "skills",
+      "commands",
+      "agents",
+      "hooks",
+      "mcpServers",
+      "tags",
+    ];
+    expect(all.plugins.map((p) => Object.fromEntries(fields.flatMap((k) => (k in p ? [[k, p[k]]] : []))))).toEqual([
+      // Its list rebased into the folder it is served from: the client reads a list over an address otherwise.
+      {
+        name: "document-skills",
+        source: { source: "git-subdir", url: SKILLS, path: "skills", sha: SHA },
+        strict: false,
+        skills: ["./xlsx", "./pdf/"],
+      },
+      {
+        name: "lint",
+        source: { source: "git-subdir", url: SKILLS, path: "plugins/lint", sha: SHA },
+        version: "1.2.0",
+        strict: true,
+        commands: ["./cmds/lint.md"],
+        hooks: "./hooks.json",
+        mcpServers: "./mcp.json",
+      },
+      // A git source naming the repository itself: its own ref (then no pin of the catalog's) or sha.
+      { name: "self", source: { source: "url", url: SKILLS, ref: "v1" } },
+      { name: "self-sub", source: { source: "git-subdir", url: SKILLS, path: "plugins/sub", sha: SHA } },
+      { name: "self-pinned", source: { source: "url", url: SKILLS, sha: SHA.split("").reverse().join("") } },
+      // No skills/ folder under the list: served from the address with it; the root's measured cost is not its own.
+      { name: "whole", source: { source: "url", url: SKILLS, sha: SHA }, strict: false, skills: ["./tools/x"] },
+    ]);
+  });
+
+  test("a record read before entries' fields were kept serves as it did", async () => {
+    const record = skillsRepo(true);
+    for (const p of record.details!.contents!.plugins) delete p.entry;
+    server = startServer(snapshotInput([record]));
+    const all = (await server!.json("/market/claude/marketplace.json")) as {
+      plugins: Array<Served & { tags?: string[] }>;
+    };
+    expect(all.plugins.map((p) => [p.name, p.source, p.tags])).toEqual([
+      ["document-skills", { source: "url", url: SKILLS, sha: SHA }, ["context-60-tokens"]],
+      ["lint", { source: "git-subdir", url: SKILLS, path: "plugins/lint", sha: SHA }, undefined],
+      ["odd", { source: "git-subdir", url: SKILLS, path: "plugins/odd", sha: SHA }, undefined],
+      ["whole", { source: "url", url: SKILLS, sha: SHA }, ["context-60-tokens"]],
+    ]);
+  });
+
+  test("sources: a git source of the repository itself only from a record that read its pin", () => {
+    expect(sourceOf("a/b", "a/b", SHA, {})).toEqual({ source: "url", url: "https://github.com/a/b.git", sha: SHA });
+    expect(sourceOf("a/b", "A/B", undefined, { ref: "dev" })).toEqual({
+      source: "url",
+      url: "https://github.com/a/b.git",
+      ref: "dev",
+    });
+    expect(sourceOf("a/b", "git@github.com:a/b.git", SHA, {})).toEqual({
+      source: "url",
+      url: "https://github.com/a/b.git",
+      sha: SHA,
+    });
+    expect(sourceOf("a/b", "a/b//x/y", SHA, {})).toEqual({
+      source: "git-subdir",
+      url: "https://github.com/a/b.git",
+      path: "x/y",
+      sha: SHA,
+    });
+    expect(sourceOf("a/b", "a/b")).toBeNull();
+    expect(sourceOf("a/b", "a/b//x/../..", SHA, {})).toBeNull();
+    expect(sourceOf("a/b", "https://gitlab.com/a/b.git", SHA, {})).toBeNull();
+    expect(sourceOf("a/b", "a/bc", SHA, {})).toBeNull();
+    expect(sourceOf("a/b", "./x", SHA, { unserved: "no" })).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import {
   SAFE_COMMAND_PATTERN,
   SERVER_NAME_PATTERN,
 } from "./install-rules";
+import { PluginEntrySchema } from "./plugin-entry";
 import { McpRegistryDetailsSchema } from "./registry-inputs";
 import { RemoteSchema, ToolsSchema } from "./remote";
 import { RiskNotesSchema } from "./risk";
@@ -82,6 +83,7 @@ export const ContentsSchema = Type.Object(
             description: "Why Claude Code would refuse to install this entry; it then has no install instruction.",
           }),
         ),
+        entry: Type.Optional(PluginEntrySchema),
       }),
       { maxItems: MAX_LIST_ITEMS, description: "A marketplace's plugins." },
     ),

@@ -29,19 +29,32 @@ const CloneUrl = (more = "") =>
       `(a \`github\` source it clones over SSH).${more}`,
   });
 
+const Ref = t.Optional(
+  t.String({ description: "The branch or tag the author's own entry names (then `sha` only when it pins one too)." }),
+);
+
 const SourceSchema = t.Union([
   t.Object({
     source: t.Literal("url"),
     url: CloneUrl(" The plugin is its root."),
+    ref: Ref,
     sha: Sha,
   }),
   t.Object({
     source: t.Literal("git-subdir"),
     url: CloneUrl(),
     path: t.String({ minLength: 1, description: "The plugin's folder in it." }),
+    ref: Ref,
     sha: Sha,
   }),
 ]);
+
+const Paths = (what: string) =>
+  t.Optional(
+    t.Union([t.String(), t.Array(t.String())], {
+      description: `The author's entry's ${what}: one path or a list, relative to the plugin's folder.`,
+    }),
+  );
 
 export const MarketplaceSchema = t.Object(
   {
@@ -58,6 +71,15 @@ export const MarketplaceSchema = t.Object(
         }),
         source: SourceSchema,
         description: t.Optional(t.String()),
+        version: t.Optional(t.String({ description: "The author's entry's version." })),
+        strict: t.Optional(
+          t.Boolean({ description: "The author's entry's: false when the entry is the plugin's whole manifest." }),
+        ),
+        skills: Paths("skill folders"),
+        commands: Paths("command files or folders"),
+        agents: Paths("agent files"),
+        hooks: Paths("hook configuration files"),
+        mcpServers: Paths("MCP server configuration files"),
         category: t.String({ description: "The listed repository's primary category." }),
         homepage: t.String({ description: "The plugin's page in the catalog." }),
         repository: t.String({ description: "The repository holding it." }),

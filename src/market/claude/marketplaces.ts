@@ -3,16 +3,21 @@
  * Code plugin the catalog lists (originals only: no forks, look-alikes or archived repositories),
  * one per category, one of the editors' picks. An entry is a plugin a listed repository's
  * marketplace.json names inside that repository, cloned over https without credentials: `url` for
- * one at the repository's root, `git-subdir` with its path for one in a folder. Names are the
+ * one at the repository's root, `git-subdir` with its path for one in a folder, with what the
+ * author's entry installs beyond its source (served-entry.ts), so it installs the same. Names are the
  * client's to accept (served-names.ts): a plugin keeps its own name unless another served plugin
  * has it, then the owner (and, if need be, the repository) is appended, the same in every
  * marketplace of the snapshot; a name the client refuses is left out.
  */
 import { measuredTokens } from "../../catalog/model/context-cost";
+import { ENTRY_LISTS } from "../../catalog/model/plugin-entry";
 import type { PluginCatalogView } from "../../catalog/model/wire";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import { pluginPath } from "../../http/paths";
+import { type Carried, type Source, servedEntry } from "./served-entry";
 import { servedNames } from "./served-names";
+
+export { cloneUrl, sourceOf } from "./served-entry";
 
 /** The marketplaces' names: none reserved or read as an official one by Claude Code. */
 export const MARKETPLACE_NAME = "plugin-catalog";
@@ -22,15 +27,7 @@ const ROWS_PER_READ = 50;
 /** The plugins that may hold entries: listed originals that work with Claude Code, not archived. */
 const CLAUDE_PLUGINS = { harness: "claude-code", original: true, archived: false };
 
-/**
- * A source the client clones over https, anonymously. Never `github`, nor a `git-subdir` whose
- * `url` is a bare `owner/repo`: those it clones over SSH (`git@github.com:…`), which fails without a key.
- */
-type Source =
-  | { source: "url"; url: string; sha?: string }
-  | { source: "git-subdir"; url: string; path: string; sha?: string };
-
-interface Served {
+interface Served extends Carried {
   name: string;
   source: Source;
   description?: string;
@@ -43,38 +40,31 @@ interface Served {
   categories: readonly string[];
   curated: boolean;
   id: string;
+  /** The folder of the repository the author's entry names (`""`: its root), which names it. */
   path: string;
-}
-
-/** The https address the client clones repository `id` from without credentials. */
-export const cloneUrl = (id: string) => `https://github.com/${id}.git`;
-
-/**
- * A marketplace.json source for a plugin inside repository `id`, or null for one elsewhere; pinned
- * with `sha` to `commit`, the commit its manifest was read at, when the refresh knew it.
- */
-export function sourceOf(id: string, source: string, commit?: string): Source | null {
-  if (!source.startsWith(".")) return null;
-  const path = source.replace(/^\.\/?/, "").replace(/\/+$/, "");
-  if (path.split("/").some((part) => part === ".." || part === ".")) return null;
-  const sha = commit !== undefined && /^[0-9a-f]{40}$/.test(commit) ? { sha: commit } : {};
-  const url = cloneUrl(id);
-  return path === "" ? { source: "url", url, ...sha } : { source: "git-subdir", url, path, ...sha };
 }
 
 /** The entries of one listed plugin's marketplace, before their names are made unique. */
 function entriesOf(plugin: PluginCatalogView, baseUrl: string): Served[] {
   const out: Served[] = [];
   for (const entry of plugin.contents?.plugins ?? []) {
-    const source = sourceOf(plugin.id, entry.source, plugin.contents?.commit);
-    if (source === null) continue;
-    const path = source.source === "git-subdir" ? source.path : "";
+    const served = servedEntry(plugin.id, entry, plugin.contents?.commit);
+    if (served === null) continue;
+    const { source, carried, folder: path } = served;
     const description = entry.description || plugin.description;
-    const tokens = path === "" ? measuredTokens(plugin.context) : null;
+    // The root plugin's measured cost is the entry's only when the entry loads the root as it is.
+    const commit = plugin.contents?.commit;
+    const own =
+      ENTRY_LISTS.some((k) => carried[k] !== undefined) ||
+      carried.strict === false ||
+      source.ref !== undefined ||
+      (source.sha !== undefined && source.sha !== commit);
+    const tokens = source.source === "url" && !own ? measuredTokens(plugin.context) : null;
     out.push({
       name: entry.name,
       source,
       ...(description ? { description } : {}),
+      ...carried,
       category: plugin.category,
       ...(tokens === null ? {} : { tags: [`context-${tokens}-tokens`] }),
       homepage: `${baseUrl}${pluginPath(plugin.id)}`,

@@ -6,8 +6,10 @@
  */
 import { pluginNameProblem } from "../../catalog/model/claude-names";
 import type { Contents, Install } from "../../catalog/model/details";
+import { namesItself } from "../../catalog/model/plugin-entry";
 import { cleanText } from "../upstream/gate";
 import { type Gate, isObject, type Json, MAX_ENTRIES, MAX_TEXT } from "./manifest-gate";
+import { fromRoot, type RootLayout, readEntry } from "./marketplace-entry";
 import { marketplaceNameRefusal } from "./marketplace-names";
 import { readSource } from "./marketplace-sources";
 import { pluginNameRefusal } from "./plugin-manifest";
@@ -27,8 +29,19 @@ export interface MarketplaceRead {
 
 const DUPLICATE = "duplicate plugin name in this marketplace; Claude Code installs the first";
 
-/** One entry of marketplace `market` as listed: its name, source text and description, or why the CLI refuses it. */
-function entry(raw: Json, market: string, seen: Set<string>): Listed | { unnamed: string } {
+/** What reading one marketplace's entries shares: its repository, name, the names seen, the root's layout. */
+interface Reading {
+  id: string;
+  market: string;
+  seen: Set<string>;
+  layout: RootLayout;
+}
+
+/**
+ * One entry as listed: its name, source text and description, what it installs beyond its source
+ * (`entry`, checked against the repository's layout for a root entry), or why the CLI refuses it.
+ */
+function entry(raw: Json, { id, market, seen, layout }: Reading): Listed | { unnamed: string } {
   const nameRefusal = pluginNameRefusal(raw.name);
   if (nameRefusal) return { unnamed: nameRefusal };
   const name = raw.name as string;
@@ -40,11 +53,13 @@ function entry(raw: Json, market: string, seen: Set<string>): Listed | { unnamed
   else if ("refused" in source) listed.refused = source.refused;
   else if (seen.has(name)) listed.refused = DUPLICATE;
   seen.add(name);
+  const read = listed.refused ? null : readEntry(raw, namesItself(listed.source, id));
+  if (read) listed.entry = listed.source === "./" ? fromRoot(read, layout) : read;
   return listed;
 }
 
 /** The marketplace's entries and install lines; null when it has no plugin list (counted). */
-export function readMarketplace(gate: Gate, manifest: Json, id: string): MarketplaceRead | null {
+export function readMarketplace(gate: Gate, manifest: Json, id: string, layout: RootLayout): MarketplaceRead | null {
   const file = MANIFEST_FILES.marketplace;
   if (!Array.isArray(manifest.plugins)) return gate.refuse(file, "no plugin list", id);
   const count = manifest.plugins.length;
@@ -53,16 +68,22 @@ export function readMarketplace(gate: Gate, manifest: Json, id: string): Marketp
   if (refused) gate.refuse(file, refused, id);
   const shown = typeof manifest.name === "string" ? cleanText(manifest.name, 100) : null;
   const plugins: Listed[] = [];
-  const seen = new Set<string>();
+  const reading: Reading = {
+    id,
+    market: typeof manifest.name === "string" ? manifest.name : "",
+    seen: new Set(),
+    layout,
+  };
   for (const raw of manifest.plugins.slice(0, MAX_ENTRIES)) {
     if (!isObject(raw)) {
       gate.refuse(file, "plugin entry not an object", id);
       continue;
     }
-    const read = entry(raw, typeof manifest.name === "string" ? manifest.name : "", seen);
+    const read = entry(raw, reading);
     if ("unnamed" in read) gate.refuse(file, read.unnamed, id);
     else {
       if (read.refused) gate.refuse(file, read.refused, id);
+      if (read.entry?.unserved) gate.refuse(file, `entry not served by the catalog: ${read.entry.unserved}`, id);
       plugins.push(read);
     }
   }

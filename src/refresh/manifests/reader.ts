@@ -36,6 +36,7 @@ import {
   PLUGIN_NAME,
 } from "./manifest-gate";
 import { readMarketplace } from "./marketplace";
+import { rootLayout } from "./marketplace-entry";
 import { mcpJson } from "./mcp";
 import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
@@ -107,7 +108,7 @@ export class ManifestReader {
       found.mcpServers.push(...read.mcpServers);
     }
     const marketplace = this.json(node, "marketplace", id);
-    found.market = marketplace ? readMarketplace(this.gate, marketplace, id) : null;
+    found.market = marketplace ? readMarketplace(this.gate, marketplace, id, rootLayout(node)) : null;
     found.marketJson = marketplace;
     if (found.market) {
       if (!found.market.refused) found.works.add("claude-code");

@@ -4,6 +4,7 @@
  * follow Claude Code's marketplace reference and `claude plugin validate` (2.1.x).
  */
 import { describe, expect, test } from "bun:test";
+import { detailsProblem } from "../../../src/catalog/model/details";
 import {
   ACCEPTED_SOURCES,
   ALLOWED,
@@ -145,4 +146,151 @@ describe("large marketplaces", () => {
     expect(c.contents!.truncated).toEqual(["plugins", "install"]);
     expect(c.install).toHaveLength(520);
   });
+});
+
+describe("what an entry installs beyond its source", () => {
+  const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n`;
+  const SKILLS = { "skills/xlsx/SKILL.md": skill("xlsx"), "skills/pdf/SKILL.md": skill("pdf") };
+  const read = (plugins: unknown[], files: Record<string, string> = SKILLS) =>
+    readRepo({ ...files, ...market("acme-skills", plugins) });
+  const entries = (r: ReturnType<typeof read>) => r.details!.contents!.plugins.map((p) => p.entry);
+
+  test("anthropics/skills: each root entry keeps strict and its skills list, served from the skills folder", () => {
+    const r = read([
+      { name: "document-skills", source: "./", strict: false, skills: ["./skills/xlsx", "./skills/pdf"] },
+      { name: "pdf-only", source: "./", strict: false, skills: ["./skills/pdf/"] },
+    ]);
+    expect(entries(r)).toEqual([
+      { strict: false, skills: ["./skills/xlsx", "./skills/pdf"], root: "skills" },
+      { strict: false, skills: ["./skills/pdf/"], root: "skills" },
+    ]);
+    expect(r.refused).toEqual({});
+  });
+
+  test("a folder plugin's fields are kept as written; a git source's ref and sha; nothing to carry, no entry", () => {
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    const r = read([
+      {
+        name: "lint",
+        source: "./plugins/lint",
+        version: "1.2.0",
+        strict: true,
+        commands: ["./cmds/lint.md", "./cmds/fix/"],
+        agents: "./agents/critic.md",
+        hooks: "./config/hooks.json",
+        mcpServers: ["./servers.json"],
+      },
+      { name: "plain", source: "./plugins/plain", description: "Nothing more" },
+      { name: "pinned", source: { source: "url", url: "https://github.com/acme/repo.git", ref: "v1", sha } },
+      { name: "bare", source: { source: "github", repo: "acme/repo" } },
+    ]);
+    expect(entries(r)).toEqual([
+      {
+        version: "1.2.0",
+        strict: true,
+        commands: ["./cmds/lint.md", "./cmds/fix/"],
+        agents: "./agents/critic.md",
+        hooks: "./config/hooks.json",
+        mcpServers: ["./servers.json"],
+      },
+      undefined,
+      { ref: "v1", sha },
+      // Read, with nothing pinned: a git source always says what its pin was.
+      {},
+    ]);
+    expect(r.details!.contents!.plugins[1]).not.toHaveProperty("entry");
+  });
+
+  test("a field the catalog cannot carry as it is leaves the entry unserved, with the reason, counted", () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ hooks: { PreToolUse: [] } }, "inline hooks, which the catalog does not carry"],
+      [{ mcpServers: { db: { command: "node" } } }, "inline mcpServers, which the catalog does not carry"],
+      [{ commands: { hi: { source: "./hi.md" } } }, "inline commands, which the catalog does not carry"],
+      [
+        { skills: ["./skills/../etc"] },
+        'a skills path not taken: "./…" inside the plugin\'s folder, without ".." or "."',
+      ],
+      [{ agents: "agents/a.md" }, 'a agents path not taken: "./…" inside the plugin\'s folder, without ".." or "."'],
+      [{ skills: [] }, "skills is not a path or a list of paths"],
+      [{ skills: Array.from({ length: 101 }, (_, i) => `./s/${i}`) }, "more than 100 skills paths"],
+      [{ strict: "no" }, "strict is not true or false"],
+      [{ version: "1.0 beta" }, "version not taken"],
+      [{ outputStyles: "./styles" }, "outputStyles, which the catalog does not carry"],
+      [{ lspServers: "./.lsp.json" }, "lspServers, which the catalog does not carry"],
+    ];
+    const r = read(cases.map(([fields], i) => ({ name: `p${i}`, source: `./plugins/p${i}`, ...fields })));
+    expect(entries(r).map((e) => e?.unserved)).toEqual(cases.map(([, reason]) => reason));
+    const counted = `manifest ${FILE}: entry not served by the catalog: ${cases[0]![1]}`;
+    expect(r.refused[counted]).toBe(1);
+    // Still listed and installable from the author's marketplace: only the catalog's leaves it out.
+    expect(commands(r).filter((c) => c.startsWith("/plugin"))).toHaveLength(cases.length + 1);
+  });
+
+  test("a root skills list is served as it is, from its folder, or not at all, as the root allows", () => {
+    const scoped = { name: "docs", source: "./", strict: false, skills: ["./skills/xlsx"] };
+    const rootOf = (files: Record<string, string>, entry: Record<string, unknown> = scoped) =>
+      read([entry], files).details!.contents!.plugins[0]!.entry;
+    // No skills/ folder, or a list that names skills/ or the root: the repository's address loads the same.
+    expect(rootOf({ "tools/xlsx/SKILL.md": skill("xlsx") }, { ...scoped, skills: ["./tools/xlsx"] })).toEqual({
+      strict: false,
+      skills: ["./tools/xlsx"],
+    });
+    expect(rootOf(SKILLS, { ...scoped, skills: ["./skills/", "./extra"] })).toEqual({
+      strict: false,
+      skills: ["./skills/", "./extra"],
+    });
+    expect(rootOf(SKILLS, { ...scoped, skills: "./" })).toEqual({ strict: false, skills: "./" });
+    // Other root components the client loads beside the list: none of it can be served from the folder.
+    expect(rootOf({ ...SKILLS, "commands/go.md": "Go.\n" })?.unserved).toBe(
+      "a root entry with a skills list beside other root components the client loads by default",
+    );
+    expect(rootOf({ ...SKILLS, ".mcp.json": json({ mcpServers: {} }) })?.unserved).toBeDefined();
+    expect(rootOf(SKILLS, { ...scoped, skills: ["./skills/xlsx", "./tools/pdf"] })?.unserved).toBe(
+      "a root entry whose skills list lies outside one skills folder",
+    );
+    expect(rootOf({ ...SKILLS, "skills/commands/x.md": "A command.\n" })?.unserved).toBe(
+      "a root entry whose skills folder skills/ holds what the client loads by default",
+    );
+    expect(
+      rootOf(
+        { ...SKILLS, ".claude/skills/xlsx/SKILL.md": skill("xlsx") },
+        { ...scoped, skills: ["./.claude/skills/xlsx"] },
+      ),
+    ).toEqual({ strict: false, skills: ["./.claude/skills/xlsx"], root: ".claude/skills" });
+  });
+
+  test("a refused entry carries nothing", () => {
+    const r = read([{ name: "up", source: "../elsewhere", strict: false, skills: ["./skills/xlsx"] }]);
+    expect(r.details!.contents!.plugins[0]).toEqual({
+      name: "up",
+      source: "unsupported",
+      description: null,
+      refused: 'plugin source path contains "..", which Claude Code refuses',
+    });
+  });
+});
+
+test("the stored record holds an entry to the same rules when read back; one without an entry is as before", () => {
+  const base = readRepo(market("acme-skills", [{ name: "lint", source: "./plugins/lint", version: "1.0.0" }])).details!;
+  expect(detailsProblem(base)).toBeNull();
+  const withEntry = (entry: unknown) => ({
+    ...base,
+    contents: { ...base.contents!, plugins: [{ ...base.contents!.plugins[0]!, entry }] },
+  });
+  expect(detailsProblem(withEntry({ skills: ["./skills/x"], root: "skills" }))).toBeNull();
+  const { entry: _, ...old } = base.contents!.plugins[0]!;
+  expect(detailsProblem({ ...base, contents: { ...base.contents!, plugins: [old] } })).toBeNull();
+  for (const bent of [
+    { skills: ["./skills/../../etc"] },
+    { skills: ["skills/x"] },
+    { hooks: { PreToolUse: [] } },
+    { root: "../up" },
+    { sha: "abc" },
+    { strict: "false" },
+    { extra: true },
+  ])
+    expect({ bent, problem: detailsProblem(withEntry(bent)) }).toEqual({
+      bent,
+      problem: expect.stringContaining("does not match the schema"),
+    });
 });

@@ -5,6 +5,7 @@
  * from the data files, none written by hand.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { pluginLineProblem } from "../../src/catalog/model/claude-names";
 import { readDepthFile } from "../../src/catalog/model/depth";
 import { type HasKind, hasKinds } from "../../src/catalog/model/details";
 import { DB_DIR, loadDefaultData, loadEditorial } from "../../src/catalog/model/editorial";
@@ -63,6 +64,8 @@ describe("the embedded default carries db/depth.json", () => {
     // The file holds placeholders for the user's values: each must be a word a shell passes on.
     expect(commands.some((c) => /=YOUR_[A-Z]/.test(c))).toBe(true);
     expect(commands.filter((c) => /[<>|;&$`"'\\(){}*?!#~]/.test(c))).toEqual([]);
+    // And none the current Claude Code refuses (a name it reserves for Anthropic, an id it cannot parse).
+    expect(commands.filter((c) => pluginLineProblem(c) !== null)).toEqual([]);
   });
 
   test("include= answers each entry's details", async () => {

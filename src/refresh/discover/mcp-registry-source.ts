@@ -12,7 +12,7 @@ import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { RequestLimits } from "../../settings";
 import type { UpstreamGate } from "../upstream/gate";
-import { githubRepo, mcpNameOwner } from "../upstream/repo-links";
+import { githubRepo } from "../upstream/repo-links";
 import { UpstreamBudget, UpstreamClient } from "../upstream/upstream-client";
 
 /** Where the registry is and what one run may spend on it (MCP_REGISTRY_URL, MCP_REGISTRY_MAX_PAGES). */
@@ -64,8 +64,6 @@ export interface McpRegistryServer {
   /** The GitHub repository its `repository.url` names, through the gate. */
   id: string;
   name: string;
-  /** Whether the name's `io.github.<owner>` is the repository's owner: the registry checked that account. */
-  proven: boolean;
 }
 
 export interface McpRegistryRead {
@@ -104,9 +102,7 @@ function serverOf(
   const repo = githubRepo(repository.url);
   const id = repo === null ? null : gate.id(repo, rule);
   if (id === null) return { server: null, at };
-  const owner = mcpNameOwner(raw.server.name);
-  const proven = owner !== null && owner.toLowerCase() === id.split("/")[0]!.toLowerCase();
-  return { server: { id, name: raw.server.name, proven }, at };
+  return { server: { id, name: raw.server.name }, at };
 }
 
 /** Reads every page (only what changed since `since`, when given) within the budget. */

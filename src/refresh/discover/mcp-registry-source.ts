@@ -3,9 +3,9 @@
  * optional (MCP_REGISTRY_URL, `off` for none) and hostile like every upstream. Each page is one
  * request under the source's own budget (pages, per-request timeout, deadline) and size cap, and
  * passes a schema before any entry is read; an entry failing its own schema is left out. A server
- * whose `repository.url` names a GitHub repository is a candidate; its entry (its server.json) is
- * evidence when the registry proved the publisher owns that repository's GitHub account, which it
- * does for every name in the `io.github.<owner>` namespace. Paged by the opaque `cursor`; a run
+ * whose `repository.url` names a GitHub repository is a candidate, a lead only: it is listed on
+ * evidence in its own repository (discover.ts), since the registry proves who published an entry,
+ * not what the repository is. Paged by the opaque `cursor`; a run
  * after a complete one asks only for what changed since the newest `updatedAt` it saw.
  */
 import { Type } from "@sinclair/typebox";

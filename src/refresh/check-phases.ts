@@ -12,6 +12,25 @@ import { SecurityChecker } from "./checks/security/security-checker";
 import { ManifestReader } from "./manifests/reader";
 import type { Run } from "./run-state";
 
+/** The ids a published plugin had before its renames, by the id it is fetched under. */
+const formerIdsOf = (run: Run) => (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
+
+/**
+ * Runs a check whose answers are cached beside the snapshot, and saves the cache whatever happens:
+ * the cache only saves requests, so a run that cannot write it still publishes (logged as `event`).
+ */
+async function savingCache<T>(run: Run, event: string, cache: { save(): void }, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } finally {
+    try {
+      cache.save();
+    } catch (error) {
+      run.log(event, { error: String(error) });
+    }
+  }
+}
+
 /**
  * Asks the package registries whether each npm, PyPI and OCI line's package belongs to its repository,
  * and derives lines from the packages MCP servers' package files name; within the registries' own budget.
@@ -22,19 +41,11 @@ export async function packagesPhase(run: Run): Promise<PackageCounts | undefined
   run.progress.phase("packages", "repositories");
   const verifier = new PackageVerifier(options, run.databasePath);
   const reader = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
-  try {
-    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
-    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIds, verifier, reader);
+  return savingCache(run, "refresh.packages_cache_unsaved", verifier, async () => {
+    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIdsOf(run), verifier, reader);
     run.log("refresh.packages", { ...counts, requests: verifier.budget.requests });
     return counts;
-  } finally {
-    try {
-      verifier.save();
-    } catch (error) {
-      // The cache only saves requests: a run that cannot write it still publishes.
-      run.log("refresh.packages_cache_unsaved", { error: String(error) });
-    }
-  }
+  });
 }
 
 /**
@@ -46,18 +57,11 @@ export async function securityPhase(run: Run): Promise<SecurityCounts | undefine
   if (options === null) return undefined;
   run.progress.phase("security", "plugins");
   const checker = new SecurityChecker(options, run.databasePath, () => run.now().getTime());
-  try {
-    const formerIds = (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
-    const counts = await checkSecurity(run.checkpoint.outcomes.entries(), formerIds, checker);
+  return savingCache(run, "refresh.security_cache_unsaved", checker, async () => {
+    const counts = await checkSecurity(run.checkpoint.outcomes.entries(), formerIdsOf(run), checker);
     run.log("refresh.security", { ...counts, ...checker.counts, requests: checker.budget.requests });
     return counts;
-  } finally {
-    try {
-      checker.save();
-    } catch (error) {
-      run.log("refresh.security_cache_unsaved", { error: String(error) });
-    }
-  }
+  });
 }
 
 /** The run's remote check, when configured: after the packages, before validation; logged with its counts. */

@@ -5,6 +5,7 @@
 import { composeEvents } from "../src/catalog/model/history";
 import type { Snapshot } from "../src/catalog/snapshot/snapshot";
 import { parseFilters } from "../src/http/list-params";
+import { withLastUpdate } from "../src/market/doc-writer";
 
 /** catalog.json rendered at once from every row, by stars descending (rowid order). */
 export function wholeCatalog(snapshot: Snapshot): string {
@@ -17,7 +18,8 @@ export function wholeCatalog(snapshot: Snapshot): string {
 
 /**
  * What changed since the snapshot published at `since`; null when the history does not reach it.
- * A plugin first seen after `since` is added; any other whose catalog record changed after it is updated.
+ * A plugin first seen after `since` is added; any other whose catalog record changed after it is updated;
+ * each with its `last_update`.
  */
 export function changesSince(snapshot: Snapshot, since: string) {
   if (since !== snapshot.snapshotAt && !snapshot.historySnapshots().includes(since)) return null;
@@ -25,7 +27,8 @@ export function changesSince(snapshot: Snapshot, since: string) {
   const added: string[] = [];
   const updated: string[] = [];
   for (const row of rows) {
-    if (row.changedAt > since) (row.firstSeenAt > since ? added : updated).push(row.json);
+    const item = withLastUpdate(row.json, snapshot.lastUpdate(row.id));
+    if (row.changedAt > since) (row.firstSeenAt > since ? added : updated).push(item);
   }
   const ids = new Set(rows.map((row) => row.id.toLowerCase()));
   const { removed, renamed } = composeEvents(snapshot.historyEvents(), since, ids);

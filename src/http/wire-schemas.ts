@@ -4,6 +4,7 @@
  * A plugin's forms come from the catalog (src/catalog/wire.ts), where its types are derived.
  */
 import { Type as t } from "@sinclair/typebox";
+import { LastUpdateSchema } from "../catalog/model/update-diff";
 import { CatalogPluginSchema, closed, count, stringEnum, timestamp } from "../catalog/model/wire";
 
 export { PluginSchema, ShortPluginSchema, stringEnum } from "../catalog/model/wire";
@@ -76,12 +77,26 @@ export const CatalogSchema = closed(
   "The whole snapshot in one document.",
 );
 
+/** A `changes` item: the catalog form and what the plugin's last update changed. */
+const ChangedPluginSchema = closed(
+  {
+    ...CatalogPluginSchema.properties,
+    last_update: t.Union([LastUpdateSchema, t.Null()], {
+      description:
+        "What the plugin's last update changed, kept until the next one: components added and removed, install " +
+        "lines and packages, new risk notes, the context cost, and whether the content changed without a version " +
+        "bump; `new` when first seen. Null when no update was seen.",
+    }),
+  },
+  "A plugin in catalog form with its last update.",
+);
+
 export const ChangesSchema = closed(
   {
     snapshotAt: timestamp("The snapshot the changes lead to."),
     since: timestamp("The snapshot they start from."),
-    added: t.Array(CatalogPluginSchema),
-    updated: t.Array(CatalogPluginSchema),
+    added: t.Array(ChangedPluginSchema),
+    updated: t.Array(ChangedPluginSchema),
     removed: t.Array(t.String(), { description: "Ids no longer in the catalog." }),
     renamed: t.Array(closed({ from: t.String(), to: t.String() })),
   },

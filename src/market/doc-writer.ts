@@ -25,7 +25,7 @@ import { strongEtag } from "../http/render";
 import { GZIP_HEADER, gzipEnd, inflatePart, PartWriter } from "./chunks";
 
 /** Bumped when what the files hold or how they are laid out changes: older directories are then written again. */
-export const DOCUMENTS_FORMAT = 1;
+export const DOCUMENTS_FORMAT = 2;
 
 export const FILES = {
   catalog: "catalog.json",
@@ -132,6 +132,14 @@ interface Group {
   items: number;
 }
 
+/**
+ * A `changes` item: the catalog form with `last_update` appended (what the plugin's last update
+ * changed, or null). catalog.json keeps the catalog form as it is.
+ */
+export function withLastUpdate(json: string, update: string | null): string {
+  return `${json.slice(0, -1)},"last_update":${update ?? "null"}}`;
+}
+
 /** Writes catalog.json in both forms and sorts every row into its group; returns the catalog's entry, the groups and the ids. */
 function writeCatalog(snapshot: Snapshot, times: readonly string[], dir: string) {
   const plain = new Output(join(dir, FILES.catalog));
@@ -162,7 +170,8 @@ function writeCatalog(snapshot: Snapshot, times: readonly string[], dir: string)
         group = { changed, firstSeen, writer: new PartWriter(), items: 0 };
         groups.set(key, group);
       }
-      group.writer.write(group.items++ === 0 ? row.json : `,${row.json}`);
+      const item = withLastUpdate(row.json, snapshot.lastUpdate(row.id));
+      group.writer.write(group.items++ === 0 ? item : `,${item}`);
     }
   }
   catalog.write(CATALOG_TAIL);

@@ -7,6 +7,7 @@ import { categoryInfo, loadDefaultData } from "../catalog/model/editorial";
 import { carryHistory } from "../catalog/model/history";
 import { isoMillis } from "../catalog/model/time";
 import type { PluginRecord, RepoFacts } from "../catalog/model/types";
+import { carryUpdates, markUpdated } from "../catalog/model/update-history";
 import type { PreviousCatalog } from "../catalog/snapshot/previous";
 import { publishSnapshot } from "../catalog/snapshot/publish";
 import { checkBuiltSnapshot } from "../catalog/snapshot/validity";
@@ -226,6 +227,8 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
+  const updates = carryUpdates(run.previous, records, snapshotAt);
+  markUpdated(history, updates, snapshotAt);
   const synonyms = run.synonyms;
   const editorialIds = candidate.editorialIds;
   const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
@@ -240,6 +243,7 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
     editorialIds,
     candidates,
     listingRules,
+    updates,
   };
   publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
   // Held newcomers must be found again: without the state the next run searches in full.

@@ -25,6 +25,9 @@
  * `terms` lists every term of the index, so a prefix can be searched as the few terms it stands
  * for; a word that matches nothing is corrected to its nearest term.
  *
+ * `updates` holds each plugin's last update (update-history.ts) as JSON, by id: a plugin without
+ * one has no row. A file written before the table existed has none.
+ *
  * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON.
  *
  * `suggest_keys` is the typeahead's index (routes/suggest-routes.ts): every plugin's full name and name,
@@ -81,6 +84,8 @@ CREATE TABLE aliases (old_id TEXT PRIMARY KEY COLLATE NOCASE, id TEXT NOT NULL) 
 CREATE TABLE history_events (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, to_id TEXT);
 
 CREATE TABLE history_snapshots (at TEXT PRIMARY KEY) WITHOUT ROWID;
+
+CREATE TABLE updates (id TEXT PRIMARY KEY COLLATE NOCASE, json TEXT NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE candidates (id TEXT PRIMARY KEY COLLATE NOCASE, checked_at TEXT NOT NULL, json TEXT NOT NULL) WITHOUT ROWID;
 

@@ -3,6 +3,7 @@ import type { CandidateDecision, ListingRules } from "./candidates";
 
 import type { PluginDetails } from "./details";
 import type { SecurityCoverage } from "./security";
+import type { LastUpdate } from "./update-diff";
 
 /** Facts about one repository as the hosting platform reports them (or the embedded default records them). */
 export interface RepoFacts {
@@ -77,6 +78,8 @@ export interface SnapshotInput {
   candidates?: CandidateDecision[];
   /** The evidence and star floors the refresher applied. */
   listingRules?: ListingRules;
+  /** Each plugin's last update by lowercased id (update-history.ts); none for a catalog built from scratch. */
+  updates?: ReadonlyMap<string, LastUpdate>;
 }
 
 /** A category as clients see it. */

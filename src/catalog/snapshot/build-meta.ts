@@ -56,3 +56,13 @@ export function writeCandidates(db: Database, input: SnapshotInput): void {
     JSON.stringify(input.listingRules ?? NO_LISTING_RULES),
   );
 }
+
+/** Each plugin's last update, under its id as published; an update of an id not published is dropped. */
+export function writeUpdates(db: Database, input: SnapshotInput): void {
+  if (!input.updates || input.updates.size === 0) return;
+  const insert = db.prepare(`INSERT OR REPLACE INTO updates (id, json) VALUES (?, ?)`);
+  for (const record of input.plugins) {
+    const update = input.updates.get(record.id.toLowerCase());
+    if (update !== undefined) insert.run(record.id, JSON.stringify(update));
+  }
+}

@@ -27,7 +27,7 @@ import { COMPARATORS, heat, orderKey, type Ranked, type Sort, sortAll } from "..
 import { popularity } from "../search/ranking";
 import { type Synonyms, searchText, synonymsOf } from "../search/search-text";
 import { SuggestIndex } from "../search/typeahead";
-import { statsOf, writeCandidates, writeHistory, writeMeta } from "./build-meta";
+import { statsOf, writeCandidates, writeHistory, writeMeta, writeUpdates } from "./build-meta";
 
 /** A plugin while it is being built: its sort keys, rowid (stars position) and distinct categories. */
 interface Entry extends Ranked {
@@ -288,6 +288,7 @@ export function buildSnapshot(path: string, input: SnapshotInput): SnapshotStats
       writeMeta(db, stats, input);
       writeHistory(db, history);
       writeCandidates(db, input);
+      writeUpdates(db, input);
     })();
   } finally {
     db.close();

@@ -11,6 +11,8 @@ import { type DetailFragments, detailFragments, withoutEmptyParts } from "../mod
 import type { PreviousHistory } from "../model/history";
 import { fragmentsProblem } from "../model/stored";
 import type { HistoryEvent, RepoFacts } from "../model/types";
+import type { LastUpdate } from "../model/update-diff";
+import { validUpdate } from "../model/update-history";
 import { catalogJson } from "../model/views";
 
 export interface PreviousPlugin {
@@ -28,6 +30,8 @@ export interface PreviousPlugin {
   changedAt: string;
   /** What its manifests said as published; null when never read or the file has no detail columns. */
   details: PluginDetails | null;
+  /** The last update it kept (update-history.ts); null when none, or a stored one fails its schema. */
+  lastUpdate: LastUpdate | null;
 }
 
 export interface PreviousCatalog extends PreviousHistory {
@@ -137,6 +141,19 @@ const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events OR
 const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
 const HAS_CANDIDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`;
 const SELECT_CANDIDATES = `SELECT json FROM candidates`;
+const HAS_UPDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'updates'`;
+const SELECT_UPDATES = `SELECT id, json FROM updates`;
+
+/** The stored last updates by lowercased id, each checked against its schema (a file without the table has none). */
+function lastUpdates(db: Database): Map<string, LastUpdate> {
+  const updates = new Map<string, LastUpdate>();
+  if (!db.prepare(HAS_UPDATES).get()) return updates;
+  for (const row of db.prepare<{ id: string; json: string }, []>(SELECT_UPDATES).all()) {
+    const update = validUpdate(row.json);
+    if (update !== null) updates.set(row.id.toLowerCase(), update);
+  }
+  return updates;
+}
 
 /** The stored map of names to repository ids, keeping only well-formed entries. */
 function editorialIds(json: string | undefined): Record<string, number> {
@@ -171,6 +188,7 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
       .map((c) => `, ${c}`);
     const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
+    const updates = lastUpdates(db);
     for (const row of db.prepare<Row, []>(select).all()) {
       plugins.set(row.id.toLowerCase(), {
         id: row.id,
@@ -190,6 +208,7 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         ),
         changedAt: row.changed_at,
         details: detailsOfRow(row, log),
+        lastUpdate: updates.get(row.id.toLowerCase()) ?? null,
       });
     }
     return {

@@ -23,6 +23,8 @@ export interface LookupItem {
   archived: boolean | null;
   removed_at: string | null;
   changed: boolean | null;
+  /** What the plugin's last update changed (update-diff.ts), or null. */
+  last_update: unknown;
 }
 
 /** What the history of a snapshot says: when each id was last removed, and how far back it reaches. */
@@ -53,6 +55,12 @@ interface Listed {
   first_seen_at?: string;
 }
 
+/** A listed plugin's last update as stored (checked by the snapshot), or null. */
+function lastUpdateOf(snapshot: Snapshot, id: string): unknown {
+  const json = snapshot.lastUpdate(id);
+  return json === null ? null : JSON.parse(json);
+}
+
 /** One id's answer; `since` is a time the client read the catalog at, or null. */
 function lookupOne(snapshot: Snapshot, id: string, since: string | null, history: HistoryFacts): LookupItem {
   const k = known(snapshot, id);
@@ -73,15 +81,25 @@ function lookupOne(snapshot: Snapshot, id: string, since: string | null, history
       archived: plugin.archived,
       removed_at: null,
       changed: reaches && changedAt !== null ? changedAt > since : null,
+      last_update: lastUpdateOf(snapshot, current),
     };
   }
   const removedAt = history.removedAt.get(id.toLowerCase()) ?? null;
   if (removedAt !== null) {
     const changed = since === null ? null : removedAt > since ? true : reaches ? false : null;
-    return { id, status: "removed", current_id: null, renamed: false, ...none, removed_at: removedAt, changed };
+    return {
+      id,
+      status: "removed",
+      current_id: null,
+      renamed: false,
+      ...none,
+      removed_at: removedAt,
+      changed,
+      last_update: null,
+    };
   }
   const status = k.status === "rejected" ? "rejected" : "unknown";
-  return { id, status, current_id: null, renamed: false, ...none, removed_at: null, changed: null };
+  return { id, status, current_id: null, renamed: false, ...none, removed_at: null, changed: null, last_update: null };
 }
 
 /** The `data` of a lookup of `ids`, serialized. */

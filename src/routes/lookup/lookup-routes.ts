@@ -6,6 +6,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { isPlatformName, REPO_ID_PATTERN, repoIdListPattern } from "../../catalog/model/names";
+import { LastUpdateSchema } from "../../catalog/model/update-diff";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer, CatalogContext } from "../../http/answer";
@@ -102,6 +103,11 @@ const LookupItemSchema = t.Object(
       "Whether its catalog entry changed (or it was removed) after `since`; null without `since` or when the " +
         "catalog's history does not reach it.",
     ),
+    last_update: t.Union([LastUpdateSchema, t.Null()], {
+      description:
+        "What its last update changed (components, install lines and packages, new risk notes, the context cost, " +
+        "a content change without a version bump), or `new` when first seen; null when none was seen, or not listed.",
+    }),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@
  * redirects, an unknown one is 404.
  */
 import { INCLUDE_PARTS } from "../catalog/model/details";
+import type { LastUpdate } from "../catalog/model/update-diff";
 import type { PluginView } from "../catalog/model/wire";
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { Rendered } from "../http/cache";
@@ -17,6 +18,7 @@ import { Contents, Flags, Install, Section, ValueSection } from "./record-parts"
 import { RiskNotes } from "./risk-panel";
 import { SecuritySignals } from "./security-panel";
 import { RemoteTools } from "./tools-panel";
+import { LastUpdatePanel } from "./update-panel";
 
 /** Where a repository's Claude Code plugins are served by the catalog: a marketplace's name and URL, the plugins' names in it. */
 export interface Served {
@@ -106,6 +108,8 @@ function Links({ p }: { p: PluginRecordView }) {
 /** The page of one record (exported for the markup test, which renders parts the gate would not serve). */
 export function pluginView(snapshot: Snapshot, p: PluginRecordView, served: Served | null = null): Rendered {
   const primary = snapshot.categories.find((c) => c.id === p.category) ?? null;
+  const stored = snapshot.lastUpdate(p.id);
+  const update = stored === null ? null : (JSON.parse(stored) as LastUpdate);
   return renderPage(
     <Page
       title={`${p.full_name} — Plugin Catalog`}
@@ -147,6 +151,7 @@ export function pluginView(snapshot: Snapshot, p: PluginRecordView, served: Serv
       ) : null}
       <Install install={p.install} />
       <ContextCost context={p.context} />
+      <LastUpdatePanel update={update} />
       <ServedSection served={served} />
       <RiskNotes risk={p.risk} />
       <SecuritySignals security={p.security} />

@@ -1,0 +1,128 @@
+/** @jsxImportSource preact */
+/**
+ * The plugin page's "What the last update changed": the diff the snapshot stored when it saw the
+ * update (update-diff.ts), in words. Nothing when no update was seen.
+ */
+import { RISK_RULE_TEXT } from "../catalog/model/risk";
+import { COMPONENT_LISTS, type ComponentList, type LastUpdate } from "../catalog/model/update-diff";
+import { DateText } from "./layout";
+import { Section } from "./record-parts";
+
+const LIST_NAMES: Record<ComponentList, string> = {
+  skills: "Skills",
+  commands: "Commands",
+  agents: "Agents",
+  hooks: "Hook events",
+  mcp_servers: "MCP servers",
+  plugins: "Marketplace plugins",
+};
+
+const short = (commit: string | null) => (commit === null ? "unknown" : commit.slice(0, 12));
+
+function Names({ names, total }: { names: string[]; total: number }) {
+  return (
+    <>
+      {names.map((name, i) => (
+        <>
+          {i > 0 ? ", " : null}
+          <code>{name}</code>
+        </>
+      ))}
+      {total > names.length ? ` and ${total - names.length} more` : null}
+    </>
+  );
+}
+
+/** One component list's line, added or removed; nothing when the list did not change that way. */
+function ListLines({ update, way }: { update: Extract<LastUpdate, { kind: "changed" }>; way: "added" | "removed" }) {
+  return (
+    <>
+      {COMPONENT_LISTS.filter((list) => update.counts[way][list] > 0).map((list) => (
+        <li>
+          {LIST_NAMES[list]} {way}: <Names names={update[way][list]} total={update.counts[way][list]} />
+        </li>
+      ))}
+    </>
+  );
+}
+
+export function LastUpdatePanel({ update }: { update: LastUpdate | null }) {
+  if (update === null) return null;
+  if (update.kind === "new") {
+    return (
+      <Section id="last-update" title="What the last update changed">
+        <p>
+          New in the catalog on <DateText at={update.at} />
+          {update.to.version ? (
+            <>
+              , at version <code>{update.to.version}</code>
+            </>
+          ) : null}
+          .
+        </p>
+      </Section>
+    );
+  }
+  const { from, to, counts, context } = update;
+  return (
+    <Section id="last-update" title="What the last update changed">
+      <p>
+        Seen on <DateText at={update.at} />, from commit <code>{short(from.commit)}</code> to{" "}
+        <code>{short(to.commit)}</code>
+        {from.version !== to.version ? (
+          <>
+            , version <code>{from.version ?? "none"}</code> to <code>{to.version ?? "none"}</code>
+          </>
+        ) : null}
+        .
+      </p>
+      {update.version_unchanged ? (
+        <p>
+          <span class="flag">same version</span> The content changed while the declared version (
+          <code>{to.version ?? "none"}</code>) did not move.
+        </p>
+      ) : null}
+      <ul>
+        <ListLines update={update} way="added" />
+        <ListLines update={update} way="removed" />
+        {update.install.added.map((line) => (
+          <li>
+            Install line added ({line.harness}, {line.kind}): <code>{line.text}</code>
+          </li>
+        ))}
+        {update.install.removed.map((line) => (
+          <li>
+            Install line removed ({line.harness}, {line.kind}): <code>{line.text}</code>
+          </li>
+        ))}
+        {counts.install_added + counts.install_removed > update.install.added.length + update.install.removed.length ? (
+          <li>
+            {counts.install_added} install lines added and {counts.install_removed} removed in all.
+          </li>
+        ) : null}
+        {update.packages.map((p) => (
+          <li>
+            Package changed ({p.kind}, from <code>{p.from}</code>): <code>{p.before}</code> to <code>{p.after}</code>
+          </li>
+        ))}
+        {update.risk_added.map((note) => (
+          <li>
+            New risk note: <strong>{RISK_RULE_TEXT[note.rule]}</strong> (<code>{note.rule}</code>) at{" "}
+            <code>
+              {note.file}:{note.line}
+            </code>
+          </li>
+        ))}
+        {counts.risk_added > update.risk_added.length ? (
+          <li>{counts.risk_added - update.risk_added.length} more new risk notes.</li>
+        ) : null}
+        {context.before !== context.after ? (
+          <li>
+            Context cost: {context.before ?? "not measured"} to {context.after ?? "not measured"} tokens
+            {context.delta !== null ? ` (${context.delta >= 0 ? "+" : ""}${context.delta})` : null}.
+          </li>
+        ) : null}
+      </ul>
+    </Section>
+  );
+}

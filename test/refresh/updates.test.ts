@@ -19,10 +19,11 @@ describe("an update seen by the next refresh", () => {
   test("a hook, an MCP server and a risk note added without a version bump are shown as what they are", async () => {
     env = new Env({ searches: [{ query: `topic:${TOPIC}` }] });
     env.github.setRemaining("search", 1000);
-    const seed = FIXTURES.plugin.seed;
+    const seed = FIXTURES.plugin!.seed;
+    const steadySeed = FIXTURES.skill!.seed;
     env.github.add({ ...seed, topics: [TOPIC] });
-    env.github.add({ ...FIXTURES.skill.seed, topics: [TOPIC] });
-    const first = published(await env.refresh());
+    env.github.add({ ...steadySeed, topics: [TOPIC] });
+    const first = published(await env.refresh()) as { snapshotAt: string };
     const before = headOf(seed.files ?? {});
 
     const files = {
@@ -46,7 +47,7 @@ describe("an update seen by the next refresh", () => {
     // Pushed now: the second run's search asks only for what was pushed since the first.
     const pushed_at = `${new Date().toISOString().slice(0, 19)}Z`;
     env.github.add({ full_name: "fresh/newcomer", topics: [TOPIC], files: newcomer, pushed_at });
-    const second = published(await env.refresh());
+    const second = published(await env.refresh()) as { snapshotAt: string };
     expect(second.snapshotAt > first.snapshotAt).toBe(true);
 
     const { url } = env.serve();
@@ -73,7 +74,7 @@ describe("an update seen by the next refresh", () => {
       to: { commit: added.contents?.commit ?? null, version: null },
     });
     // An unchanged plugin carries no diff.
-    const ids = `${seed.full_name},${FIXTURES.skill.seed.full_name},fresh/newcomer`;
+    const ids = `${seed.full_name},${steadySeed.full_name},fresh/newcomer`;
     const lookup = await (await fetch(`${url}/api/v1/lookup?ids=${ids}`)).json();
     const [plugin, steady, fresh] = lookup.data.items;
     expect(plugin.last_update).toEqual(updated.last_update);
@@ -86,11 +87,11 @@ describe("an update seen by the next refresh", () => {
     expect(page).toContain("MCP servers added: <code>kit-cache</code>");
     expect(page).toContain("did not move");
     expect(page).toContain("<code>pipe-to-shell</code>");
-    const steadyPage = await (await fetch(`${url}/plugin/${FIXTURES.skill.seed.full_name}`)).text();
+    const steadyPage = await (await fetch(`${url}/plugin/${steadySeed.full_name}`)).text();
     expect(steadyPage).not.toContain("What the last update changed");
 
     // A third refresh with nothing changed keeps the last update, with its commits and time.
-    const third = published(await env.refresh());
+    const third = published(await env.refresh()) as { snapshotAt: string };
     expect(third.snapshotAt > second.snapshotAt).toBe(true);
     let again: { data: { generatedAt: string; items: Array<{ last_update: unknown }> } } | null = null;
     await eventually(

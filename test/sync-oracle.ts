@@ -12,7 +12,7 @@ export function wholeCatalog(snapshot: Snapshot): string {
   const counts = snapshot.categoryCounts(parseFilters(new URLSearchParams()));
   const categories = snapshot.categories.map((c) => ({ ...c, count: counts.get(c.id) ?? 0 }));
   const head = JSON.stringify({ snapshotAt: snapshot.snapshotAt, total: snapshot.stats.total, categories, items: [] });
-  const items = snapshot.catalogRowsAfter(0, -1).map((row) => row.json);
+  const items = snapshot.catalogRowsAfter(0, -1).map((row) => withLastUpdate(row.json, snapshot.lastUpdate(row.id)));
   return `${head.slice(0, -2)}${items.join(",")}]}`;
 }
 

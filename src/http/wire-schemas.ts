@@ -67,17 +67,7 @@ export const ManifestSchema = closed(
   "The source manifest: what a sync client reads first.",
 );
 
-export const CatalogSchema = closed(
-  {
-    snapshotAt: timestamp("Time of the catalog snapshot, UTC, millisecond precision."),
-    total: count("Plugins in the catalog."),
-    categories: t.Array(CategorySchema),
-    items: t.Array(CatalogPluginSchema, { description: "Every plugin, by stars descending." }),
-  },
-  "The whole snapshot in one document.",
-);
-
-/** A `changes` item: the catalog form and what the plugin's last update changed. */
+/** An item of catalog.json and `changes`: the catalog form and what the plugin's last update changed. */
 const ChangedPluginSchema = closed(
   {
     ...CatalogPluginSchema.properties,
@@ -89,6 +79,16 @@ const ChangedPluginSchema = closed(
     }),
   },
   "A plugin in catalog form with its last update.",
+);
+
+export const CatalogSchema = closed(
+  {
+    snapshotAt: timestamp("Time of the catalog snapshot, UTC, millisecond precision."),
+    total: count("Plugins in the catalog."),
+    categories: t.Array(CategorySchema),
+    items: t.Array(ChangedPluginSchema, { description: "Every plugin, by stars descending." }),
+  },
+  "The whole snapshot in one document.",
 );
 
 export const ChangesSchema = closed(

@@ -133,8 +133,9 @@ interface Group {
 }
 
 /**
- * A `changes` item: the catalog form with `last_update` appended (what the plugin's last update
- * changed, or null). catalog.json keeps the catalog form as it is.
+ * An item of catalog.json and of a `changes` answer: the catalog form with `last_update` appended
+ * (what the plugin's last update changed, or null), the same in both so a mirror that upserts the
+ * changes stays equal to catalog.json.
  */
 export function withLastUpdate(json: string, update: string | null): string {
   return `${json.slice(0, -1)},"last_update":${update ?? "null"}}`;
@@ -158,7 +159,8 @@ function writeCatalog(snapshot: Snapshot, times: readonly string[], dir: string)
     for (const row of rows) {
       after = row.rowid;
       ids.add(row.id.toLowerCase());
-      catalog.write(first ? row.json : `,${row.json}`);
+      const item = withLastUpdate(row.json, snapshot.lastUpdate(row.id));
+      catalog.write(first ? item : `,${item}`);
       first = false;
       const changed = interval(times, row.changedAt);
       // A plugin changed at or before the oldest snapshot kept is in no answer.
@@ -170,7 +172,6 @@ function writeCatalog(snapshot: Snapshot, times: readonly string[], dir: string)
         group = { changed, firstSeen, writer: new PartWriter(), items: 0 };
         groups.set(key, group);
       }
-      const item = withLastUpdate(row.json, snapshot.lastUpdate(row.id));
       group.writer.write(group.items++ === 0 ? item : `,${item}`);
     }
   }

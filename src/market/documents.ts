@@ -13,7 +13,7 @@ import type { Snapshot } from "../catalog/snapshot/snapshot";
 import { type CatalogStore, PREPARED_AT_ONCE } from "../catalog/snapshot/store";
 import { strongEtag } from "../http/render";
 import { documentsInChild, documentsKey, documentsRoot, removeOtherDocuments, spareDocumentsRoot } from "./doc-files";
-import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE } from "./doc-writer";
+import { CATALOG_TAIL, catalogHead, type DocumentIndex, FILES, INDEX_FILE, withLastUpdate } from "./doc-writer";
 import { documentsOf } from "./documents-job";
 import { FileBody, type Piece } from "./file-body";
 import { PiecesBuilder } from "./pieces";
@@ -80,7 +80,7 @@ export class SyncDocuments {
 
   /** catalog.json with its first item only: an example read without writing the whole document. */
   static catalogExample(snapshot: Snapshot): string {
-    const items = snapshot.catalogRowsAfter(0, 1).map((row) => row.json);
+    const items = snapshot.catalogRowsAfter(0, 1).map((row) => withLastUpdate(row.json, snapshot.lastUpdate(row.id)));
     return `${catalogHead(snapshot)}${items.join(",")}${CATALOG_TAIL}`;
   }
 

@@ -92,7 +92,7 @@ describe("a mirror following the catalog", () => {
     });
     expect(mirror.calls.restarted409).toBe(1);
     const current = await catalog(url);
-    // The full form: the catalog form without what a mirror keeps and without the `include=` parts.
+    // The full form: the catalog form without what a mirror keeps, the `include=` parts and the last update.
     const fullForm = ({
       curated,
       first_seen_at,
@@ -106,6 +106,7 @@ describe("a mirror following the catalog", () => {
       latest_release,
       works_with,
       context,
+      last_update,
       ...full
     }: CatalogItem) => full;
     expect(paged).toEqual(current.items.map(fullForm));

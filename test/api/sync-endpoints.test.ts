@@ -58,6 +58,7 @@ describe("GET /market/v1/catalog.json", () => {
       first_seen_at: catalog.snapshotAt,
       repo_id: null,
       previous_ids: [],
+      last_update: null,
     });
     for (const category of catalog.categories) {
       expect(Object.keys(category)).toEqual(["id", "name", "name_zh", "description", "count"]);

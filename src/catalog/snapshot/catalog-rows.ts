@@ -4,6 +4,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import type { DetailFragments } from "../model/fragments";
+import { validUpdate } from "../model/update-history";
 import { catalogJson } from "../model/views";
 import type { Query } from "../search/query";
 import type { Searcher } from "../search/searcher";
@@ -92,4 +93,19 @@ export class CatalogRows {
     const { full_json, curated, first_seen_at, repo_id, previous_ids } = row;
     return catalogJson(full_json, curated === 1, first_seen_at, repo_id, previous_ids, this.fragments(row));
   }
+
+  /**
+   * A plugin's last update (update-history.ts) as JSON, checked against its schema, or null: none
+   * kept, a stored one that fails the check, or a file written before updates were kept.
+   */
+  lastUpdate(id: string): string | null {
+    if (this.updateById === undefined) {
+      const table = this.db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'updates'`).get();
+      this.updateById = table ? this.db.prepare(`SELECT json FROM updates WHERE id = ?`) : null;
+    }
+    const json = this.updateById?.get(id)?.json;
+    return json !== undefined && validUpdate(json) !== null ? json : null;
+  }
+
+  private updateById: Statement<{ json: string }, [string]> | null | undefined = undefined;
 }

@@ -11,7 +11,6 @@ import type { McpRegistryIdentity } from "../model/mcp-identity";
 import { SCHEMA_VERSION } from "../model/snapshot-schema";
 import { fragmentsProblem } from "../model/stored";
 import type { CategoryInfo, HistoryEvent, Page, SnapshotStats } from "../model/types";
-import { validUpdate } from "../model/update-history";
 import { FtsIndex } from "../search/fts";
 import { blobReader, decodeInt32, ListOrders } from "../search/orders";
 import type { Query } from "../search/query";
@@ -280,21 +279,8 @@ export class Snapshot {
   }
 
   private changedById: Statement<{ changed_at: string }, [string]> | null = null;
-
-  /**
-   * A plugin's last update (update-history.ts) as JSON, checked against its schema, or null: none
-   * kept, a stored one that fails the check, or a file written before updates were kept.
-   */
-  lastUpdate(id: string): string | null {
-    if (this.updateById === undefined) {
-      const table = this.db.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'updates'`).get();
-      this.updateById = table ? this.db.prepare(`SELECT json FROM updates WHERE id = ?`) : null;
-    }
-    const json = this.updateById?.get(id)?.json;
-    return json !== undefined && validUpdate(json) !== null ? json : null;
-  }
-
-  private updateById: Statement<{ json: string }, [string]> | null | undefined = undefined;
+  /** A plugin's last update as checked JSON, or null: see CatalogRows.lastUpdate. */
+  readonly lastUpdate = (id: string): string | null => this.rows.lastUpdate(id);
 
   /** The current id of a former id (a renamed plugin's old name), or null. */
   currentId(formerId: string): string | null {

@@ -150,7 +150,8 @@ export const marketDocs = {
     tag: "Client sync",
     summary: "What changed since a snapshot",
     description:
-      "Added and updated plugins in catalog form, removed ids and renames, from `since` to the snapshot served.",
+      "Added and updated plugins in catalog form, each with `last_update` (what its last update changed), removed " +
+      "ids and renames, from `since` to the snapshot served.",
     query: sinceQuerySchema,
     body: ChangesSchema,
     cached: "snapshot",

@@ -125,7 +125,8 @@ export const lookupDoc = {
   description:
     `Up to ${MAX_LOOKUP_IDS} \`owner/repo\` ids (\`ids\`, comma-separated; or POST \`{"ids": [...], "since": "..."}\` ` +
     "as JSON, not cached): for each, its current id after renames, last push, latest release, deprecated, " +
-    "archived or removed, and whether it changed after `since` (the snapshotAt the client read). Unknown ids " +
+    "archived or removed, whether it changed after `since` (the snapshotAt the client read), and what its last " +
+    "update changed (`last_update`: components, install lines, packages, new risk notes, context cost). Unknown ids " +
     "are reported in `unknown`; a malformed id, more than 100 ids or a body that is not JSON is a 400.",
   query: t.Object({
     ids: t.String({

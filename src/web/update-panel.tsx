@@ -67,8 +67,12 @@ export function LastUpdatePanel({ update }: { update: LastUpdate | null }) {
   return (
     <Section id="last-update" title="What the last update changed">
       <p>
-        Seen on <DateText at={update.at} />, from commit <code>{short(from.commit)}</code> to{" "}
-        <code>{short(to.commit)}</code>
+        Seen on <DateText at={update.at} />
+        {from.commit !== null || to.commit !== null ? (
+          <>
+            , from commit <code>{short(from.commit)}</code> to <code>{short(to.commit)}</code>
+          </>
+        ) : null}
         {from.version !== to.version ? (
           <>
             , version <code>{from.version ?? "none"}</code> to <code>{to.version ?? "none"}</code>

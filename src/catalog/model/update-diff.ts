@@ -27,10 +27,9 @@ export type ComponentList = (typeof COMPONENT_LISTS)[number];
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Names = Type.Array(Name, { maxItems: MAX_DIFF_ITEMS });
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 });
-const Commit = Type.Union([Type.String({ pattern: "^[0-9a-f]{40}$" }), Type.Null()]);
-const Version = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()]);
 const Tokens = Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()]);
-const Time = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$" });
+const TIME = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$";
+const Time = (description: string) => Type.String({ pattern: TIME, description });
 
 const ComponentsSchema = Type.Object(
   Object.fromEntries(COMPONENT_LISTS.map((list) => [list, Names])) as Record<ComponentList, typeof Names>,
@@ -39,9 +38,11 @@ const ComponentsSchema = Type.Object(
 
 const ReadingSchema = Type.Object(
   {
-    commit: Type.Union([Commit], { description: "The commit the manifests were read at; null when not known." }),
-    version: Type.Union([Version], {
-      description: "The declared version (server.json's, else the latest release tag).",
+    commit: Type.Union([Type.String({ pattern: "^[0-9a-f]{40}$" }), Type.Null()], {
+      description: "The commit the manifests were read at; null when not known.",
+    }),
+    version: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+      description: "The declared version: server.json's, else the latest release's tag; null when neither.",
     }),
   },
   { additionalProperties: false },
@@ -105,8 +106,8 @@ const DiffCountsSchema = Type.Object(
 export const ChangedSchema = Type.Object(
   {
     kind: Type.Literal("changed"),
-    at: Type.Union([Time], { description: "The snapshot the update was first seen in." }),
-    since: Type.Union([Time], { description: "The snapshot it is compared with (the one before)." }),
+    at: Time("The snapshot the update was first seen in."),
+    since: Time("The snapshot it is compared with (the one before)."),
     from: ReadingSchema,
     to: ReadingSchema,
     version_unchanged: Type.Boolean({
@@ -144,8 +145,8 @@ export type Changed = Static<typeof ChangedSchema>;
 export const NewSchema = Type.Object(
   {
     kind: Type.Literal("new"),
-    at: Type.Union([Time], { description: "The snapshot it first appeared in." }),
-    since: Type.Union([Time], { description: "The snapshot before, which did not hold it." }),
+    at: Time("The snapshot it first appeared in."),
+    since: Time("The snapshot before, which did not hold it."),
     to: ReadingSchema,
   },
   { additionalProperties: false },

@@ -86,12 +86,18 @@ describe("the last update, built at the snapshot and served", () => {
     expect(page).not.toContain("<img");
   });
 
-  test("a stored update that fails its schema is not served", () => {
+  test("a stored update that fails its schema is neither served nor carried on", () => {
     const copy = join(server.dir, "tampered.sqlite");
     copyFileSync(server.path, copy);
     const db = new Database(copy);
     db.query(`UPDATE updates SET json = ? WHERE id = 'kit/tool'`).run(`{"kind":"changed","at":"<script>"}`);
     db.close();
+    // The next build does not carry it on either: it is dropped, and said so.
+    const events: string[] = [];
+    const previous = readPrevious(copy, (event) => events.push(event));
+    expect(previous.plugins.get("kit/tool")!.lastUpdate).toBeNull();
+    expect(previous.plugins.get("kit/quiet")!.lastUpdate?.kind).toBe("changed");
+    expect(events).toEqual(["previous.update_dropped"]);
     const snapshot = Snapshot.open(copy);
     try {
       expect(snapshot.lastUpdate("kit/tool")).toBeNull();

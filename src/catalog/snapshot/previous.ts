@@ -145,12 +145,13 @@ const HAS_UPDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name =
 const SELECT_UPDATES = `SELECT id, json FROM updates`;
 
 /** The stored last updates by lowercased id, each checked against its schema (a file without the table has none). */
-function lastUpdates(db: Database): Map<string, LastUpdate> {
+function lastUpdates(db: Database, log: Log | null): Map<string, LastUpdate> {
   const updates = new Map<string, LastUpdate>();
   if (!db.prepare(HAS_UPDATES).get()) return updates;
   for (const row of db.prepare<{ id: string; json: string }, []>(SELECT_UPDATES).all()) {
     const update = validUpdate(row.json);
     if (update !== null) updates.set(row.id.toLowerCase(), update);
+    else log?.("previous.update_dropped", { id: row.id.slice(0, 140) });
   }
   return updates;
 }
@@ -188,7 +189,7 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
       .map((c) => `, ${c}`);
     const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
-    const updates = lastUpdates(db);
+    const updates = lastUpdates(db, log);
     for (const row of db.prepare<Row, []>(select).all()) {
       plugins.set(row.id.toLowerCase(), {
         id: row.id,

@@ -34,7 +34,7 @@ function Names({ names, total }: { names: string[]; total: number }) {
 }
 
 /** One component list's line, added or removed; nothing when the list did not change that way. */
-function ListLines({ update, way }: { update: Extract<LastUpdate, { kind: "changed" }>; way: "added" | "removed" }) {
+function ListLines({ update, way }: { update: Changed; way: "added" | "removed" }) {
   return (
     <>
       {COMPONENT_LISTS.filter((list) => update.counts[way][list] > 0).map((list) => (
@@ -42,6 +42,92 @@ function ListLines({ update, way }: { update: Extract<LastUpdate, { kind: "chang
           {LIST_NAMES[list]} {way}: <Names names={update[way][list]} total={update.counts[way][list]} />
         </li>
       ))}
+    </>
+  );
+}
+
+type Changed = Extract<LastUpdate, { kind: "changed" }>;
+
+/** When the update was seen, between which commits and versions, and whether the version stood still. */
+function Seen({ update }: { update: Changed }) {
+  const { from, to } = update;
+  return (
+    <>
+      <p>
+        Seen on <DateText at={update.at} />
+        {from.commit !== null || to.commit !== null ? (
+          <>
+            , from commit <code>{short(from.commit)}</code> to <code>{short(to.commit)}</code>
+          </>
+        ) : null}
+        {from.version !== to.version ? (
+          <>
+            , version <code>{from.version ?? "none"}</code> to <code>{to.version ?? "none"}</code>
+          </>
+        ) : null}
+        .
+      </p>
+      {update.version_unchanged ? (
+        <p>
+          <span class="flag">same version</span> The content changed while the declared version (
+          <code>{to.version ?? "none"}</code>) did not move.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The install lines added and removed, and the packages whose name or version changed. */
+function InstallLines({ update }: { update: Changed }) {
+  const { install, counts } = update;
+  return (
+    <>
+      {install.added.map((line) => (
+        <li>
+          Install line added ({line.harness}, {line.kind}): <code>{line.text}</code>
+        </li>
+      ))}
+      {install.removed.map((line) => (
+        <li>
+          Install line removed ({line.harness}, {line.kind}): <code>{line.text}</code>
+        </li>
+      ))}
+      {counts.install_added + counts.install_removed > install.added.length + install.removed.length ? (
+        <li>
+          {counts.install_added} install lines added and {counts.install_removed} removed in all.
+        </li>
+      ) : null}
+      {update.packages.map((p) => (
+        <li>
+          Package changed ({p.kind}, from <code>{p.from}</code>): <code>{p.before}</code> to <code>{p.after}</code>
+        </li>
+      ))}
+    </>
+  );
+}
+
+/** The new risk notes and the context cost's change. */
+function RiskAndCost({ update }: { update: Changed }) {
+  const { counts, context } = update;
+  return (
+    <>
+      {update.risk_added.map((note) => (
+        <li>
+          New risk note: <strong>{RISK_RULE_TEXT[note.rule]}</strong> (<code>{note.rule}</code>) at{" "}
+          <code>
+            {note.file}:{note.line}
+          </code>
+        </li>
+      ))}
+      {counts.risk_added > update.risk_added.length ? (
+        <li>{counts.risk_added - update.risk_added.length} more new risk notes.</li>
+      ) : null}
+      {context.before !== context.after ? (
+        <li>
+          Context cost: {context.before ?? "not measured"} to {context.after ?? "not measured"} tokens
+          {context.delta !== null ? ` (${context.delta >= 0 ? "+" : ""}${context.delta})` : null}.
+        </li>
+      ) : null}
     </>
   );
 }
@@ -63,69 +149,14 @@ export function LastUpdatePanel({ update }: { update: LastUpdate | null }) {
       </Section>
     );
   }
-  const { from, to, counts, context } = update;
   return (
     <Section id="last-update" title="What the last update changed">
-      <p>
-        Seen on <DateText at={update.at} />
-        {from.commit !== null || to.commit !== null ? (
-          <>
-            , from commit <code>{short(from.commit)}</code> to <code>{short(to.commit)}</code>
-          </>
-        ) : null}
-        {from.version !== to.version ? (
-          <>
-            , version <code>{from.version ?? "none"}</code> to <code>{to.version ?? "none"}</code>
-          </>
-        ) : null}
-        .
-      </p>
-      {update.version_unchanged ? (
-        <p>
-          <span class="flag">same version</span> The content changed while the declared version (
-          <code>{to.version ?? "none"}</code>) did not move.
-        </p>
-      ) : null}
+      <Seen update={update} />
       <ul>
         <ListLines update={update} way="added" />
         <ListLines update={update} way="removed" />
-        {update.install.added.map((line) => (
-          <li>
-            Install line added ({line.harness}, {line.kind}): <code>{line.text}</code>
-          </li>
-        ))}
-        {update.install.removed.map((line) => (
-          <li>
-            Install line removed ({line.harness}, {line.kind}): <code>{line.text}</code>
-          </li>
-        ))}
-        {counts.install_added + counts.install_removed > update.install.added.length + update.install.removed.length ? (
-          <li>
-            {counts.install_added} install lines added and {counts.install_removed} removed in all.
-          </li>
-        ) : null}
-        {update.packages.map((p) => (
-          <li>
-            Package changed ({p.kind}, from <code>{p.from}</code>): <code>{p.before}</code> to <code>{p.after}</code>
-          </li>
-        ))}
-        {update.risk_added.map((note) => (
-          <li>
-            New risk note: <strong>{RISK_RULE_TEXT[note.rule]}</strong> (<code>{note.rule}</code>) at{" "}
-            <code>
-              {note.file}:{note.line}
-            </code>
-          </li>
-        ))}
-        {counts.risk_added > update.risk_added.length ? (
-          <li>{counts.risk_added - update.risk_added.length} more new risk notes.</li>
-        ) : null}
-        {context.before !== context.after ? (
-          <li>
-            Context cost: {context.before ?? "not measured"} to {context.after ?? "not measured"} tokens
-            {context.delta !== null ? ` (${context.delta >= 0 ? "+" : ""}${context.delta})` : null}.
-          </li>
-        ) : null}
+        <InstallLines update={update} />
+        <RiskAndCost update={update} />
       </ul>
     </Section>
   );

@@ -93,6 +93,15 @@ export interface Answer {
     make: (snapshot: Snapshot, arg: A) => Rendered,
     options?: RouteOptions<A>,
   ): Handler<P>;
+  /**
+   * The answer to arguments a handler read from a request's body (a POST): cached per snapshot
+   * by `name` and the arguments in their canonical spelling, so one body however it is written
+   * is rendered once; a miss waits for its turn like a route's rendering (503 past the queue's bound).
+   */
+  posted<A>(
+    name: string,
+    make: (snapshot: Snapshot, arg: A) => Rendered,
+  ): (arg: A, context: CatalogContext) => Response | null | Promise<Response | null>;
 }
 
 /** Parsed URLs remembered per route and snapshot, so a repeated URL is parsed once. */
@@ -198,6 +207,36 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
         return waiting;
       };
       return synchronous(serve);
+    },
+    posted<A>(name: string, make: (snapshot: Snapshot, arg: A) => Rendered) {
+      /** The answer from the serving snapshot's cache, rendered there on a miss. */
+      const answer = (arg: A, key: string, { request, set, note }: CatalogContext) => {
+        const snapshot = store.current();
+        if (snapshot === null) throw unavailable();
+        const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+        const { rendered, hit } = responses.for(snapshot).get(key, () => withShared(make(snapshot, arg)), gzip);
+        note.cache = hit ? "hit" : "miss";
+        return respond(rendered, request, set, note.limit);
+      };
+      return (arg: A, context: CatalogContext) => {
+        const snapshot = store.current();
+        if (snapshot === null) throw unavailable();
+        const params = canonicalParams(arg);
+        context.note.params = params;
+        // Apart from the GET's entries: a POST's answer carries its own headers.
+        const key = `POST ${name}?${params}`;
+        if (responses.for(snapshot).has(key) || turns === undefined || !turns.queue.enabled)
+          return answer(arg, key, context);
+        const waiting = turns.queue.take((): Response => {
+          try {
+            return answer(arg, key, context) ?? new Response(null, { status: 304, headers: headersOf(context.set) });
+          } catch (error) {
+            return turns.failed(error, context.request, context.note);
+          }
+        });
+        if (waiting === null) throw busy();
+        return waiting;
+      };
     },
   };
 }

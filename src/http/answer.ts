@@ -11,8 +11,10 @@
  */
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
+import { canonicalParams, headersOf } from "./answer-parts";
 import { acceptsGzip, type Rendered, type ResponseState, respond, SnapshotResponses } from "./cache";
 import { busy, HttpError, unavailable } from "./errors";
+import { postedAnswer } from "./posted-answer";
 import type { RequestNote } from "./request-log";
 import type { Turns } from "./turns";
 import { rawQuery } from "./url";
@@ -208,36 +210,7 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
       };
       return synchronous(serve);
     },
-    posted<A>(name: string, make: (snapshot: Snapshot, arg: A) => Rendered) {
-      /** The answer from the serving snapshot's cache, rendered there on a miss. */
-      const answer = (arg: A, key: string, { request, set, note }: CatalogContext) => {
-        const snapshot = store.current();
-        if (snapshot === null) throw unavailable();
-        const gzip = acceptsGzip(request.headers.get("accept-encoding"));
-        const { rendered, hit } = responses.for(snapshot).get(key, () => withShared(make(snapshot, arg)), gzip);
-        note.cache = hit ? "hit" : "miss";
-        return respond(rendered, request, set, note.limit);
-      };
-      return (arg: A, context: CatalogContext) => {
-        const snapshot = store.current();
-        if (snapshot === null) throw unavailable();
-        const params = canonicalParams(arg);
-        context.note.params = params;
-        // Apart from the GET's entries: a POST's answer carries its own headers.
-        const key = `POST ${name}?${params}`;
-        if (responses.for(snapshot).has(key) || turns === undefined || !turns.queue.enabled)
-          return answer(arg, key, context);
-        const waiting = turns.queue.take((): Response => {
-          try {
-            return answer(arg, key, context) ?? new Response(null, { status: 304, headers: headersOf(context.set) });
-          } catch (error) {
-            return turns.failed(error, context.request, context.note);
-          }
-        });
-        if (waiting === null) throw busy();
-        return waiting;
-      };
-    },
+    posted: (name, make) => postedAnswer({ store, responses, turns, withShared }, name, make),
   };
 }
 
@@ -264,11 +237,6 @@ function urlReader<A, P extends PathParams>(name: string, parse: Parse<A, P>, fr
     return known;
   };
   return fresh ? parseIn : remembered;
-}
-
-/** The headers `set` holds, as a Response takes them. */
-function headersOf(set: ResponseState): Record<string, string> {
-  return Object.fromEntries(Object.entries(set.headers).map(([name, value]) => [name, String(value)]));
 }
 
 /** A handler of the one shape the module comment explains, around `serve`. */
@@ -303,7 +271,4 @@ export function fixedRoute<P extends PathParams = PathParams>(
   return synchronous((request, set, _note, path) => respond(pick(request, path), request, set, null));
 }
 
-/** Parsed parameters in one spelling: what a cache key and the slow-request log name a query by. */
-export function canonicalParams(arg: unknown): string {
-  return JSON.stringify(arg);
-}
+export { canonicalParams } from "./answer-parts";

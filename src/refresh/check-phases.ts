@@ -4,11 +4,13 @@
  * servers (checks/remotes). Each folder takes plain arguments; only these phases read the run.
  */
 
+import { validDetails } from "../catalog/model/details";
 import { PackageVerifier } from "./checks/packages/package-verifier";
 import { checkPackages, type PackageCounts } from "./checks/packages/packages-check";
 import { checkRemotes, type Earlier, type RemoteCounts } from "./checks/remotes/remotes-check";
 import { checkSecurity, type SecurityCounts } from "./checks/security/security-check";
 import { SecurityChecker } from "./checks/security/security-checker";
+import type { Discovery } from "./discover/discover";
 import { ManifestReader } from "./manifests/reader";
 import type { Run } from "./run-state";
 
@@ -76,4 +78,31 @@ export async function remotesPhase(run: Run): Promise<RemoteCounts | undefined> 
   const counts = await checkRemotes(run.checkpoint.outcomes.entries(), earlier, options, run.now);
   run.log("refresh.remotes", { ...counts });
   return counts;
+}
+
+/**
+ * Marks each fetched plugin whose server.json name the official MCP registry lists with this
+ * repository's URL (`mcp_registry.registry_listed`, which keeps the name in /v0.1/servers): seen
+ * so by this run's read of the registry, or by an earlier run's (the previous snapshot's mark of
+ * the same name, since a run reads only the entries changed since the last). Returns how many.
+ */
+export function registryListedPhase(run: Run, discovery: Discovery): number {
+  let marked = 0;
+  for (const [asked, outcome] of run.checkpoint.outcomes.entries()) {
+    if (outcome.kind !== "fetched" || !outcome.details?.mcp_registry) continue;
+    const identity = outcome.details.mcp_registry;
+    const name = identity.name.toLowerCase();
+    const ids = [asked, outcome.facts.full_name].map((id) => id.toLowerCase());
+    const seen = ids.some((id) => discovery.found.get(id)?.registryNames?.some((n) => n.toLowerCase() === name));
+    const earlier = ids.some((id) => {
+      const before = run.previous.plugins.get(id)?.details?.mcp_registry;
+      return before?.registry_listed === true && before.name.toLowerCase() === name;
+    });
+    if (!seen && !earlier) continue;
+    const checked = validDetails({ ...outcome.details, mcp_registry: { ...identity, registry_listed: true } });
+    if (checked === null) continue;
+    outcome.details = checked;
+    marked++;
+  }
+  return marked;
 }

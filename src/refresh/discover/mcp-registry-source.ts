@@ -142,3 +142,24 @@ export async function readMcpRegistry(
     budget.end();
   }
 }
+
+/** Registry names kept per repository (a monorepo may publish a few servers). */
+const MAX_REGISTRY_NAMES = 20;
+
+/**
+ * Notes on each found repository the names the registry lists with its URL: namespaces the
+ * registry verified for their publisher (a domain by DNS or HTTP, an `io.github.` account by its
+ * login), which keep the name in /v0.1/servers (check-phases.ts `registryListedPhase`).
+ */
+export function keepRegistryNames(
+  found: Map<string, { registryNames?: string[] }>,
+  servers: readonly McpRegistryServer[],
+): void {
+  for (const server of servers) {
+    const entry = found.get(server.id.toLowerCase());
+    if (entry === undefined) continue;
+    const names = entry.registryNames ?? [];
+    if (names.length < MAX_REGISTRY_NAMES && !names.includes(server.name))
+      entry.registryNames = [...names, server.name];
+  }
+}

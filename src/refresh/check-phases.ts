@@ -5,8 +5,9 @@
  */
 
 import { validDetails } from "../catalog/model/details";
+import { packageKey } from "./checks/packages/package-keys";
 import { PackageVerifier } from "./checks/packages/package-verifier";
-import { checkPackages, type PackageCounts } from "./checks/packages/packages-check";
+import { checkPackages, type PackageCounts, packageOf } from "./checks/packages/packages-check";
 import { checkRemotes, type Earlier, type RemoteCounts } from "./checks/remotes/remotes-check";
 import { checkSecurity, type SecurityCounts } from "./checks/security/security-check";
 import { SecurityChecker } from "./checks/security/security-checker";
@@ -16,6 +17,23 @@ import type { Run } from "./run-state";
 
 /** The ids a published plugin had before its renames, by the id it is fetched under. */
 const formerIdsOf = (run: Run) => (id: string) => run.previous.plugins.get(id.toLowerCase())?.previousIds ?? [];
+
+/**
+ * The packages the official MCP registry's records in a repository owner's namespace list: seen by
+ * this run's read of the registry, or proven so on the previous snapshot's lines (a run reads only
+ * the registry's entries changed since the last).
+ */
+const registeredOf = (run: Run, discovery: Discovery) => (ids: string[]) => {
+  const keys = new Set<string>();
+  for (const id of ids.map((i) => i.toLowerCase())) {
+    for (const key of discovery.found.get(id)?.registryPackages ?? []) keys.add(key);
+    for (const line of run.previous.plugins.get(id)?.details?.install ?? []) {
+      const pkg = line.package_proof === "mcp-registry" ? packageOf(line) : null;
+      if (pkg && (line.kind === "npm" || line.kind === "pypi")) keys.add(packageKey(line.kind, pkg.name));
+    }
+  }
+  return keys;
+};
 
 /**
  * Runs a check whose answers are cached beside the snapshot, and saves the cache whatever happens:
@@ -37,14 +55,15 @@ async function savingCache<T>(run: Run, event: string, cache: { save(): void }, 
  * Asks the package registries whether each npm, PyPI and OCI line's package belongs to its repository,
  * and derives lines from the packages MCP servers' package files name; within the registries' own budget.
  */
-export async function packagesPhase(run: Run): Promise<PackageCounts | undefined> {
+export async function packagesPhase(run: Run, discovery: Discovery): Promise<PackageCounts | undefined> {
   const options = run.registries;
   if (options === null || (options.npm === null && options.pypi === null && !options.oci)) return undefined;
   run.progress.phase("packages", "repositories");
   const verifier = new PackageVerifier(options, run.databasePath);
   const reader = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
   return savingCache(run, "refresh.packages_cache_unsaved", verifier, async () => {
-    const counts = await checkPackages(run.checkpoint.outcomes.entries(), formerIdsOf(run), verifier, reader);
+    const outcomes = run.checkpoint.outcomes.entries();
+    const counts = await checkPackages(outcomes, formerIdsOf(run), verifier, reader, registeredOf(run, discovery));
     run.log("refresh.packages", { ...counts, requests: verifier.budget.requests });
     return counts;
   });

@@ -59,6 +59,7 @@ const CheckpointFile = Type.Object({
           rules: Type.Array(Type.String()),
           listed: Type.Array(Type.String()),
           registryNames: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20 })),
+          registryPackages: Type.Optional(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 20 })),
         }),
       ),
       state: Type.Record(

@@ -195,7 +195,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
     registryListedPhase(run, discovery);
-    report.packages = await packagesPhase(run);
+    report.packages = await packagesPhase(run, discovery);
     report.security = await securityPhase(run);
     report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);

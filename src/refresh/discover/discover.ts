@@ -40,6 +40,8 @@ export interface Found {
   listed: string[];
   /** The names the official MCP registry lists with its URL (mcp-registry-source.ts); not evidence. */
   registryNames?: string[];
+  /** The packages its owner's `io.github.` records there list (mcp-registry-source.ts): proof of them. */
+  registryPackages?: string[];
 }
 
 export interface Discovery {

@@ -1,7 +1,8 @@
 /**
  * Whether a package line is the repository's own, by what proves it, in one short note. Proof is
  * what a stranger publishing a package cannot write: signed build provenance naming this
- * repository, a ghcr.io image under its owner's namespace, or the repository's own server.json
+ * repository, the official MCP registry's record in its owner's verified namespace listing the
+ * package, a ghcr.io image under its owner's namespace, or the repository's own server.json
  * naming a package whose metadata names the repository back. Metadata alone (a repository field,
  * project URLs, an MCP registry name, an image label) is written by whoever publishes the
  * package: a line it supports is `unproven`, never this repository's to copy.
@@ -24,12 +25,15 @@ export interface LineSource {
   serverJson: boolean;
   /** server.json's `name` (`io.github.<owner>/<name>` or a domain's), when stated. */
   name: string | null;
+  /** The official MCP registry's record in this owner's `io.github.` namespace lists the package. */
+  registry?: boolean;
 }
 
 const NO_SOURCE: LineSource = { serverJson: false, name: null };
 
 /**
  * Signed provenance decides first: built from this repository is proven, from another is not.
+ * Then the official MCP registry's record in this owner's namespace listing the package proves it.
  * Otherwise the metadata must name this repository (this id or a former one) or carry this
  * owner's MCP registry name; that proves the line only when the repository's server.json names
  * the package (both sides agree), else the line is unproven.
@@ -50,6 +54,12 @@ export function verdict(
       ? { verified: true, note: `${registry} provenance: built from this repository`, proof: "provenance" }
       : { verified: false, note: `${registry} provenance: built from ${e.provenance}, not this repository` };
   }
+  if (source.registry === true && registry !== "OCI")
+    return {
+      verified: true,
+      note: "the MCP registry lists it under this owner's namespace, which it verified",
+      proof: "mcp-registry",
+    };
   // An image's labels are not read as a server.json agreement: only its ghcr.io namespace proves it.
   const agreed = source.serverJson && registry !== "OCI";
   if (e.repositories.some(same))

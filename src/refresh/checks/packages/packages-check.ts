@@ -9,6 +9,7 @@
 import { type Install, MAX_INSTRUCTIONS, type PluginDetails, validDetails } from "../../../catalog/model/details";
 import type { Outcome } from "../../fetch/outcome";
 import type { ManifestReader } from "../../manifests/reader";
+import { packageKey } from "./package-keys";
 import {
   type LineSource,
   ociVerdict,
@@ -121,7 +122,15 @@ export function imageOf(entry: Install): string | null {
 interface Subject {
   repo: string;
   formerIds: string[];
+  /** The packages its owner's records in the official MCP registry list (package-keys.ts). */
+  registered: ReadonlySet<string>;
 }
+
+/** Where a line comes from, with whether the MCP registry's record of its owner lists its package. */
+const sourceOf = (who: Subject, kind: PackageKind, name: string, source: LineSource): LineSource => ({
+  ...source,
+  registry: who.registered.has(packageKey(kind, name)),
+});
 
 async function verdictFor(
   verifier: PackageVerifier,
@@ -131,7 +140,8 @@ async function verdictFor(
   source: LineSource,
 ): Promise<Verdict> {
   const found = await verifier.lookup(kind, pkg.name, pkg.version);
-  if (found.kind === "found") return verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds, source);
+  if (found.kind === "found")
+    return verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds, sourceOf(who, kind, pkg.name, source));
   if (found.kind === "missing") return { verified: false, note: `${REGISTRY[kind]} has no such package version` };
   return unknownVerdict(REGISTRY[kind], found.reason);
 }
@@ -172,7 +182,8 @@ async function derive(
 ): Promise<Install[]> {
   const found = await verifier.latest(kind, name);
   if (found.kind !== "found") return [];
-  const v = verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds);
+  const source = sourceOf(who, kind, name, { serverJson: false, name: null });
+  const v = verdict(REGISTRY[kind], found.evidence, who.repo, who.formerIds, source);
   if (v.verified !== true || !DERIVABLE.has(v.proof)) return [];
   return reader.packageLines(kind, name, found.evidence.version, who.repo, DERIVED_FROM[kind]).map((i) => mark(i, v));
 }
@@ -180,11 +191,10 @@ async function derive(
 async function checkOne(
   outcome: Fetched,
   details: PluginDetails,
-  formerIds: string[],
+  who: Subject,
   verifier: PackageVerifier,
   reader: ManifestReader,
 ): Promise<PackageCounts> {
-  const who: Subject = { repo: outcome.facts.full_name, formerIds };
   const counts = noCounts();
   const source: LineSource = { serverJson: true, name: details.mcp_registry?.name ?? null };
   const count = (v: Verdict) => {
@@ -235,13 +245,15 @@ async function checkOne(
 
 /**
  * Checks every fetched repository's packages (outcomes by the id asked for), CONCURRENCY at a
- * time; `formerIds` gives a repository's former ids. Returns what it found, by verdict.
+ * time; `formerIds` gives a repository's former ids, `registered` the packages the official MCP
+ * registry's records in its owner's namespace list (by the ids it is known by). Returns what it found, by verdict.
  */
 export async function checkPackages(
   outcomes: Iterable<[string, Outcome]>,
   formerIds: (id: string) => string[],
   verifier: PackageVerifier,
   reader: ManifestReader,
+  registered: (ids: string[]) => ReadonlySet<string> = () => new Set(),
 ): Promise<PackageCounts> {
   const todo = [...outcomes].filter(
     (entry): entry is [string, Fetched & { details: PluginDetails }] =>
@@ -253,7 +265,8 @@ export async function checkPackages(
     while (next < todo.length) {
       const [asked, outcome] = todo[next++]!;
       const former = [asked, ...formerIds(asked), ...formerIds(outcome.facts.full_name)];
-      const counts = await checkOne(outcome, outcome.details, former, verifier, reader);
+      const who = { repo: outcome.facts.full_name, formerIds: former, registered: registered(former) };
+      const counts = await checkOne(outcome, outcome.details, who, verifier, reader);
       addCounts(total, counts);
     }
   };

@@ -10,12 +10,10 @@
 import { githubRepo, mcpNameInText, mcpNameOwner } from "../../upstream/repo-links";
 import type { Answer, UpstreamClient } from "../../upstream/upstream-client";
 import { isObject, type Lookup } from "./package-evidence";
+import { pypiNormalised } from "./package-keys";
 
 const VERSION = /^[0-9A-Za-z.+!-]{1,100}$/;
 const FILENAME = /^[A-Za-z0-9][A-Za-z0-9._+!-]{0,250}$/;
-
-/** PyPI answers a name in its normalised form (PEP 503) and redirects the others, which are not followed. */
-const normalised = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
 
 /** The first distribution file the version lists, the one whose provenance is asked. */
 function firstFile(body: Record<string, unknown>): string | null {
@@ -40,7 +38,8 @@ function publisherOf(answer: Answer): string | null | undefined {
 }
 
 export async function pypiLookup(client: UpstreamClient, asked: string, version: string | null): Promise<Lookup> {
-  const name = normalised(asked);
+  // PyPI answers a name in its normalised form (PEP 503) and redirects the others, which are not followed.
+  const name = pypiNormalised(asked);
   const path =
     version === null
       ? `/pypi/${encodeURIComponent(name)}/json`

@@ -10,7 +10,8 @@
  * - `server-json`: a server.json npm or PyPI package: proven once its registry names the repository back.
  * - `other image`: an image elsewhere: its labels never prove it; provenance is not read for images.
  * - `remote only`: an https remote and no package: nothing to prove.
- * - `no line`: provable only by signed provenance of the package its package file names (a registry answer).
+ * - `no line`: provable only by signed provenance of the package its package file names, or the MCP
+ *   registry's record in the owner's namespace listing it (a registry's answer either way).
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";

@@ -231,7 +231,7 @@ export function createApp({
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
   const mcpApi = mcpApiHandlers(answer, store, config.baseUrl);
-  const lookup = lookupHandlers(answer, store);
+  const lookup = lookupHandlers(answer);
   const claude = claudeHandlers(answer, store, config.baseUrl);
   const groups = limitGroups(config, server, limiter, sharedLimits);
   const { limited, open, typing, browsing, paging } = groups;

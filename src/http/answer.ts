@@ -11,8 +11,10 @@
  */
 import type { Snapshot } from "../catalog/snapshot/snapshot";
 import type { CatalogStore } from "../catalog/snapshot/store";
+import { canonicalParams, headersOf } from "./answer-parts";
 import { acceptsGzip, type Rendered, type ResponseState, respond, SnapshotResponses } from "./cache";
 import { busy, HttpError, unavailable } from "./errors";
+import { postedAnswer } from "./posted-answer";
 import type { RequestNote } from "./request-log";
 import type { Turns } from "./turns";
 import { rawQuery } from "./url";
@@ -93,6 +95,15 @@ export interface Answer {
     make: (snapshot: Snapshot, arg: A) => Rendered,
     options?: RouteOptions<A>,
   ): Handler<P>;
+  /**
+   * The answer to arguments a handler read from a request's body (a POST): cached per snapshot
+   * by `name` and the arguments in their canonical spelling, so one body however it is written
+   * is rendered once; a miss waits for its turn like a route's rendering (503 past the queue's bound).
+   */
+  posted<A>(
+    name: string,
+    make: (snapshot: Snapshot, arg: A) => Rendered,
+  ): (arg: A, context: CatalogContext) => Response | null | Promise<Response | null>;
 }
 
 /** Parsed URLs remembered per route and snapshot, so a repeated URL is parsed once. */
@@ -199,6 +210,7 @@ export function answerFrom(store: CatalogStore, options: number | AnswerOptions)
       };
       return synchronous(serve);
     },
+    posted: (name, make) => postedAnswer({ store, responses, turns, withShared }, name, make),
   };
 }
 
@@ -225,11 +237,6 @@ function urlReader<A, P extends PathParams>(name: string, parse: Parse<A, P>, fr
     return known;
   };
   return fresh ? parseIn : remembered;
-}
-
-/** The headers `set` holds, as a Response takes them. */
-function headersOf(set: ResponseState): Record<string, string> {
-  return Object.fromEntries(Object.entries(set.headers).map(([name, value]) => [name, String(value)]));
 }
 
 /** A handler of the one shape the module comment explains, around `serve`. */
@@ -264,7 +271,4 @@ export function fixedRoute<P extends PathParams = PathParams>(
   return synchronous((request, set, _note, path) => respond(pick(request, path), request, set, null));
 }
 
-/** Parsed parameters in one spelling: what a cache key and the slow-request log name a query by. */
-export function canonicalParams(arg: unknown): string {
-  return JSON.stringify(arg);
-}
+export { canonicalParams } from "./answer-parts";

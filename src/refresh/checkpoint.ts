@@ -58,6 +58,8 @@ const CheckpointFile = Type.Object({
           facts: Type.Union([CleanFacts, Type.Null()]),
           rules: Type.Array(Type.String()),
           listed: Type.Array(Type.String()),
+          registryNames: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20 })),
+          registryPackages: Type.Optional(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 20 })),
         }),
       ),
       state: Type.Record(

@@ -3,6 +3,7 @@
  * gate cleaned, what it cost, how long each phase took.
  */
 
+import { type PackageCounts, PROOF_KINDS } from "./checks/packages/packages-check";
 import type { RemoteCounts } from "./checks/remotes/remotes-check";
 import type { SecurityCounts } from "./checks/security/security-check";
 import type { DiscoverySummary } from "./discover/evidence";
@@ -79,17 +80,23 @@ export function formatResult(result: RefreshResult): string[] {
     ...(report.held?.length
       ? [`  held for review ${report.held.length} newcomers (more than REFRESH_MAX_GROWTH)${names(report.held)}`]
       : []),
-    ...(report.packages
-      ? [
-          `  package lines verified ${report.packages.verified}, not verified ${report.packages.unverified}, ` +
-            `unknown ${report.packages.unknown}; derived from package files ${report.packages.derived}`,
-        ]
-      : []),
+    ...(report.packages ? packageLines(report.packages) : []),
     ...(report.security ? [securityLine(report.security)] : []),
     ...(report.remotes ? [remoteLine(report.remotes)] : []),
     ...(report.discovery ? discoveryLines(report.discovery) : []),
     ...gateLines(report),
     ...costLines(report),
+  ];
+}
+
+/** The package lines by verdict, then the share of MCP servers each kind of proof gives a line of their own. */
+function packageLines(p: PackageCounts): string[] {
+  const share = (n: number) => `${n} (${p.mcp_servers === 0 ? 0 : Math.round((n / p.mcp_servers) * 100)}%)`;
+  const proofs = PROOF_KINDS.map((kind) => `${kind} ${share(p.proven_servers[kind] ?? 0)}`).join(", ");
+  return [
+    `  package lines verified ${p.verified}, not verified ${p.unverified} ` +
+      `(unproven ${p.unproven ?? 0}), unknown ${p.unknown}; derived from package files ${p.derived}`,
+    `  MCP servers checked ${p.mcp_servers ?? 0}, with a line proven by ${proofs}; only unproven lines ${share(p.unproven_servers ?? 0)}`,
   ];
 }
 

@@ -9,7 +9,7 @@ import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "../
 import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/model/editorial";
 import { readPrevious } from "../catalog/snapshot/previous";
 import { DEFAULT_MAX_GROWTH, DEFAULT_OWNER_FILE, DEFAULT_SOURCE_LIMITS, type SourceLimits } from "../settings";
-import { packagesPhase, remotesPhase, securityPhase } from "./check-phases";
+import { packagesPhase, registryListedPhase, remotesPhase, securityPhase } from "./check-phases";
 import { Checkpoint } from "./checkpoint";
 import type { PackageOptions } from "./checks/packages/package-verifier";
 import type { PackageCounts } from "./checks/packages/packages-check";
@@ -194,7 +194,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     await run.gh.readBudgets();
     const discovery = await discoverPhase(run);
     const asked = await fetchPhase(run, discovery);
-    report.packages = await packagesPhase(run);
+    registryListedPhase(run, discovery);
+    report.packages = await packagesPhase(run, discovery);
     report.security = await securityPhase(run);
     report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);

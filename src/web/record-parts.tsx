@@ -76,6 +76,7 @@ interface InstallStep {
   from?: unknown;
   package_verified?: unknown;
   package_note?: unknown;
+  package_proof?: unknown;
 }
 
 function InstallStepView({ step, i }: { step: InstallStep; i: number }) {
@@ -99,10 +100,14 @@ function InstallStepView({ step, i }: { step: InstallStep; i: number }) {
         {typeof step.kind === "string" ? ` (${step.kind})` : null}
       </h3>
       {step.package_verified === false ? (
-        // A package its registry ties to another repository is shown, but never as this one's to copy.
+        // A package not proven this repository's own (another's, or only claimed) is shown, but never to copy.
         <>
           <p>
-            <strong>Not this repository's package.</strong>
+            <strong>
+              {step.package_proof === "unproven"
+                ? "Unproven: nothing shows this package is this repository's own."
+                : "Not this repository's package."}
+            </strong>
           </p>
           <pre>
             <code>{text}</code>

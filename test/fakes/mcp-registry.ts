@@ -19,6 +19,8 @@ export interface FakeServer {
   updatedAt: string;
   /** Older versions of the same server, listed unless `version=latest`. */
   older?: string[];
+  /** Its packages (`registryType`, `identifier`); one npm package `@x/<name>` when absent. */
+  packages?: Array<{ registryType: string; identifier: string }>;
 }
 
 export type RegistryMode = "ok" | "down" | "hang" | "malformed" | "huge" | "loop" | "wrong-shape";
@@ -105,9 +107,11 @@ export class FakeMcpRegistry extends LoopbackServer {
           description: s.description ?? "An MCP server",
           version,
           ...(s.repository ? { repository: { url: s.repository, source: s.source ?? "github" } } : {}),
-          packages: [
-            { registryType: "npm", identifier: `@x/${s.name.split("/")[1]}`, version, transport: { type: "stdio" } },
-          ],
+          packages: (s.packages ?? [{ registryType: "npm", identifier: `@x/${s.name.split("/")[1]}` }]).map((p) => ({
+            ...p,
+            version,
+            transport: { type: "stdio" },
+          })),
         };
         const official = { status, publishedAt: s.updatedAt, updatedAt: s.updatedAt, isLatest };
         out.push({

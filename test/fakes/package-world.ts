@@ -11,10 +11,10 @@ const SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server
 const TOPIC = "mcp-server";
 const SDK = { "@modelcontextprotocol/sdk": "^1.0.0" };
 
-function serverJson(id: string, pkg: Record<string, unknown>): string {
+function serverJson(id: string, pkg: Record<string, unknown>, name = `io.github.${id}`): string {
   return JSON.stringify({
     $schema: SCHEMA,
-    name: `io.github.${id}`,
+    name,
     description: "An MCP server",
     version: "1.0.0",
     repository: { url: `https://github.com/${id}`, source: "github" },
@@ -61,6 +61,18 @@ export function world(github: FakeGitHub, registries: FakeRegistries): void {
   image("copy/er", "ghcr.io/dock/er:1.0.0");
   image("hub/img", "docker.io/hub/img:1.0.0");
   add("plain/lib", 15, { "package.json": JSON.stringify({ name: "plain-lib", version: "1.0.0" }) });
+  // Its server.json's name is not the one the package carries: the owner's MCP name alone, unproven.
+  add("loose/claim", 11, {
+    "server.json": serverJson(
+      "loose/claim",
+      { registryType: "npm", identifier: "loose-claim", version: "1.0.0" },
+      "io.github.loose/claim",
+    ),
+  });
+  registries.npm.set("loose-claim", {
+    latest: "1.0.0",
+    versions: { "1.0.0": { mcpName: "io.github.loose/other", bin: "c.js" } },
+  });
 
   registries.npm.set("@acme/fs-server", {
     latest: "1.0.0",
@@ -91,7 +103,10 @@ export function world(github: FakeGitHub, registries: FakeRegistries): void {
   registries.pypi.set("py-server", {
     latest: "2.1.0",
     versions: {
-      "2.1.0": { project_urls: { Source: "https://github.com/pyco/py-server/tree/main", Docs: "https://py.example" } },
+      "2.1.0": {
+        project_urls: { Source: "https://github.com/pyco/py-server/tree/main", Docs: "https://py.example" },
+        provenance: "pyco/py-server",
+      },
     },
   });
   registries.pypi.set("pyname-mcp", {
@@ -102,8 +117,8 @@ export function world(github: FakeGitHub, registries: FakeRegistries): void {
 
 /**
  * Twenty MCP servers without server.json, as most are: 14 publish the package their package.json
- * names and point back (by repository, or only by mcpName), 2 packages of that name point elsewhere,
- * 2 name no repository at all, 2 are not published.
+ * names and point back (by repository, or only by mcpName), 4 of them with signed provenance from
+ * the repository; 2 packages of that name point elsewhere, 2 name no repository at all, 2 are not published.
  */
 export function moreServers(github: FakeGitHub, registries: FakeRegistries): void {
   for (let i = 0; i < 20; i++) {
@@ -118,6 +133,50 @@ export function moreServers(github: FakeGitHub, registries: FakeRegistries): voi
     if (i >= 18) continue;
     const points = i < 14 ? id : `someone/${name}`;
     const marks = i % 3 === 0 ? { mcpName: `io.github.${points}` } : { repository: `https://github.com/${points}` };
-    registries.npm.set(name, { latest: "1.0.0", versions: { "1.0.0": { ...(i < 16 ? marks : {}), bin: "s.js" } } });
+    const built = i < 4 ? { provenance: id } : {};
+    registries.npm.set(name, {
+      latest: "1.0.0",
+      versions: { "1.0.0": { ...(i < 16 ? marks : {}), ...built, bin: "s.js" } },
+    });
   }
+}
+
+/**
+ * The attack: a victim's package.json and pyproject.toml name packages the victim never published;
+ * an attacker publishes those names pointing at the victim's repository, by repository field,
+ * project URLs and MCP registry name, everything a publisher writes.
+ */
+export function attack(github: FakeGitHub, registries: FakeRegistries): void {
+  github.add({
+    full_name: "victim/weather-mcp-server",
+    stars: 900,
+    topics: [TOPIC],
+    files: { "package.json": JSON.stringify({ name: "weather-mcp-server", version: "0.1.0", dependencies: SDK }) },
+  });
+  github.add({
+    full_name: "victim/py-notes",
+    stars: 800,
+    topics: [TOPIC],
+    files: { "pyproject.toml": '[project]\nname = "py-notes-mcp"\nversion = "0.1.0"\ndependencies = ["mcp>=1.2"]\n' },
+  });
+  registries.npm.set("weather-mcp-server", {
+    latest: "6.6.6",
+    versions: {
+      "6.6.6": {
+        repository: { type: "git", url: "git+https://github.com/victim/weather-mcp-server.git" },
+        mcpName: "io.github.victim/weather-mcp-server",
+        bin: "evil.js",
+      },
+    },
+  });
+  registries.pypi.set("py-notes-mcp", {
+    latest: "9.9.9",
+    versions: {
+      "9.9.9": {
+        project_urls: { Source: "https://github.com/victim/py-notes", Homepage: "https://github.com/victim/py-notes" },
+        home_page: "https://github.com/victim/py-notes",
+        description: "# notes\n\nmcp-name: io.github.victim/py-notes\n",
+      },
+    },
+  });
 }

@@ -3,7 +3,9 @@
  * shapes: npm's packument (`GET /{name}`), version document (`GET /{name}/{version|dist-tag}`) and
  * attestations (`GET /-/npm/v1/attestations/{name}@{version}`, a DSSE envelope whose base64
  * in-toto statement carries the SLSA provenance predicate); PyPI's JSON API
- * (`GET /pypi/{name}/json`, `GET /pypi/{name}/{version}/json`). A mode makes it hostile.
+ * (`GET /pypi/{name}/json`, `GET /pypi/{name}/{version}/json`, each version with one wheel in
+ * `urls[]`) and Integrity API (`GET /integrity/{name}/{version}/{filename}/provenance`: PEP 740
+ * attestation bundles with their Trusted Publisher). A mode makes it hostile.
  */
 import { LoopbackServer } from "./loopback";
 
@@ -22,6 +24,8 @@ export interface PypiVersion {
   project_urls?: Record<string, string> | null;
   home_page?: string | null;
   description?: string;
+  /** The GitHub repository its Trusted Publisher is (`owner/name`), for the Integrity API. */
+  provenance?: string;
 }
 
 export type Mode = "ok" | "down" | "hang" | "429" | "malformed";
@@ -34,6 +38,8 @@ export class FakeRegistries extends LoopbackServer {
   distTagPaths = true;
   /** Whether the attestations endpoint fails (503) while the rest answers. */
   attestationsDown = false;
+  /** Whether PyPI's Integrity API fails (503) while the rest answers. */
+  integrityDown = false;
   /** Paths asked, in order. */
   readonly asked: string[] = [];
 
@@ -45,7 +51,11 @@ export class FakeRegistries extends LoopbackServer {
     if (this.mode === "429") return new Response("slow down", { status: 429, headers: { "retry-after": "3600" } });
     if (this.mode === "malformed")
       return new Response('{"name": ', { headers: { "content-type": "application/json" } });
-    const body = path.startsWith("/pypi/") ? this.pypiAnswer(path) : this.npmAnswer(path);
+    const body = path.startsWith("/pypi/")
+      ? this.pypiAnswer(path)
+      : path.startsWith("/integrity/")
+        ? this.integrityAnswer(path)
+        : this.npmAnswer(path);
     if (isObject(body) && body.status === 503) return new Response("unavailable", { status: 503 });
     return body === null ? Response.json({ error: "Not found" }, { status: 404 }) : Response.json(body);
   }
@@ -79,6 +89,15 @@ export class FakeRegistries extends LoopbackServer {
     return doc(wanted);
   }
 
+  private integrityAnswer(path: string): unknown {
+    if (this.integrityDown) return { status: 503 };
+    const match = /^\/integrity\/([^/]+)\/([^/]+)\/([^/]+)\/provenance$/.exec(path);
+    const repo = match
+      ? this.pypi.get(decodeURIComponent(match[1]!))?.versions[decodeURIComponent(match[2]!)]?.provenance
+      : undefined;
+    return repo ? integrity(repo) : null;
+  }
+
   private pypiAnswer(path: string): unknown {
     const match = /^\/pypi\/([^/]+)\/(?:([^/]+)\/)?json$/.exec(path);
     const pkg = match ? this.pypi.get(decodeURIComponent(match[1]!)) : undefined;
@@ -86,12 +105,27 @@ export class FakeRegistries extends LoopbackServer {
     const version = match[2] ? decodeURIComponent(match[2]) : pkg.latest;
     const v = pkg.versions[version];
     if (!v) return null;
+    const { provenance: _, ...fields } = v;
+    const wheel = `${match[1]!.replace(/-/g, "_")}-${version}-py3-none-any.whl`;
     return {
-      info: { name: match[1], version, summary: "A package", home_page: null, project_urls: null, ...v },
-      urls: [],
+      info: { name: match[1], version, summary: "A package", home_page: null, project_urls: null, ...fields },
+      urls: [{ filename: wheel, packagetype: "bdist_wheel", url: `${this.url}/files/${wheel}` }],
       releases: match[2] ? undefined : Object.fromEntries(Object.keys(pkg.versions).map((k) => [k, []])),
     };
   }
+}
+
+/** `GET /integrity/{name}/{version}/{filename}/provenance`: the publisher's bundle, or 404 without provenance. */
+function integrity(repo: string) {
+  return {
+    version: 1,
+    attestation_bundles: [
+      {
+        publisher: { kind: "GitHub", repository: repo, workflow: "release.yml", environment: null },
+        attestations: [{ version: 1, verification_material: {}, envelope: { statement: "e30=", signature: "c2ln" } }],
+      },
+    ],
+  };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;

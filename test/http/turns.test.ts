@@ -105,3 +105,38 @@ describe("the app's renderings", () => {
     expect(body.data.items[0].description).toContain(markerOf(newer));
   });
 });
+
+describe("the lookup's POST", () => {
+  const lookup = (body: string) =>
+    call(t!.app, "/api/v1/lookup", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+  const posted = () => t!.lines.filter((l) => l.event === "request" && l.method === "POST");
+
+  test("one body, however spelled, is rendered once per snapshot: the same bytes from the cache", async () => {
+    t = appWithSnapshot();
+    const first = await lookup(JSON.stringify({ ids: ["acme/a", "acme/b"], since: null }));
+    const again = await lookup('{ "since": null,\n  "ids": [ "acme/a", "acme/b" ] }');
+    const other = await lookup(JSON.stringify({ ids: ["acme/b", "acme/a"] }));
+    expect([first.status, again.status, other.status]).toEqual([200, 200, 200]);
+    const [a, b] = [new Uint8Array(await first.arrayBuffer()), new Uint8Array(await again.arrayBuffer())];
+    expect(Buffer.compare(a, b)).toBe(0);
+    expect(again.headers.get("cache-control")).toBe("no-store");
+    // Another order is another answer (items come in the order asked).
+    expect(posted().map((l) => l.cache)).toEqual(["miss", "hit", "miss"]);
+  });
+
+  test("a POST the cache does not hold waits its turn: past the queue's bound a 503 with Retry-After", async () => {
+    t = appWithSnapshot({ RENDER_QUEUE_MAX: "2" });
+    const bodies = [1, 2, 3].map((n) => JSON.stringify({ ids: [`acme/tool-${n}`] }));
+    const answers = await Promise.all(bodies.map(lookup));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 503]);
+    expect(answers[2]!.headers.get("retry-after")).toBe("1");
+    expect(await json(answers[2]!)).toEqual({
+      code: 503,
+      message: "The service is busy rendering other answers; retry shortly.",
+      data: null,
+    });
+    // Rendered once, a body is the cache's: answered however full the queue.
+    const again = await Promise.all([bodies[0]!, bodies[1]!, bodies[0]!, bodies[1]!].map(lookup));
+    expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+});

@@ -58,11 +58,15 @@ async function verdicts(url: string, id: string) {
 }
 
 describe("OCI images outside ghcr.io", () => {
-  test("each line is marked by the image's labels; a look-alike's copy of another's image is not its own", async () => {
+  test("labels naming the repository leave a line unproven; a look-alike's copy of another's image is not its own", async () => {
     setUp();
     const report = published(await env.refresh(options()));
     const { url } = env.serve();
-    const own = [true, "OCI carries this owner's MCP registry name"];
+    // A label is written by whoever pushes the image: outside the owner's ghcr.io namespace it proves nothing.
+    const own = [
+      false,
+      "Unproven: OCI carries this owner's MCP registry name, but whoever publishes a package writes that; no signed provenance or server.json agrees",
+    ];
     expect(await verdicts(url, "hub/img")).toEqual([own, own]);
     const copy = [false, "OCI carries another owner's MCP registry name: hub"];
     expect(await verdicts(url, "copycat/img")).toEqual([copy, copy]);
@@ -70,7 +74,7 @@ describe("OCI images outside ghcr.io", () => {
     expect(await verdicts(url, "quiet/img")).toEqual([quiet, quiet]);
     const ghost = [false, "OCI registry has no such image"];
     expect(await verdicts(url, "ghost/img")).toEqual([ghost, ghost]);
-    expect(report.packages).toEqual({ verified: 2, unverified: 6, unknown: 0, derived: 0 });
+    expect(report.packages).toMatchObject({ verified: 0, unverified: 8, unproven: 2, unknown: 0, derived: 0 });
     // Two lines and two repositories naming one image cost one read of it.
     const manifestReads = registry.asked.filter((p) => p === "GET /v2/hub/img/manifests/1.0.0");
     expect(manifestReads.length).toBe(2); // the anonymous try and the one with its token

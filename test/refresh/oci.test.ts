@@ -85,10 +85,8 @@ describe("the labels of an image", () => {
     });
     // The label sits on the amd64 image only: the index was followed to it, past the attestation and arm64.
     if (found.kind !== "found") throw new Error("not found");
-    expect(verdict("OCI", found.evidence, "acme/weather")).toEqual({
-      verified: true,
-      note: "OCI carries this owner's MCP registry name",
-    });
+    // A label is what the image's publisher wrote: it leaves the line unproven outside the owner's ghcr.io namespace.
+    expect(verdict("OCI", found.evidence, "acme/weather")).toMatchObject({ verified: false, proof: "unproven" });
     // The look-alike listing the same image is told it is not its own.
     expect(verdict("OCI", found.evidence, "copycat/weather").verified).toBe(false);
     const paths = registry.asked.filter((p) => !p.endsWith("/token"));

@@ -39,7 +39,7 @@ describe("where registry metadata points", () => {
   test("MCP registry names prove a GitHub owner only in the io.github namespace", () => {
     expect(mcpNameOwner("io.github.acme/fs-server")).toBe("acme");
     expect(mcpNameOwner("com.example/fs-server")).toBeNull();
-    expect(mcpNameInText("Intro\n\nmcp-name: io.github.acme/fs\n")).toBe("acme");
+    expect(mcpNameInText("Intro\n\nmcp-name: io.github.acme/fs\n")).toBe("io.github.acme/fs");
     expect(mcpNameInText("no marks here")).toBeNull();
   });
 });
@@ -91,7 +91,7 @@ describe("the verifier", () => {
     writeFileSync(
       join(dir, "catalog.sqlite-packages.json"),
       JSON.stringify({
-        version: 1,
+        version: 2,
         versions: { "npm:@acme/fs@1.0.0": { evidence: { version: "1.0.0" } } },
         latest: {},
       }),
@@ -112,10 +112,23 @@ describe("the verifier", () => {
     };
     writeFileSync(
       join(dir, "catalog.sqlite-packages.json"),
-      JSON.stringify({ version: 1, versions: { "npm:@acme/fs@1.0.0": { evidence, usedAt: Date.now() } }, latest: {} }),
+      JSON.stringify({ version: 2, versions: { "npm:@acme/fs@1.0.0": { evidence, usedAt: Date.now() } }, latest: {} }),
     );
     const v = verifier();
     expect(await v.lookup("npm", "@acme/fs", "1.0.0")).toMatchObject({ evidence: { repositories: ["acme/fs"] } });
+    v.save();
+  });
+
+  test("a version 1 cache, whose evidence lacks PyPI's provenance, is not read: the package is asked again", async () => {
+    setUp();
+    const evidence = { version: "1.0.0", repositories: ["acme/fs"], mcpOwner: null, provenance: null };
+    writeFileSync(
+      join(dir, "catalog.sqlite-packages.json"),
+      JSON.stringify({ version: 1, versions: { "npm:@acme/fs@1.0.0": { evidence, usedAt: Date.now() } }, latest: {} }),
+    );
+    const v = verifier();
+    expect(await v.lookup("npm", "@acme/fs", "1.0.0")).toMatchObject({ kind: "found" });
+    expect(registries.asked).toHaveLength(2);
     v.save();
   });
 
@@ -169,5 +182,50 @@ describe("the verifier", () => {
     const next = verifier();
     expect(await next.lookup("npm", "@acme/x", "1.0.0")).toMatchObject({ kind: "found" });
     next.save();
+  });
+});
+
+describe("PyPI's provenance (the Integrity API)", () => {
+  function pypiVerifier(): PackageVerifier {
+    return new PackageVerifier(
+      { npm: null, pypi: registries.url, limits: { maxRequests: 100, timeoutMs: 1000, budgetMs: 5000 } },
+      join(dir, "catalog.sqlite"),
+    );
+  }
+
+  test("the Trusted Publisher of the version's first file is the provenance; none published is none", async () => {
+    setUp();
+    registries.pypi.set("py-tool", {
+      latest: "1.2.0",
+      versions: { "1.2.0": { provenance: "acme/py-tool", description: "mcp-name: io.github.acme/py-tool" } },
+    });
+    registries.pypi.set("plain", { latest: "1.0.0", versions: { "1.0.0": {} } });
+    const v = pypiVerifier();
+    expect(await v.latest("pypi", "Py_Tool")).toEqual({
+      kind: "found",
+      evidence: {
+        version: "1.2.0",
+        repositories: [],
+        mcpOwner: "acme",
+        mcpName: "io.github.acme/py-tool",
+        provenance: "acme/py-tool",
+      },
+    });
+    expect(registries.asked).toContain("/integrity/py-tool/1.2.0/py_tool-1.2.0-py3-none-any.whl/provenance");
+    expect(await v.lookup("pypi", "plain", "1.0.0")).toMatchObject({ kind: "found", evidence: { provenance: null } });
+    v.save();
+  });
+
+  test("an unreadable provenance leaves the evidence partial: used, not cached", async () => {
+    setUp();
+    registries.pypi.set("flaky", { latest: "1.0.0", versions: { "1.0.0": { provenance: "acme/flaky" } } });
+    registries.integrityDown = true;
+    const v = pypiVerifier();
+    expect(await v.lookup("pypi", "flaky", "1.0.0")).toMatchObject({ partial: true, evidence: { provenance: null } });
+    v.save();
+    registries.integrityDown = false;
+    expect(await pypiVerifier().lookup("pypi", "flaky", "1.0.0")).toMatchObject({
+      evidence: { provenance: "acme/flaky" },
+    });
   });
 });

@@ -46,6 +46,7 @@ interface Line {
   config?: unknown;
   package_verified?: boolean | null;
   package_note?: string;
+  package_proof?: string;
 }
 interface Item {
   id: string;
@@ -72,20 +73,22 @@ async function mcpShare(url: string): Promise<{ servers: number; withLine: numbe
 }
 
 describe("packages that belong to the repository", () => {
-  test("lines are marked by what the registry says; package files the registry confirms give pinned lines", async () => {
+  test("lines are marked by their proof; package files with signed provenance give pinned lines", async () => {
     await setUp();
     const report = published(await env.refresh(options()));
     const { url } = env.serve();
     const genuine = await installOf(url, "acme/fs-server");
-    expect(genuine.map((i) => [i.package_verified, i.package_note])).toEqual([
-      [true, "npm names this repository"],
-      [true, "npm names this repository"],
+    const agreed = "server.json names it and npm names this repository back";
+    expect(genuine.map((i) => [i.package_verified, i.package_proof, i.package_note])).toEqual([
+      [true, "server-json", agreed],
+      [true, "server-json", agreed],
     ]);
     const lookalike = await installOf(url, "acme-tools/fs-server");
     expect(lookalike).toHaveLength(2);
     for (const line of lookalike) {
       expect(line.package_verified).toBe(false);
       expect(line.package_note).toBe("npm names another repository: acme/fs-server");
+      expect(line.package_proof).toBeUndefined();
     }
     const prov = await installOf(url, "prov/tool");
     expect(prov[0]!.package_verified).toBe(false);
@@ -93,8 +96,16 @@ describe("packages that belong to the repository", () => {
     const py = await installOf(url, "mcpname/pyname");
     expect(py[0]!).toMatchObject({
       package_verified: true,
-      package_note: "PyPI carries this owner's MCP registry name",
+      package_proof: "server-json",
+      package_note: "server.json names it and PyPI carries its MCP registry name",
     });
+    // The owner's MCP name, but not the one server.json states: only what the publisher wrote.
+    const loose = await installOf(url, "loose/claim");
+    expect(loose.map((i) => [i.package_verified, i.package_proof])).toEqual([
+      [false, "unproven"],
+      [false, "unproven"],
+    ]);
+    expect(loose[0]!.package_note).toStartWith("Unproven: npm carries this owner's MCP registry name");
 
     const weather = await installOf(url, "solo/weather-mcp");
     expect(weather[0]!).toEqual({
@@ -105,18 +116,25 @@ describe("packages that belong to the repository", () => {
       from: "package.json",
       package_verified: true,
       package_note: "npm provenance: built from this repository",
+      package_proof: "provenance",
     });
     expect(weather[1]!.config).toEqual({
       mcpServers: { "weather-mcp": { command: "npx", args: ["-y", "weather-mcp@0.3.0"] } },
     });
     const pyServer = await installOf(url, "pyco/py-server");
     expect(pyServer[0]!.command).toBe("claude mcp add py-server -- uvx py-server==2.1.0");
-    expect(pyServer[0]!.package_note).toBe("PyPI names this repository");
+    expect(pyServer[0]!).toMatchObject({
+      package_proof: "provenance",
+      package_note: "PyPI provenance: built from this repository",
+    });
+    expect(registries.asked).toContain("/integrity/py-server/2.1.0/py_server-2.1.0-py3-none-any.whl/provenance");
     // ghcr.io namespaces are GitHub accounts: read from the reference, no request.
-    expect((await installOf(url, "dock/er")).map((l) => [l.package_verified, l.package_note])).toEqual([
-      [true, "ghcr.io image under this repository's owner"],
-      [true, "ghcr.io image under this repository's owner"],
-    ]);
+    expect((await installOf(url, "dock/er")).map((l) => [l.package_verified, l.package_proof, l.package_note])).toEqual(
+      [
+        [true, "ghcr", "ghcr.io image under this repository's owner"],
+        [true, "ghcr", "ghcr.io image under this repository's owner"],
+      ],
+    );
     expect(await installOf(url, "copy/er")).toMatchObject([
       { package_verified: false, package_note: "ghcr.io image under another owner: dock" },
       { package_verified: false },
@@ -125,16 +143,34 @@ describe("packages that belong to the repository", () => {
     expect(await installOf(url, "imposter/notes-mcp")).toEqual([]);
     expect(await installOf(url, "plain/lib")).toEqual([]);
     expect(registries.asked.some((p) => p.includes("plain-lib"))).toBe(false);
-    // Counted by line (a server.json package gives two) and by derived package.
-    expect(report.packages).toEqual({ verified: 6, unverified: 6, unknown: 2, derived: 2 });
-    expect(formatResult({ status: "published", report })).toContain(
-      "  package lines verified 6, not verified 6, unknown 2; derived from package files 2",
+    // Counted by line (a server.json package gives two) and by derived package; MCP servers by the proof of their lines.
+    expect(report.packages).toEqual({
+      verified: 6,
+      unverified: 8,
+      unknown: 2,
+      unproven: 2,
+      derived: 2,
+      mcp_servers: 11,
+      proven_servers: { provenance: 2, "server-json": 2, ghcr: 1, "mcp-registry": 0 },
+      unproven_servers: 1,
+    });
+    const lines = formatResult({ status: "published", report });
+    expect(lines).toContain(
+      "  package lines verified 6, not verified 8 (unproven 2), unknown 2; derived from package files 2",
+    );
+    expect(lines).toContain(
+      "  MCP servers checked 11, with a line proven by provenance 2 (18%), server-json 2 (18%), ghcr 1 (9%), " +
+        "mcp-registry 0 (0%); only unproven lines 1 (9%)",
     );
 
     // The look-alike's line is not an install line of its own: not under has=install, not copy-ready on its page.
     const ids = (await items(`${url}/api/v1/plugins?has=install&pageSize=100`)).map((p) => p.id);
     expect(ids).toContain("acme/fs-server");
     expect(ids).not.toContain("acme-tools/fs-server");
+    expect(ids).not.toContain("loose/claim");
+    const unprovenPage = await (await fetch(`${url}/plugin/loose/claim`)).text();
+    expect(unprovenPage).toContain("Unproven: nothing shows this package is this repository's own.");
+    expect(unprovenPage).not.toContain("data-copy=");
     const page = await (await fetch(`${url}/plugin/acme-tools/fs-server`)).text();
     expect(page).toContain("Not this repository's package.");
     expect(page).toContain("npm names another repository: acme/fs-server");
@@ -151,11 +187,11 @@ describe("packages that belong to the repository", () => {
     published(await env.refresh(options()));
     const { url } = env.serve();
     const after = await mcpShare(url);
-    // Before: the seven servers with a server.json (a look-alike's, one built elsewhere, a copy naming another
-    // owner's image among them). After: those three no longer count; the two confirmed package files of
-    // world() and 14 of the 20 added ones do.
-    expect(before).toEqual({ servers: 30, withLine: 7 });
-    expect(after).toEqual({ servers: 30, withLine: 20 });
+    // Before: the eight servers with a server.json (a look-alike's, one built elsewhere, a copy naming another
+    // owner's image, one only claimed among them). After: those four no longer count; the two package files of
+    // world() with signed provenance and the 4 of the 20 added ones with it do; the 10 only pointing back do not.
+    expect(before).toEqual({ servers: 31, withLine: 8 });
+    expect(after).toEqual({ servers: 31, withLine: 10 });
     for (const plugin of await items(`${url}/api/v1/plugins?pageSize=100&include=install`))
       for (const line of plugin.install)
         if (line.package_verified !== false && (line.kind === "npm" || line.kind === "pypi"))
@@ -199,7 +235,7 @@ describe("packages that belong to the repository", () => {
       expect(await installOf(url, "solo/weather-mcp")).toEqual([]);
       // Only the ghcr.io image, which needs no request, is verified.
       expect(report.packages?.verified).toBe(2);
-      expect(report.packages?.unknown).toBe(10);
+      expect(report.packages?.unknown).toBe(12);
     });
   }
 });

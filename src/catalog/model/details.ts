@@ -34,6 +34,9 @@ export type Harness = (typeof HARNESSES)[number];
 export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "install", "tools"] as const;
 export type HasKind = (typeof HAS_KINDS)[number];
 
+/** What `package_proof` may say: the kinds of proof, and `unproven`. */
+export const PACKAGE_PROOFS = ["provenance", "mcp-registry", "server-json", "ghcr", "unproven"] as const;
+
 /** The parts a client may ask for with `include=`. */
 export const INCLUDE_PARTS = [
   "contents",
@@ -147,13 +150,32 @@ export const InstallSchema = Type.Object(
     package_verified: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {
         description:
-          "npm, PyPI and OCI lines: whether the package registry ties the package to this repository " +
-          "(true), names another or none (false: never this repository's own), or did not answer (null). " +
-          "Absent when the registries were not asked.",
+          "npm, PyPI and OCI lines: whether the package is proven this repository's own (true: see `package_proof`), " +
+          "is not (false: never this repository's own; it names another repository or none, or only claims this one: " +
+          "`package_proof` `unproven`), or its registry did not answer (null). Absent when the registries were not asked.",
       }),
     ),
     package_note: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "Why `package_verified` is what it is." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "Why `package_verified` is what it is: the proof, or why there is none, in words.",
+      }),
+    ),
+    package_proof: Type.Optional(
+      Type.Union(
+        PACKAGE_PROOFS.map((p) => Type.Literal(p)),
+        {
+          description:
+            "What proves a `package_verified: true` line, each something a stranger publishing a package cannot write: " +
+            "`provenance` (signed build provenance, npm's or PyPI's, naming this repository), `mcp-registry` (the official " +
+            "MCP registry's record of a namespace it verified for this repository's owner lists the package), `server-json` " +
+            "(this repository's server.json names the package and the package's metadata names this repository back, or " +
+            "carries server.json's name), `ghcr` (a ghcr.io image under this repository's owner). `unproven` (with " +
+            "`package_verified: false`): the package's metadata names this repository, which whoever publishes it may " +
+            "write, and nothing proves it. Absent on lines that name another repository or none, or were not checked.",
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -261,7 +283,7 @@ export function hasKinds(details: PluginDetails | null): HasKind[] {
   if (c && c.counts.agents > 0) kinds.push("agents");
   if (c && c.counts.hooks > 0) kinds.push("hooks");
   if ((c && c.counts.mcp_servers > 0) || details.works_with.includes("mcp")) kinds.push("mcp");
-  // A package the registry ties to another repository is not this plugin's install line.
+  // A package not proven this repository's own (another's, or only claimed) is not this plugin's install line.
   if (details.install.some((i) => i.package_verified !== false)) kinds.push("install");
   if ((details.tools?.length ?? 0) > 0) kinds.push("tools");
   return kinds;

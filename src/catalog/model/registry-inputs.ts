@@ -82,6 +82,12 @@ export const McpRegistryDetailsSchema = Type.Object(
     icons: Type.Optional(Type.Array(McpIconSchema, { maxItems: 10 })),
     packages: Type.Optional(Type.Array(McpPackageInputsSchema, { maxItems: 10 })),
     remotes: Type.Optional(Type.Array(McpRemoteInputsSchema, { maxItems: 10 })),
+    /**
+     * The official MCP registry lists this name with this repository's URL: it verified the name's
+     * namespace (a domain, an `io.github.` account) for its publisher, so the name is kept as it is
+     * in `/v0.1/servers`. Absent when the refresh never saw it listed so.
+     */
+    registry_listed: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );

@@ -49,8 +49,9 @@ export const DetailParts = {
       "`mcpServers` JSON most MCP clients read (`config`), an https MCP remote, a root SKILL.md, each skill the skills installer " +
       "finds and installs by its name (`skills/`, `.agents/skills/`, `.claude/skills/`, a marketplace plugin's `skills/`: " +
       "`npx -y skills@1.7.4 add owner/repo --skill name`), a Gemini CLI extension. `env` lists the variables the server reads; values appear only as `<NAME>` placeholders. " +
-      "npm, PyPI and OCI lines carry `package_verified` and `package_note` once the package registries were asked; " +
-      "an npm or PyPI line `from` package.json or pyproject.toml was derived from the package the registry ties to the repository.",
+      "npm, PyPI and OCI lines carry `package_verified`, `package_note` and, when proven or only claimed, `package_proof` " +
+      "once the package registries were asked; an npm or PyPI line `from` package.json or pyproject.toml was derived from " +
+      "the package the file names, proven by signed provenance or the MCP registry's record (`package_proof`).",
     examples: [
       [
         {

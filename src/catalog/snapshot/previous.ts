@@ -4,11 +4,13 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { Log } from "../../base/log";
 import type { CandidateDecision } from "../model/candidates";
 import { type PluginDetails, validDetails } from "../model/details";
 import { type DetailFragments, detailFragments, withoutEmptyParts } from "../model/fragments";
 import type { PreviousHistory } from "../model/history";
+import { type McpRegistryDetails, McpRegistryDetailsSchema } from "../model/registry-inputs";
 import { fragmentsProblem } from "../model/stored";
 import type { HistoryEvent, RepoFacts } from "../model/types";
 import type { LastUpdate } from "../model/update-diff";
@@ -156,6 +158,21 @@ function lastUpdates(db: Database, log: Log | null): Map<string, LastUpdate> {
   return updates;
 }
 
+const SELECT_MCP_REGISTRY = `SELECT value FROM meta WHERE key = 'mcp_registry'`;
+const checkIdentity = TypeCompiler.Compile(McpRegistryDetailsSchema);
+
+/** server.json's identities as the snapshot kept them apart from the rows (build-meta.ts), by lowercased id; the valid ones. */
+function mcpIdentities(json: string | undefined): Map<string, McpRegistryDetails> {
+  const identities = new Map<string, McpRegistryDetails>();
+  try {
+    for (const [id, identity] of Object.entries(JSON.parse(json ?? "{}") as Record<string, unknown>))
+      if (checkIdentity.Check(identity)) identities.set(id.toLowerCase(), identity);
+  } catch {
+    // None kept, or a damaged map: the details stand without them.
+  }
+  return identities;
+}
+
 /** The stored map of names to repository ids, keeping only well-formed entries. */
 function editorialIds(json: string | undefined): Record<string, number> {
   const ids: Record<string, number> = {};
@@ -190,7 +207,12 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
     const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
     const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
     const updates = lastUpdates(db, log);
+    const identities = mcpIdentities(db.prepare<{ value: string }, []>(SELECT_MCP_REGISTRY).get()?.value);
     for (const row of db.prepare<Row, []>(select).all()) {
+      const stored = detailsOfRow(row, log);
+      const identity = identities.get(row.id.toLowerCase());
+      // A plugin read again unchanged (a 304) keeps its server.json identity and the registry's mark on it.
+      const details = stored && identity ? (validDetails({ ...stored, mcp_registry: identity }) ?? stored) : stored;
       plugins.set(row.id.toLowerCase(), {
         id: row.id,
         facts: factsOfRow(row),
@@ -208,7 +230,7 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
           fragmentsOfRow(row),
         ),
         changedAt: row.changed_at,
-        details: detailsOfRow(row, log),
+        details,
         lastUpdate: updates.get(row.id.toLowerCase()) ?? null,
       });
     }

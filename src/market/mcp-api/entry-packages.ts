@@ -193,7 +193,7 @@ export function packagesAndRemotes(
   const packages = new Map<string, Package>();
   const remotes = new Map<string, Remote>();
   for (const i of install) {
-    // A package the registries tie to another repository is not this server's: never served as its own.
+    // A package not proven this server's own (another's, or only claimed: `unproven`) is never served as its own.
     if (i.harness !== "mcp" || i.package_verified === false) continue;
     if (i.kind === "npm" || i.kind === "pypi" || i.kind === "oci") {
       const pkg = packageOf(i, identity);

@@ -2,9 +2,10 @@
  * One catalog plugin as an entry of the MCP registry API (`ServerResponse`): only MCP servers with
  * an installable package (npm, PyPI, OCI) or an https remote, every field from what the refresh's
  * gate accepted, each within the limits of the registry's server schema. A server keeps the name
- * its server.json states when that name is in the repository's own namespace (`io.github.<owner>`)
- * and no other plugin holds it; any other (a domain nothing here proves, another owner's account, a
- * taken one) is named in the operator's own namespace (BASE_URL's host, reversed). A package the
+ * its server.json states when that name is in the repository's own namespace (`io.github.<owner>`),
+ * or the official MCP registry lists that name with this repository's URL (`registry_listed`: it
+ * verified the namespace for the publisher), and no other plugin holds it; any other (a domain
+ * nothing proves, another owner's account, a taken one) is named in the operator's own namespace (BASE_URL's host, reversed). A package the
  * refresh found is another repository's is never served. Its `title` is server.json's, else one made from the repository name; its icons are
  * server.json's; the repository's facts a gallery shows (stars, licence, topics, last push) are
  * under the server's `_meta` publisher-provided `github` block, in the keys VS Code reads. The
@@ -83,9 +84,10 @@ function entryName(
   const owner = plugin.id.slice(0, plugin.id.indexOf("/")).toLowerCase();
   const claimed = identity?.name ?? null;
   const namespace = claimed?.slice(0, claimed.indexOf("/")).toLowerCase();
-  // Only a namespace the repository proves is kept: its own account's. A domain (`com.stripe/…`) is
-  // the name anyone may write in a server.json; nothing here proves the repository holds the domain.
-  const proven = namespace === `io.github.${owner}`;
+  // Only a namespace proven the repository's is kept: its own account's, or one the official MCP registry
+  // verified for the publisher that listed this name with this repository's URL. A domain (`com.stripe/…`)
+  // is otherwise the name anyone may write in a server.json.
+  const proven = namespace === `io.github.${owner}` || identity?.registry_listed === true;
   for (const name of [proven ? claimed : null, operatorName(context.namespace, plugin.id)]) {
     if (name === null || name.length > 200 || !NAME.test(name) || context.taken.has(name.toLowerCase())) continue;
     context.taken.add(name.toLowerCase());

@@ -18,7 +18,7 @@ import type { UpstreamGate } from "../upstream/gate";
 import { fromRest } from "../upstream/repo-facts";
 import { type DiscoveryRules, ruleKey } from "./discovery-rules";
 import { listedInManifest, listedInMarkdown } from "./lists";
-import { type McpRegistryOptions, readMcpRegistry } from "./mcp-registry-source";
+import { keepRegistryNames, type McpRegistryOptions, readMcpRegistry } from "./mcp-registry-source";
 import type { SourceCaps, Truncation } from "./source-caps";
 
 export const MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json";
@@ -38,6 +38,10 @@ export interface Found {
   rules: string[];
   /** Keys of the rules that list it (a curated list, a marketplace, the editors' list): evidence. */
   listed: string[];
+  /** The names the official MCP registry lists with its URL (mcp-registry-source.ts); not evidence. */
+  registryNames?: string[];
+  /** The packages its owner's `io.github.` records there list (mcp-registry-source.ts): proof of them. */
+  registryPackages?: string[];
 }
 
 export interface Discovery {
@@ -190,6 +194,7 @@ class Discoverer {
       read.servers.map((s) => s.id),
       false,
     );
+    keepRegistryNames(this.found, read.servers);
     this.options.log("refresh.registry_read", log);
     if (read.end === "cut") {
       this.report(key, [], false, { calls: read.pages, cut: true });

@@ -11,8 +11,9 @@
 import { Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { RequestLimits } from "../../settings";
+import { packageKey } from "../checks/packages/package-keys";
 import type { UpstreamGate } from "../upstream/gate";
-import { githubRepo } from "../upstream/repo-links";
+import { githubRepo, mcpNameOwner } from "../upstream/repo-links";
 import { UpstreamBudget, UpstreamClient } from "../upstream/upstream-client";
 
 /** Where the registry is and what one run may spend on it (MCP_REGISTRY_URL, MCP_REGISTRY_MAX_PAGES). */
@@ -24,6 +25,7 @@ export interface McpRegistryOptions {
 /** The most the API hands out per page. */
 const PAGE_SIZE = 100;
 const OFFICIAL = "io.modelcontextprotocol.registry/official";
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._-]{0,100}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 const Page = Type.Object({
@@ -46,6 +48,8 @@ const Entry = Type.Object({
         source: Type.Optional(Type.String({ maxLength: 100 })),
       }),
     ),
+    // Read apart (packagesOf): a package this source cannot read leaves the entry a candidate still.
+    packages: Type.Optional(Type.Unknown()),
   }),
   _meta: Type.Optional(
     Type.Object({
@@ -64,6 +68,20 @@ export interface McpRegistryServer {
   /** The GitHub repository its `repository.url` names, through the gate. */
   id: string;
   name: string;
+  /** Its npm and PyPI packages, `npm:<name>` or `pypi:<normalised name>` (package-keys.ts). */
+  packages: string[];
+}
+
+/** The npm and PyPI packages an entry lists, as package keys; the rest is not read. */
+function packagesOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const keys: string[] = [];
+  for (const pkg of value.slice(0, 20)) {
+    const { registryType: kind, identifier } = (pkg ?? {}) as { registryType?: unknown; identifier?: unknown };
+    if ((kind === "npm" || kind === "pypi") && typeof identifier === "string" && PACKAGE_NAME.test(identifier))
+      keys.push(packageKey(kind, identifier));
+  }
+  return keys;
 }
 
 export interface McpRegistryRead {
@@ -102,7 +120,7 @@ function serverOf(
   const repo = githubRepo(repository.url);
   const id = repo === null ? null : gate.id(repo, rule);
   if (id === null) return { server: null, at };
-  return { server: { id, name: raw.server.name }, at };
+  return { server: { id, name: raw.server.name, packages: packagesOf(raw.server.packages) }, at };
 }
 
 /** Reads every page (only what changed since `since`, when given) within the budget. */
@@ -140,5 +158,32 @@ export async function readMcpRegistry(
     }
   } finally {
     budget.end();
+  }
+}
+
+/** Registry names kept per repository (a monorepo may publish a few servers). */
+const MAX_REGISTRY_NAMES = 20;
+
+/**
+ * Notes on each found repository the names the registry lists with its URL: namespaces the
+ * registry verified for their publisher (a domain by DNS or HTTP, an `io.github.` account by its
+ * login), which keep the name in /v0.1/servers (check-phases.ts `registryListedPhase`).
+ */
+export function keepRegistryNames(
+  found: Map<string, { id: string; registryNames?: string[]; registryPackages?: string[] }>,
+  servers: readonly McpRegistryServer[],
+): void {
+  for (const server of servers) {
+    const entry = found.get(server.id.toLowerCase());
+    if (entry === undefined) continue;
+    const names = entry.registryNames ?? [];
+    if (names.length < MAX_REGISTRY_NAMES && !names.includes(server.name))
+      entry.registryNames = [...names, server.name];
+    // Only the account itself publishes in `io.github.<account>`, and the registry checks that each package
+    // names the server back: a record in the repository owner's namespace proves its packages the owner's.
+    const owner = entry.id.slice(0, entry.id.indexOf("/")).toLowerCase();
+    if (mcpNameOwner(server.name)?.toLowerCase() !== owner) continue;
+    const packages = new Set([...(entry.registryPackages ?? []), ...server.packages]);
+    entry.registryPackages = [...packages].slice(0, MAX_REGISTRY_NAMES);
   }
 }

@@ -30,9 +30,14 @@ export function mcpNameOwner(value: unknown): string | null {
   return /^io\.github\.([A-Za-z0-9][A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/.exec(value.trim())?.[1] ?? null;
 }
 
+/** An MCP registry name `io.github.<owner>/<name>` as written, or null for other forms and namespaces. */
+export function mcpNameOf(value: unknown): string | null {
+  return mcpNameOwner(value) === null ? null : (value as string).trim();
+}
+
 /** The `mcp-name: io.github.<owner>/<name>` line the MCP registry asks PyPI packages to carry in their description. */
 export function mcpNameInText(text: unknown): string | null {
   if (typeof text !== "string") return null;
   const found = /mcp-name:\s*(io\.github\.[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100})/.exec(text.slice(0, 200_000));
-  return found ? mcpNameOwner(found[1]) : null;
+  return found ? mcpNameOf(found[1]) : null;
 }

@@ -2,21 +2,20 @@
  * GET /api/v1/lookup?ids=a/b,c/d&since=… and POST /api/v1/lookup `{"ids": [...], "since": "…"}`:
  * a client checks every plugin it holds for updates in one request (lookup-answer.ts). A GET is cached
  * per snapshot like the other answers; a POST's body is read within a small bound and answered the
- * same way, without the cache. Malformed input is a 400; an id the catalog does not know is reported.
+ * same way: cached per snapshot by its ids and `since`, rendered at its turn (src/http/turns.ts) on
+ * a miss, sent with `Cache-Control: no-store`. Malformed input is a 400; an id the catalog does not know is reported.
  */
 import { Type as t } from "@sinclair/typebox";
 import { isPlatformName, REPO_ID_PATTERN, repoIdListPattern } from "../../catalog/model/names";
 import { LastUpdateSchema } from "../../catalog/model/update-diff";
 import type { Snapshot } from "../../catalog/snapshot/snapshot";
-import type { CatalogStore } from "../../catalog/snapshot/store";
 import type { Answer, CatalogContext } from "../../http/answer";
-import { acceptsGzip, CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render, respond } from "../../http/cache";
+import { CACHE_CONTROL, decoded, JSON_TYPE, type Rendered, render } from "../../http/cache";
 import { okEnvelope } from "../../http/envelope";
 import { badRequest, HttpError, unavailable } from "../../http/errors";
 import { parseSnapshotAt, SINCE } from "../../http/list-params";
 import type { RouteDoc } from "../../http/openapi";
 import { described } from "../../http/param-parser";
-import { gzipped, MIN_GZIP_BYTES } from "../../http/render";
 import { envelopeSchema, stringEnum } from "../../http/wire-schemas";
 import { lookupData, MAX_LOOKUP_IDS } from "./lookup-answer";
 
@@ -124,7 +123,7 @@ export const lookupDoc = {
   summary: "Update checks for up to 100 plugins in one request",
   description:
     `Up to ${MAX_LOOKUP_IDS} \`owner/repo\` ids (\`ids\`, comma-separated; or POST \`{"ids": [...], "since": "..."}\` ` +
-    "as JSON, not cached): for each, its current id after renames, last push, latest release, deprecated, " +
+    "as JSON): for each, its current id after renames, last push, latest release, deprecated, " +
     "archived or removed, whether it changed after `since` (the snapshotAt the client read), and what its last " +
     "update changed (`last_update`: components, install lines, packages, new risk notes, context cost). Unknown ids " +
     "are reported in `unknown`; a malformed id, more than 100 ids or a body that is not JSON is a 400.",
@@ -142,7 +141,10 @@ export const lookupDoc = {
     summary: "Update checks for up to 100 plugins, the ids in a JSON body",
     description:
       "The same answer as GET for ids sent as JSON (`ids`, and `since` optionally), for a client whose list " +
-      `is too long for a URL; never cached (\`Cache-Control: no-store\`). A body over ${MAX_LOOKUP_BODY} bytes is a 413.`,
+      "is too long for a URL; not for caches on the way (`Cache-Control: no-store`). The server keeps the answer " +
+      "to one body (its ids and `since`, however spelled) per snapshot and renders a new one at its turn, like " +
+      "every costly answer: past the rendering queue's bound it is a 503 with `Retry-After`. " +
+      `A body over ${MAX_LOOKUP_BODY} bytes is a 413.`,
     request: t.Object(
       {
         ids: t.Array(t.String({ pattern: REPO_ID_PATTERN }), {
@@ -160,7 +162,7 @@ export const lookupDoc = {
         message: `The body is longer than ${MAX_LOOKUP_BODY} bytes.`,
       },
       503: {
-        description: "No snapshot is loaded yet.",
+        description: "No snapshot is loaded yet, or the rendering queue is full.",
         message: unavailable().message,
         headers: { "Retry-After": "Seconds to wait." },
       },
@@ -172,21 +174,22 @@ export const lookupDoc = {
   },
 } satisfies RouteDoc<Snapshot>;
 
-export function lookupHandlers(answer: Answer, store: CatalogStore) {
+/** A POST's answer: the GET's, never kept by a cache on the way (`no-store`). */
+function postedPage(snapshot: Snapshot, args: LookupArgs): Rendered {
+  const rendered = lookupPage(snapshot, args);
+  rendered.headers["Cache-Control"] = "no-store";
+  return rendered;
+}
+
+export function lookupHandlers(answer: Answer) {
+  const posted = answer.posted("lookup", postedPage);
   return {
     lookup: answer.route("lookup", parseGet, lookupPage),
-    /** POST: the body read and checked first, then answered from the snapshot serving. */
-    post: async ({ request, set, note }: CatalogContext): Promise<Response | null> => {
-      const args = await parsePost(request);
-      const snapshot = store.current();
-      if (snapshot === null) throw unavailable();
-      note.params = JSON.stringify(args);
-      let rendered = lookupPage(snapshot, args);
-      if (rendered.body.byteLength >= MIN_GZIP_BYTES && acceptsGzip(request.headers.get("accept-encoding"))) {
-        rendered = gzipped(rendered);
-      }
-      rendered.headers["Cache-Control"] = "no-store";
-      return respond(rendered, request, set, note.limit);
-    },
+    /**
+     * POST: the body read and checked first, then answered like a GET: from the serving snapshot's
+     * cache by the body's ids and `since`, rendered at its turn on a miss.
+     */
+    post: async (context: CatalogContext): Promise<Response | null> =>
+      posted(await parsePost(context.request), context),
   };
 }

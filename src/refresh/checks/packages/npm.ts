@@ -4,7 +4,7 @@
  * whose SLSA predicate names the workflow's repository). Provenance is optional: a 404 means none.
  */
 
-import { githubRepo, mcpNameOwner } from "../../upstream/repo-links";
+import { githubRepo, mcpNameOf, mcpNameOwner } from "../../upstream/repo-links";
 import type { Answer, UpstreamClient } from "../../upstream/upstream-client";
 import { type Evidence, isObject, type Lookup } from "./package-evidence";
 
@@ -71,6 +71,7 @@ export async function npmLookup(client: UpstreamClient, name: string, asked: str
     version,
     repositories: repositoryOf(doc),
     mcpOwner: mcpNameOwner(doc.mcpName),
+    mcpName: mcpNameOf(doc.mcpName),
     provenance: provenance ?? null,
   };
   return provenance === undefined ? { kind: "found", evidence, partial: true } : { kind: "found", evidence };

@@ -34,8 +34,13 @@ export const LATEST_TTL_MS = 12 * 3_600_000;
 const FORGET_AFTER_MS = 30 * 24 * 3_600_000;
 const MAX_ENTRIES = 50_000;
 
+/**
+ * The cache file's version: 2 since evidence holds PyPI's provenance and the MCP registry name in
+ * full. A version 1 file (evidence without them) is not read: every package is asked again once.
+ */
+const CACHE_VERSION = 2;
 const CacheFile = Type.Object({
-  version: Type.Literal(1),
+  version: Type.Literal(CACHE_VERSION),
   versions: Type.Record(
     Type.String({ maxLength: 300 }),
     Type.Object({ evidence: EvidenceSchema, usedAt: Type.Number() }),
@@ -71,7 +76,7 @@ export class PackageVerifier {
     this.oci = options.oci ?? null;
     this.path = sidePath(databasePath, "packages.json");
     const stored = readJsonFile<unknown>(this.path);
-    this.cache = checkCache.Check(stored) ? stored : { version: 1, versions: {}, latest: {} };
+    this.cache = checkCache.Check(stored) ? stored : { version: CACHE_VERSION, versions: {}, latest: {} };
   }
 
   enabled(kind: PackageKind | "oci"): boolean {
@@ -93,7 +98,7 @@ export class PackageVerifier {
     return client;
   }
 
-  /** What the registry says of `name@version`: from the cache, or one request (two for npm's provenance). */
+  /** What the registry says of `name@version`: from the cache, or one request (two with npm's or PyPI's provenance). */
   lookup(kind: PackageKind | "oci", name: string, version: string): Promise<Lookup> {
     const key = `${kind}:${name}@${version}`;
     const cached = this.cache.versions[key];
@@ -154,7 +159,7 @@ export class PackageVerifier {
       .filter(([, v]) => v.at >= cutoff)
       .slice(0, MAX_ENTRIES);
     writeJsonFile(this.path, {
-      version: 1,
+      version: CACHE_VERSION,
       versions: Object.fromEntries(versions),
       latest: Object.fromEntries(latest),
     });

@@ -40,6 +40,7 @@ import { rootLayout } from "./marketplace-entry";
 import { mcpJson } from "./mcp";
 import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
+import { finishPlugins, pluginFolderList } from "./plugin-folders";
 import { readPlugin } from "./plugin-manifest";
 import type { Found, ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
@@ -49,6 +50,7 @@ import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./manifest-gate";
+export { partsSelection } from "./plugin-folders";
 export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
@@ -237,6 +239,7 @@ export class ManifestReader {
       skillDirs: places.folders.slice(0, MAX_LIST_ITEMS).map((f) => f.path),
       skillFolders: places.folders,
       skillLists: places.lists,
+      pluginFolders: pluginFolderList(market, found.marketJson, id),
       packages: found.packages,
       context: contextFiles(node, found.plugin?.manifest ?? null, found.plugin?.loads ?? false, id),
     };
@@ -257,6 +260,11 @@ export class ManifestReader {
     const read = finishSkills(this.gate, reading, brought, id);
     if (read && this.rules.folders.some((f) => f.path === "skills")) reading.evidence.push("skills/*/SKILL.md");
     return reading.details;
+  }
+
+  /** Completes a reading with each marketplace plugin's own parts, from the follow-up's answer (null when it failed). */
+  finishPlugins(reading: ManifestReading, node: Json | null, id: string): void {
+    finishPlugins(this.gate, reading.details, reading.pluginFolders, node, id);
   }
 
   /** The details with every list within its cap (`truncated` names the cut ones), checked against their schema once more. */

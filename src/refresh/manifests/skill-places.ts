@@ -70,7 +70,7 @@ function foldersOf(tree: unknown, base: string): SkillFolder[] {
 }
 
 /** `./a/b` (or `a/b` under a root) as `a/b`; "" for the root itself; null for a path the installer skips. */
-function relativeFolder(root: unknown, source: unknown): string | null {
+export function relativeFolder(root: unknown, source: unknown): string | null {
   if (root !== undefined && !(typeof root === "string" && root.startsWith("./"))) return null;
   if (typeof source !== "string" || !source.startsWith("./")) return null;
   const parts = `${root ?? ""}/${source}`.split("/").filter((p) => p !== "" && p !== ".");

@@ -29,6 +29,16 @@ const line = (id: string, name: string, from: string) => ({
 });
 const TWICE = "its name is declared twice in this repository; the installer would take only one";
 
+/** One marketplace plugin's own parts: one skill. */
+const ownParts = (skill: string) => ({
+  skills: [skill],
+  commands: [],
+  agents: [],
+  hooks: [],
+  mcp_servers: [],
+  counts: { skills: 1, commands: 0, agents: 0, hooks: 0, mcp_servers: 0 },
+});
+
 export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
   agentFolders: {
     seed: {
@@ -87,8 +97,20 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
           },
         ],
         plugins: [
-          { name: "docs", source: "./plugins/docs", description: null },
-          { name: "lint", source: "./extras/lint", description: null },
+          {
+            name: "docs",
+            source: "./plugins/docs",
+            description: null,
+            contents: ownParts("pdf"),
+            install_command: "/plugin install docs@tools-market",
+          },
+          {
+            name: "lint",
+            source: "./extras/lint",
+            description: null,
+            contents: ownParts("style"),
+            install_command: "/plugin install lint@tools-market",
+          },
         ],
         marketplace: { name: "tools-market", refused: null },
         counts: counts({ skills: 2, plugins: 2 }),

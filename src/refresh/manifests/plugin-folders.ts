@@ -92,10 +92,13 @@ const blob = (alias: string, path: string) =>
 const tree = (alias: string, path: string) =>
   `${alias}: object(expression: ${JSON.stringify(`HEAD:${path}`)}) { ... on Tree { entries { name type oid } } }`;
 
-/** The follow-up's fields for the plugin folders: `g<i>c`/`g<i>a` listings, `g<i>h`/`g<i>m`/`g<i>j` files, listed paths. */
+/** The follow-up's fields for the plugin folders: the folder itself `g<i>r`, `g<i>c`/`g<i>a` listings, `g<i>h`/`g<i>m`/`g<i>j` files, listed paths. */
 export function partsSelection(folders: readonly PluginFolder[]): string {
   return folders
     .flatMap((f, i) => [
+      ...(f.folder === ""
+        ? []
+        : [`g${i}r: object(expression: ${JSON.stringify(`HEAD:${f.folder}`)}) { ... on Tree { oid } }`]),
       tree(`g${i}c`, under(f.folder, "commands")),
       tree(`g${i}a`, under(f.folder, "agents")),
       blob(`g${i}h`, under(f.folder, "hooks/hooks.json")),
@@ -203,7 +206,8 @@ export function finishPlugins(
     );
     if (line?.command) plugin.install_command = line.command;
     const at = byName.get(plugin.name);
-    if (!at || node === null) continue;
+    // A folder the repository does not hold: nothing is known of the plugin's parts.
+    if (!at || node === null || (at.f.folder !== "" && !isObject(node[`g${at.i}r`]))) continue;
     const read = readParts(at.f.folder === "" ? quiet : gate, at.f, at.i, node, contents.skills, id);
     const parts: PluginParts = {
       skills: read.skills.slice(0, MAX_PART_ITEMS),

@@ -54,20 +54,22 @@ describe("a marketplace's plugins", () => {
     expect(c.counts).toMatchObject({ commands: 2, agents: 1, hooks: 2, mcp_servers: 2, plugins: 2 });
   });
 
-  test("metadata.pluginRoot, a git-subdir into the same repository, and a source elsewhere", () => {
+  test("metadata.pluginRoot, a git-subdir into the same repository; a source elsewhere or a missing folder has no contents of its own", () => {
     const read = readRepo({
       ".claude-plugin/marketplace.json": marketplace(
         [
           { name: "gamma", source: "./gamma" },
           { name: "delta", source: { source: "git-subdir", url: "https://github.com/acme/repo.git", path: "x/delta" } },
           { name: "other", source: { source: "github", repo: "someone/other" } },
+          { name: "ghost", source: "./not-there" },
         ],
         { pluginRoot: "./extras" },
       ),
       "extras/gamma/commands/run.md": md("run"),
       "x/delta/agents/helper.md": md("helper"),
     });
-    const [gamma, delta, other] = read.details!.contents!.plugins;
+    const [gamma, delta, other, ghost] = read.details!.contents!.plugins;
+    expect(ghost!.contents).toBeUndefined();
     expect(gamma!.contents!.commands).toEqual(["run"]);
     expect(delta!.contents!.agents).toEqual(["helper"]);
     expect(other!.contents).toBeUndefined();

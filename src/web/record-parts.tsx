@@ -202,6 +202,45 @@ const CONTENT_KINDS: Record<string, string> = {
   plugins: "Plugins",
 };
 
+/** A marketplace plugin's own parts, folded: one line of counts, each list when opened. */
+function PluginParts({ parts, install }: { parts: unknown; install: unknown }) {
+  const command = typeof install === "string" ? install : null;
+  if (parts === null || typeof parts !== "object" || Array.isArray(parts))
+    return command ? (
+      <>
+        {" "}
+        <code>{command}</code>
+      </>
+    ) : null;
+  const own = parts as Record<string, unknown>;
+  const counts = (own.counts ?? {}) as Record<string, unknown>;
+  const kinds = ["skills", "commands", "agents", "hooks", "mcp_servers"].filter(
+    (k) => typeof counts[k] === "number" && (counts[k] as number) > 0,
+  );
+  const summary = kinds.map((k) => `${number(counts[k] as number)} ${CONTENT_KINDS[k]!.toLowerCase()}`).join(", ");
+  return (
+    <details>
+      <summary>{summary || "nothing read in its folder"}</summary>
+      {command ? (
+        <p>
+          Install: <code>{command}</code>
+        </p>
+      ) : null}
+      {kinds.map((k) => {
+        const list = Array.isArray(own[k]) ? (own[k] as unknown[]) : [];
+        const more = (counts[k] as number) - list.length;
+        return (
+          <p>
+            {CONTENT_KINDS[k]}: {list.map(String).join(", ")}
+            {more > 0 ? ` and ${number(more)} more` : null}
+          </p>
+        );
+      })}
+      {own.partial === true ? <p>Some of this plugin's parts were not read.</p> : null}
+    </details>
+  );
+}
+
 function ContentItem({ item }: { item: unknown }) {
   if (item === null || typeof item !== "object") return <li>{valueNode(item)}</li>;
   const {
@@ -212,6 +251,8 @@ function ContentItem({ item }: { item: unknown }) {
     path,
     copy_of: copyOf,
     no_install: noInstall,
+    contents: parts,
+    install_command: installCommand,
   } = item as Record<string, unknown>;
   return (
     <li>
@@ -221,6 +262,9 @@ function ContentItem({ item }: { item: unknown }) {
       {typeof description === "string" && description ? `: ${description}` : null}
       {typeof refused === "string" ? ` — not installable: ${refused}` : null}
       {typeof noInstall === "string" ? ` — no install line: ${noInstall}` : null}
+      {parts !== undefined || installCommand !== undefined ? (
+        <PluginParts parts={parts} install={installCommand} />
+      ) : null}
       {typeof copyOf === "string" ? (
         <>
           {" "}

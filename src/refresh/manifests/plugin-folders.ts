@@ -185,7 +185,7 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
 const LISTS = ["skills", "commands", "agents", "hooks", "mcp_servers"] as const;
 
 /**
- * Gives each plugin its parts and install line from the follow-up's answer (`node`, null when the
+ * Gives each plugin its parts from the follow-up's answer (`node`, null when the
  * query failed), and makes the repository's lists the union with them. The repository root's own
  * files were read (and their refusals counted) by the batch: its plugin reads them again quietly.
  */
@@ -197,14 +197,10 @@ export function finishPlugins(
   id: string,
 ): void {
   const contents = details.contents;
-  if (!contents || folders.length === 0) return;
+  if (!contents) return;
   const quiet = new Gate(new GateCounts());
   const byName = new Map(folders.map((f, i) => [f.name, { f, i }]));
   for (const plugin of contents.plugins) {
-    const line = details.install.find(
-      (s) => s.kind === "plugin" && s.command?.startsWith(`/plugin install ${plugin.name}@`),
-    );
-    if (line?.command) plugin.install_command = line.command;
     const at = byName.get(plugin.name);
     // A folder the repository does not hold: nothing is known of the plugin's parts.
     if (!at || node === null || (at.f.folder !== "" && !isObject(node[`g${at.i}r`]))) continue;
@@ -227,5 +223,19 @@ export function finishPlugins(
     plugin.contents = parts;
     for (const list of LISTS)
       if (list !== "skills") contents[list] = unique([...(contents[list] as string[]), ...read[list]]);
+  }
+}
+
+/** Each marketplace plugin's own line of `install`, the one that installs it (`/plugin install <name>@…`). */
+export function pluginInstallLines(details: PluginDetails): void {
+  const lines = new Map<string, string>();
+  for (const step of details.install) {
+    const command = step.kind === "plugin" ? step.command : undefined;
+    const name = command?.startsWith("/plugin install ") ? command.slice(16, command.lastIndexOf("@")) : null;
+    if (command && name && !lines.has(name)) lines.set(name, command);
+  }
+  for (const plugin of details.contents?.plugins ?? []) {
+    const line = lines.get(plugin.name);
+    if (line) plugin.install_command = line;
   }
 }

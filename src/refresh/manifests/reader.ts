@@ -40,7 +40,7 @@ import { rootLayout } from "./marketplace-entry";
 import { mcpJson } from "./mcp";
 import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
-import { finishPlugins, pluginFolderList } from "./plugin-folders";
+import { finishPlugins, pluginFolderList, pluginInstallLines } from "./plugin-folders";
 import { readPlugin } from "./plugin-manifest";
 import type { Found, ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
@@ -271,6 +271,7 @@ export class ManifestReader {
   checked(details: PluginDetails, id: string): PluginDetails | null {
     const c = details.contents;
     if (c) {
+      pluginInstallLines(details);
       c.counts = {
         ...c.counts,
         skills: c.skills.length,

@@ -10,8 +10,8 @@ import { isObject, type Json } from "./manifest-gate";
 
 /** A folder name that can hold a skill. */
 const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;
-/** A relative path component the installer and the platform both take as it is. */
-const PART = /^[A-Za-z0-9_][A-Za-z0-9._@+-]{0,99}$/;
+/** A relative path component the installer and the platform both take as it is (`.claude` too; `..` never). */
+const PART = /^[A-Za-z0-9_.][A-Za-z0-9._@+-]{0,99}$/;
 /** A git object id. */
 const OID = /^[0-9a-f]{40}$/;
 /** Plugin folders whose `skills/` the follow-up query lists at most (relative sources outside `plugins/`). */

@@ -27,7 +27,7 @@ import { REPO_ID_PATTERN, SkillSchema } from "./skill-schema";
 export type { SkillEntry } from "./skill-schema";
 
 /** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
-export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as const;
+export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills", "codex", "cursor"] as const;
 export type Harness = (typeof HARNESSES)[number];
 
 /** The content kinds of the `has=` filter: `install` is "has an install instruction". */

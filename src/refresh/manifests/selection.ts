@@ -20,6 +20,10 @@ export const MANIFEST_FILES = {
   hooks: "hooks/hooks.json",
   mcp: ".mcp.json",
   gemini: "gemini-extension.json",
+  codexPlugin: ".codex-plugin/plugin.json",
+  codexMarketplace: ".agents/plugins/marketplace.json",
+  cursorPlugin: ".cursor-plugin/plugin.json",
+  cursorMarketplace: ".cursor-plugin/marketplace.json",
 } as const;
 export type FileKey = keyof typeof MANIFEST_FILES;
 

@@ -9,6 +9,8 @@
 import type { Harness } from "../../catalog/model/details";
 import { type Gate, isObject, type Json, MAX_ENTRIES, PLUGIN_NAME, str } from "./manifest-gate";
 import { serverNames } from "./mcp";
+import type { Found } from "./reading";
+import { type FileKey, MANIFEST_FILES } from "./selection";
 
 export interface OtherRead {
   works: Harness[];
@@ -39,4 +41,29 @@ export function readOtherMarketplace(
     .slice(0, MAX_ENTRIES)
     .filter((p) => isObject(p) && typeof p.name === "string" && PLUGIN_NAME.test(p.name));
   return named.length > 0 ? [harness] : [];
+}
+
+const PLUGINS = [
+  ["codexPlugin", "codex"],
+  ["cursorPlugin", "cursor"],
+] as const;
+const MARKETPLACES = [
+  ["codexMarketplace", "codex"],
+  ["cursorMarketplace", "cursor"],
+] as const;
+
+/** Adds what Codex's and Cursor's manifests (read through the gate by `json`) say to `found`. */
+export function otherHarnesses(gate: Gate, json: (key: FileKey) => Json | null, id: string, found: Found): void {
+  for (const [key, harness] of PLUGINS) {
+    const manifest = json(key);
+    if (!manifest) continue;
+    const read = readOtherPlugin(gate, manifest, MANIFEST_FILES[key], harness, id);
+    for (const h of read.works) found.works.add(h);
+    found.mcpServers.push(...read.mcpServers);
+  }
+  for (const [key, harness] of MARKETPLACES) {
+    const manifest = json(key);
+    if (manifest)
+      for (const h of readOtherMarketplace(gate, manifest, MANIFEST_FILES[key], harness, id)) found.works.add(h);
+  }
 }

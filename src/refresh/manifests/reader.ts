@@ -38,7 +38,7 @@ import {
 import { readMarketplace } from "./marketplace";
 import { rootLayout } from "./marketplace-entry";
 import { mcpJson } from "./mcp";
-import { readOtherMarketplace, readOtherPlugin } from "./other-harnesses";
+import { otherHarnesses } from "./other-harnesses";
 import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
 import { finishPlugins, pluginFolderList, pluginInstallLines } from "./plugin-folders";
@@ -130,37 +130,13 @@ export class ManifestReader {
       found.deprecated ||= read.deprecated;
       found.registry = read.registry;
     }
-    this.otherHarnesses(node, id, found);
+    otherHarnesses(this.gate, (key) => this.json(node, key, id), id, found);
     const gemini = this.json(node, "gemini", id);
     const extension = gemini ? readGemini(this.gate, gemini, id) : null;
     if (extension) {
       found.works.add("gemini-cli");
       found.mcpServers.push(...extension.mcpServers);
       found.install.push(...extension.install);
-    }
-  }
-
-  /** Codex's and Cursor's plugin and marketplace manifests (other-harnesses.ts). */
-  private otherHarnesses(node: Json, id: string, found: Found): void {
-    const plugins = [
-      ["codexPlugin", "codex"],
-      ["cursorPlugin", "cursor"],
-    ] as const;
-    for (const [key, harness] of plugins) {
-      const manifest = this.json(node, key, id);
-      if (!manifest) continue;
-      const read = readOtherPlugin(this.gate, manifest, MANIFEST_FILES[key], harness, id);
-      for (const h of read.works) found.works.add(h);
-      found.mcpServers.push(...read.mcpServers);
-    }
-    const markets = [
-      ["codexMarketplace", "codex"],
-      ["cursorMarketplace", "cursor"],
-    ] as const;
-    for (const [key, harness] of markets) {
-      const manifest = this.json(node, key, id);
-      if (manifest)
-        for (const h of readOtherMarketplace(this.gate, manifest, MANIFEST_FILES[key], harness, id)) found.works.add(h);
     }
   }
 

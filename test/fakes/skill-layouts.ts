@@ -29,15 +29,15 @@ const line = (id: string, name: string, from: string) => ({
 });
 const TWICE = "its name is declared twice in this repository; the installer would take only one";
 
-/** One marketplace plugin's own parts: one skill. */
-const ownParts = (skill: string) => ({
-  skills: [skill],
-  commands: [],
-  agents: [],
-  hooks: [],
-  mcp_servers: [],
-  counts: { skills: 1, commands: 0, agents: 0, hooks: 0, mcp_servers: 0 },
-});
+/** One marketplace plugin's own parts: one skill, and the other lists given. */
+function ownParts(
+  skill: string,
+  lists: Partial<Record<"commands" | "agents" | "hooks" | "mcp_servers", string[]>> = {},
+) {
+  const all = { skills: [skill], commands: [], agents: [], hooks: [], mcp_servers: [], ...lists };
+  const sizes = Object.entries(all).map(([k, v]) => [k, v.length]);
+  return { ...all, counts: Object.fromEntries(sizes) };
+}
 
 export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
   agentFolders: {
@@ -82,6 +82,13 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
         "plugins/docs/skills/pdf/forms.py": "print('x')",
         "plugins/unlisted/skills/ghost/SKILL.md": skill("ghost", "Not in the marketplace"),
         "extras/lint/skills/style/SKILL.md": skill("style", "Checks style"),
+        // Each plugin folder's other parts, read in the same follow-up query as the skills.
+        "plugins/docs/commands/fill.md": "---\ndescription: Fills a form\n---\n",
+        "plugins/docs/agents/reader.md": "---\ndescription: Reads forms\n---\n",
+        "extras/lint/hooks/hooks.json": JSON.stringify({
+          hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "true" }] }] },
+        }),
+        "extras/lint/.mcp.json": JSON.stringify({ mcpServers: { "lint-srv": { command: "lint" } } }),
       },
     },
     expected: {
@@ -101,19 +108,23 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
             name: "docs",
             source: "./plugins/docs",
             description: null,
-            contents: ownParts("pdf"),
+            contents: ownParts("pdf", { commands: ["fill"], agents: ["reader"] }),
             install_command: "/plugin install docs@tools-market",
           },
           {
             name: "lint",
             source: "./extras/lint",
             description: null,
-            contents: ownParts("style"),
+            contents: ownParts("style", { hooks: ["PostToolUse"], mcp_servers: ["lint-srv"] }),
             install_command: "/plugin install lint@tools-market",
           },
         ],
+        commands: ["fill"],
+        agents: ["reader"],
+        hooks: ["PostToolUse"],
+        mcp_servers: ["lint-srv"],
         marketplace: { name: "tools-market", refused: null },
-        counts: counts({ skills: 2, plugins: 2 }),
+        counts: counts({ skills: 2, commands: 1, agents: 1, hooks: 1, mcp_servers: 1, plugins: 2 }),
       },
       install: [
         {

@@ -2,9 +2,10 @@
  * Repositories keeping skills where real ones do, with what the refresh must derive: `.claude/skills`
  * and `.agents/skills`, the `skills/` folder of each plugin a marketplace names by a relative source
  * (read under `plugins/<p>`, listed elsewhere), a name declared twice, and a root SKILL.md that the
- * installer reads alone. Install lines follow the skills installer (skills@1.7.4): it finds `skills/`,
+ * installer reads alone, and root folders holding a SKILL.md where no standard place holds one. Install lines follow the skills installer (skills@1.7.4): it finds `skills/`,
  * the agents' folders and marketplace plugin folders, matches `--skill` to the front-matter name,
- * needs a description, keeps the first of two equal names, and stops at a root SKILL.md.
+ * needs a description, keeps the first of two equal names, and stops at a root SKILL.md; where no
+ * standard place holds a skill, it takes each root folder's SKILL.md.
  */
 import type { ManifestFixture } from "./manifest-repos";
 
@@ -62,6 +63,25 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
         line("layouts/agent-folders", "triage", ".agents/skills/triage/SKILL.md"),
         line("layouts/agent-folders", "review", ".claude/skills/review/SKILL.md"),
       ],
+      works_with: ["agent-skills"],
+    },
+  },
+  rootFolders: {
+    seed: {
+      full_name: "layouts/root-folders",
+      files: {
+        "pdf-tools/SKILL.md": skill("pdf-tools", "Reads PDFs"),
+        "pdf-tools/run.py": "print('x')",
+        "README.md": "# Skills at the root",
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [{ name: "pdf-tools", description: "Reads PDFs", path: "pdf-tools" }],
+        counts: counts({ skills: 1 }),
+      },
+      install: [line("layouts/root-folders", "pdf-tools", "pdf-tools/SKILL.md")],
       works_with: ["agent-skills"],
     },
   },

@@ -115,6 +115,7 @@ describe("manifests read in the refresh's GraphQL batches", () => {
       "kit/full-plugin",
       "skillco/one-skill",
       "layouts/plugin-market",
+      "layouts/root-folders",
       "layouts/rooted",
       "skillco/skill-pack",
       "layouts/twice",

@@ -67,7 +67,9 @@ function tree(files: RepoFiles, path: string, depth: number): Record<string, unk
       name: e.name,
       type: e.type,
       ...(e.oid ? { oid: e.oid } : {}),
-      ...(depth > 1 ? { object: e.type === "tree" ? tree(files, `${path}/${e.name}`, depth - 1) : {} } : {}),
+      ...(depth > 1
+        ? { object: e.type === "tree" ? tree(files, path === "" ? e.name : `${path}/${e.name}`, depth - 1) : {} }
+        : {}),
     })),
   };
 }

@@ -48,6 +48,7 @@ const folderName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** The kind of place a skill folder is, as a refusal names it when the file's path is too long or a size is at stake: `skills/*\/SKILL.md`, `.claude/skills/*\/SKILL.md`, `*\/skills/*\/SKILL.md`. */
 function placeLabel(path: string): string {
+  if (!path.includes("/")) return "*/SKILL.md";
   const container = path.slice(0, path.lastIndexOf("/"));
   const shared = container === "skills" || container === ".agents/skills" || container === ".claude/skills";
   return `${shared ? container : "*/skills"}/*/SKILL.md`;

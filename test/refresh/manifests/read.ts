@@ -34,7 +34,7 @@ export function memoryFiles(files: Record<string, string>): RepoFiles {
       return { bytes: bytes.subarray(0, limit), size: bytes.length };
     },
     folder(path) {
-      const prefix = `${path}/`;
+      const prefix = path === "" ? "" : `${path}/`;
       const entries = new Map<string, "blob" | "tree">();
       for (const file of Object.keys(files)) {
         if (!file.startsWith(prefix)) continue;

@@ -153,6 +153,35 @@ describe.skipIf(!present)("the reader on the real-manifests corpus", () => {
   });
 });
 
+const STANDARD =
+  /^(?:SKILL\.md|skills\/[^/]+\/SKILL\.md|\.claude\/skills\/[^/]+\/SKILL\.md|\.agents\/skills\/[^/]+\/SKILL\.md)$/;
+
+describe.skipIf(!present)("skills at <folder>/SKILL.md on the real-manifests corpus", () => {
+  test("where no standard place and no marketplace holds a skill, each root folder's SKILL.md is one", () => {
+    const read = cloneReader(new GateCounts(), TEST_EVIDENCE);
+    let repos = 0;
+    let exact = 0;
+    for (const repo of repositories()) {
+      const treeFile = join(CORPUS, "tree", `${repo}.txt`);
+      if (!existsSync(treeFile)) continue;
+      const paths = readFileSync(treeFile, "utf8").split("\n").filter(Boolean);
+      if (paths.some((p) => STANDARD.test(p) || p === ".claude-plugin/marketplace.json")) continue;
+      const want = paths
+        .filter((p) => /^[^/]+\/SKILL\.md$/.test(p) && hasFrontMatter(join(CORPUS, "repos", repo, p)))
+        .map((p) => p.slice(0, p.indexOf("/")));
+      if (want.length === 0) continue;
+      repos++;
+      const details = read(workTreeFiles(join(CORPUS, "repos", repo)), repo);
+      const got = (details?.contents?.skills ?? []).filter((s) => s.path && !s.path.includes("/")).map((s) => s.path!);
+      if (got.length === want.length && got.every((p) => want.includes(p))) exact++;
+      else console.log(`real-corpus: ${repo} root-folder skills ${got.length} read, ${want.length} expected`);
+    }
+    console.log(`real-corpus: root-folder skills exact in ${exact}/${repos} repositories`);
+    expect(repos).toBeGreaterThanOrEqual(3);
+    expect(exact).toBe(repos);
+  });
+});
+
 /**
  * The exactness measured when this test was written (99.8% of contents, 100% of install lines; the
  * two misses are SKILL.md files whose front matter is not valid YAML, which the reader refuses): a

@@ -46,6 +46,11 @@ export function PluginParts({ parts, install }: { parts: unknown; install: unkno
           </p>
         );
       })}
+      {Array.isArray(own.risk) && own.risk.length > 0 ? (
+        <p>
+          Risk notes: {number(own.risk.length)} in its folder (see <a href="#risk">Risk notes</a>).
+        </p>
+      ) : null}
       {own.partial === true ? <p>Some of this plugin's parts were not read.</p> : null}
     </details>
   );

@@ -6,6 +6,10 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { SERVER_NAME_PATTERN } from "./install-rules";
+import { RiskNoteSchema } from "./risk";
+
+/** Risk notes kept per plugin. */
+export const MAX_PLUGIN_NOTES = 10;
 
 /** Items kept per list of one plugin; `counts` holds the true number. */
 export const MAX_PART_ITEMS = 100;
@@ -24,6 +28,12 @@ export const PluginPartsSchema = Type.Object(
     counts: Type.Object(
       { skills: Count, commands: Count, agents: Count, hooks: Count, mcp_servers: Count },
       { additionalProperties: false },
+    ),
+    risk: Type.Optional(
+      Type.Array(RiskNoteSchema, {
+        maxItems: MAX_PLUGIN_NOTES,
+        description: "Risk notes of the files in this plugin's folder (hooks, MCP server commands, SKILL.md).",
+      }),
     ),
     partial: Type.Optional(
       Type.Literal(true, {

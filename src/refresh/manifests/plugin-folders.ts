@@ -10,12 +10,14 @@
  */
 import type { Contents, PluginDetails } from "../../catalog/model/details";
 import { MAX_PART_ITEMS, type PluginParts } from "../../catalog/model/plugin-parts-schema";
+import type { RiskNote } from "../../catalog/model/risk";
 import { GateCounts } from "../upstream/gate";
 import { hookEvents } from "./hook-events";
 import { ENTRY_NAME, Gate, isObject, type Json, MAX_ENTRIES, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { MarketplaceRead } from "./marketplace";
 import { mcpJson, serverNames } from "./mcp";
 import { readPlugin } from "./plugin-manifest";
+import { folderNotes, pluginNotes, unionNotes } from "./plugin-risk";
 import { relativeFolder, treeEntries } from "./skill-places";
 
 /** Plugin folders one repository's follow-up reads at most; past it a plugin has no contents of its own. */
@@ -200,6 +202,7 @@ export function finishPlugins(
   if (!contents) return;
   const quiet = new Gate(new GateCounts());
   const byName = new Map(folders.map((f, i) => [f.name, { f, i }]));
+  const noted: Array<{ parts: PluginParts; folder: string; fresh: RiskNote[] }> = [];
   for (const plugin of contents.plugins) {
     const at = byName.get(plugin.name);
     // A folder the repository does not hold: nothing is known of the plugin's parts.
@@ -221,8 +224,18 @@ export function finishPlugins(
       ...(read.partial ? { partial: true as const } : {}),
     };
     plugin.contents = parts;
+    noted.push({ parts, folder: at.f.folder, fresh: folderNotes(node, at.i, at.f.folder) });
     for (const list of LISTS)
       if (list !== "skills") contents[list] = unique([...(contents[list] as string[]), ...read[list]]);
+  }
+  const risk = unionNotes(
+    details.risk,
+    noted.flatMap((n) => n.fresh),
+  );
+  if (risk.length > 0) details.risk = risk;
+  for (const { parts, folder, fresh } of noted) {
+    const own = pluginNotes(fresh, details.risk, folder);
+    if (own.length > 0) parts.risk = own;
   }
 }
 

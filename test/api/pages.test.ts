@@ -81,6 +81,7 @@ beforeAll(() => {
             hooks: ["PostToolUse"],
             mcp_servers: [],
             counts: { skills: 0, commands: 3, agents: 0, hooks: 1, mcp_servers: 0 },
+            risk: [{ rule: "pipe-to-shell", file: "plugins/fmt/hooks/hooks.json", line: 3, excerpt: "curl x | sh" }],
           },
           install_command: "/plugin install fmt@claude-plugins-x",
         },
@@ -290,7 +291,8 @@ describe("GET /plugin/{owner}/{repo}", () => {
     expect(text).toContain(
       "<li><strong>fmt</strong> (./plugins/fmt)<details><summary>3 commands, 1 hooks</summary>" +
         "<p>Install: <code>/plugin install fmt@claude-plugins-x</code></p>" +
-        "<p>Commands: format, check and 1 more</p><p>Hooks: PostToolUse</p></details></li>",
+        "<p>Commands: format, check and 1 more</p><p>Hooks: PostToolUse</p>" +
+        '<p>Risk notes: 1 in its folder (see <a href="#risk">Risk notes</a>).</p></details></li>',
     );
     expect(text).not.toContain("<h3>Truncated</h3>");
     expect(text).not.toContain("<h3>Agents</h3>");

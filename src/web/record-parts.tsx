@@ -8,6 +8,7 @@ import type { ComponentChildren, VNode } from "preact";
 import { pluginLineProblem } from "../catalog/model/claude-names";
 import { pluginPath } from "../http/paths";
 import { number, webUrl } from "./layout";
+import { CONTENT_KINDS, PluginParts } from "./plugin-parts-view";
 
 const label = (key: string) => key.replaceAll("_", " ");
 
@@ -198,15 +199,6 @@ export function Flags({ record }: { record: Record<string, unknown> }) {
   ) : null;
 }
 
-const CONTENT_KINDS: Record<string, string> = {
-  skills: "Skills",
-  commands: "Commands",
-  agents: "Agents",
-  hooks: "Hooks",
-  mcp_servers: "MCP servers",
-  plugins: "Plugins",
-};
-
 function ContentItem({ item }: { item: unknown }) {
   if (item === null || typeof item !== "object") return <li>{valueNode(item)}</li>;
   const {
@@ -217,6 +209,8 @@ function ContentItem({ item }: { item: unknown }) {
     path,
     copy_of: copyOf,
     no_install: noInstall,
+    contents: parts,
+    install_command: installCommand,
   } = item as Record<string, unknown>;
   return (
     <li>
@@ -226,6 +220,9 @@ function ContentItem({ item }: { item: unknown }) {
       {typeof description === "string" && description ? `: ${description}` : null}
       {typeof refused === "string" ? ` — not installable: ${refused}` : null}
       {typeof noInstall === "string" ? ` — no install line: ${noInstall}` : null}
+      {parts !== undefined || installCommand !== undefined ? (
+        <PluginParts parts={parts} install={installCommand} />
+      ) : null}
       {typeof copyOf === "string" ? (
         <>
           {" "}

@@ -70,7 +70,21 @@ beforeAll(() => {
       hooks: [],
       mcp_servers: [],
       plugins: [
-        { name: "fmt", source: "./plugins/fmt", description: null },
+        {
+          name: "fmt",
+          source: "./plugins/fmt",
+          description: null,
+          contents: {
+            skills: [],
+            commands: ["format", "check"],
+            agents: [],
+            hooks: ["PostToolUse"],
+            mcp_servers: [],
+            counts: { skills: 0, commands: 3, agents: 0, hooks: 1, mcp_servers: 0 },
+            risk: [{ rule: "pipe-to-shell", file: "plugins/fmt/hooks/hooks.json", line: 3, excerpt: "curl x | sh" }],
+          },
+          install_command: "/plugin install fmt@claude-plugins-x",
+        },
         {
           name: "old",
           source: "unsupported",
@@ -272,6 +286,13 @@ describe("GET /plugin/{owner}/{repo}", () => {
     );
     expect(text).toContain(
       "<p>Claude Code would not add this marketplace: marketplace name impersonates an official Anthropic marketplace.</p>",
+    );
+    // Each plugin of the marketplace folds its own parts under one line of counts.
+    expect(text).toContain(
+      "<li><strong>fmt</strong> (./plugins/fmt)<details><summary>3 commands, 1 hooks</summary>" +
+        "<p>Install: <code>/plugin install fmt@claude-plugins-x</code></p>" +
+        "<p>Commands: format, check and 1 more</p><p>Hooks: PostToolUse</p>" +
+        '<p>Risk notes: 1 in its folder (see <a href="#risk">Risk notes</a>).</p></details></li>',
     );
     expect(text).not.toContain("<h3>Truncated</h3>");
     expect(text).not.toContain("<h3>Agents</h3>");

@@ -8,11 +8,13 @@ import { objectId } from "./object-ids";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
 /** An `alias: object(expression: "HEAD:path")` field; its selection is the balanced block after it. */
-const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]+)"\s*\)\s*/g;
+const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]*)"\s*\)\s*/g;
+/** The folder prefix of `path` ("" for the root, `HEAD:`). */
+const folderPrefix = (path: string) => (path.replace(/\/$/, "") === "" ? "" : `${path.replace(/\/$/, "")}/`);
 
 /** The names and types right under folder `path`, as a Tree's `entries`. */
 function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: string }> {
-  const prefix = `${path.replace(/\/$/, "")}/`;
+  const prefix = folderPrefix(path);
   const entries = new Map<string, string>();
   for (const file of Object.keys(repo.files)) {
     if (!file.startsWith(prefix)) continue;
@@ -46,7 +48,7 @@ function entriesOf(repo: FakeRepo, path: string, selection: string): Array<Recor
   const at = asked.search(/\bobject\b/);
   const nested = at < 0 ? null : (blockAfter(asked, at) ?? "");
   return treeEntries(repo, path).map((e) => {
-    const full = `${path.replace(/\/$/, "")}/${e.name}`;
+    const full = `${folderPrefix(path)}${e.name}`;
     const entry: Record<string, unknown> = { ...e };
     if (/\boid\b/.test(at < 0 ? asked : asked.slice(0, at))) entry.oid = objectId(repo.files, full);
     if (nested !== null) entry.object = gitObject(repo, full, nested) ?? {};
@@ -58,7 +60,7 @@ function entriesOf(repo: FakeRepo, path: string, selection: string): Array<Recor
 function gitObject(repo: FakeRepo, path: string, selection: string): Record<string, unknown> | null {
   const content = repo.files[path];
   if (content === undefined) {
-    const isTree = Object.keys(repo.files).some((p) => p.startsWith(`${path.replace(/\/$/, "")}/`));
+    const isTree = Object.keys(repo.files).some((p) => p.startsWith(folderPrefix(path)));
     if (!isTree) return null;
     // A Blob-only selection on a Tree answers an empty object, as the platform does for a fragment that does not apply.
     const tree: Record<string, unknown> =

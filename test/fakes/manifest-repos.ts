@@ -48,6 +48,15 @@ const counts = (c: Partial<Record<string, number>>) => ({
   ...c,
 });
 const empty = { skills: [], commands: [], agents: [], hooks: [], mcp_servers: [], plugins: [] };
+/** One marketplace plugin's own parts, none of them. */
+const parts = {
+  skills: [],
+  commands: [],
+  agents: [],
+  hooks: [],
+  mcp_servers: [],
+  counts: { skills: 0, commands: 0, agents: 0, hooks: 0, mcp_servers: 0 },
+};
 
 /** One repository per kind. Every one carries the topic the tests' search finds. */
 export const FIXTURES: Record<string, ManifestFixture> = {
@@ -74,8 +83,18 @@ export const FIXTURES: Record<string, ManifestFixture> = {
       contents: {
         ...empty,
         plugins: [
-          { name: "lint-helper", source: "./plugins/lint-helper", description: "Lints on save" },
-          { name: "remote-one", source: "other/remote-one", description: "Lives elsewhere" },
+          {
+            name: "lint-helper",
+            source: "./plugins/lint-helper",
+            description: "Lints on save",
+            install_command: "/plugin install lint-helper@acme-tools",
+          },
+          {
+            name: "remote-one",
+            source: "other/remote-one",
+            description: "Lives elsewhere",
+            install_command: "/plugin install remote-one@acme-tools",
+          },
         ],
         marketplace: { name: "acme-tools", refused: null },
         counts: counts({ plugins: 2 }),
@@ -361,7 +380,15 @@ export const FIXTURES: Record<string, ManifestFixture> = {
           { name: "alpha", description: "First skill", path: "skills/alpha" },
           { name: "beta", description: "Second skill", path: "skills/beta" },
         ],
-        plugins: [{ name: "document-skills", source: "./", description: "Document skills" }],
+        plugins: [
+          {
+            name: "document-skills",
+            source: "./",
+            description: "Document skills",
+            contents: { ...parts, skills: ["alpha", "beta"], counts: { ...parts.counts, skills: 2 } },
+            install_command: "/plugin install document-skills@skill-pack",
+          },
+        ],
         marketplace: { name: "skill-pack", refused: null },
         counts: counts({ skills: 2, plugins: 1 }),
       },

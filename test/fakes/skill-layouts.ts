@@ -2,9 +2,10 @@
  * Repositories keeping skills where real ones do, with what the refresh must derive: `.claude/skills`
  * and `.agents/skills`, the `skills/` folder of each plugin a marketplace names by a relative source
  * (read under `plugins/<p>`, listed elsewhere), a name declared twice, and a root SKILL.md that the
- * installer reads alone. Install lines follow the skills installer (skills@1.7.4): it finds `skills/`,
+ * installer reads alone, and root folders holding a SKILL.md where no standard place holds one. Install lines follow the skills installer (skills@1.7.4): it finds `skills/`,
  * the agents' folders and marketplace plugin folders, matches `--skill` to the front-matter name,
- * needs a description, keeps the first of two equal names, and stops at a root SKILL.md.
+ * needs a description, keeps the first of two equal names, and stops at a root SKILL.md; where no
+ * standard place holds a skill, it takes each root folder's SKILL.md.
  */
 import type { ManifestFixture } from "./manifest-repos";
 
@@ -28,6 +29,16 @@ const line = (id: string, name: string, from: string) => ({
   from,
 });
 const TWICE = "its name is declared twice in this repository; the installer would take only one";
+
+/** One marketplace plugin's own parts: one skill, and the other lists given. */
+function ownParts(
+  skill: string,
+  lists: Partial<Record<"commands" | "agents" | "hooks" | "mcp_servers", string[]>> = {},
+) {
+  const all = { skills: [skill], commands: [], agents: [], hooks: [], mcp_servers: [], ...lists };
+  const sizes = Object.entries(all).map(([k, v]) => [k, v.length]);
+  return { ...all, counts: Object.fromEntries(sizes) };
+}
 
 export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
   agentFolders: {
@@ -55,6 +66,25 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
       works_with: ["agent-skills"],
     },
   },
+  rootFolders: {
+    seed: {
+      full_name: "layouts/root-folders",
+      files: {
+        "pdf-tools/SKILL.md": skill("pdf-tools", "Reads PDFs"),
+        "pdf-tools/run.py": "print('x')",
+        "README.md": "# Skills at the root",
+      },
+    },
+    expected: {
+      contents: {
+        ...empty,
+        skills: [{ name: "pdf-tools", description: "Reads PDFs", path: "pdf-tools" }],
+        counts: counts({ skills: 1 }),
+      },
+      install: [line("layouts/root-folders", "pdf-tools", "pdf-tools/SKILL.md")],
+      works_with: ["agent-skills"],
+    },
+  },
   pluginFolders: {
     seed: {
       full_name: "layouts/plugin-market",
@@ -72,6 +102,13 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
         "plugins/docs/skills/pdf/forms.py": "print('x')",
         "plugins/unlisted/skills/ghost/SKILL.md": skill("ghost", "Not in the marketplace"),
         "extras/lint/skills/style/SKILL.md": skill("style", "Checks style"),
+        // Each plugin folder's other parts, read in the same follow-up query as the skills.
+        "plugins/docs/commands/fill.md": "---\ndescription: Fills a form\n---\n",
+        "plugins/docs/agents/reader.md": "---\ndescription: Reads forms\n---\n",
+        "extras/lint/hooks/hooks.json": JSON.stringify({
+          hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "true" }] }] },
+        }),
+        "extras/lint/.mcp.json": JSON.stringify({ mcpServers: { "lint-srv": { command: "lint" } } }),
       },
     },
     expected: {
@@ -87,11 +124,27 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
           },
         ],
         plugins: [
-          { name: "docs", source: "./plugins/docs", description: null },
-          { name: "lint", source: "./extras/lint", description: null },
+          {
+            name: "docs",
+            source: "./plugins/docs",
+            description: null,
+            contents: ownParts("pdf", { commands: ["fill"], agents: ["reader"] }),
+            install_command: "/plugin install docs@tools-market",
+          },
+          {
+            name: "lint",
+            source: "./extras/lint",
+            description: null,
+            contents: ownParts("style", { hooks: ["PostToolUse"], mcp_servers: ["lint-srv"] }),
+            install_command: "/plugin install lint@tools-market",
+          },
         ],
+        commands: ["fill"],
+        agents: ["reader"],
+        hooks: ["PostToolUse"],
+        mcp_servers: ["lint-srv"],
         marketplace: { name: "tools-market", refused: null },
-        counts: counts({ skills: 2, plugins: 2 }),
+        counts: counts({ skills: 2, commands: 1, agents: 1, hooks: 1, mcp_servers: 1, plugins: 2 }),
       },
       install: [
         {

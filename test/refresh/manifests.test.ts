@@ -115,12 +115,14 @@ describe("manifests read in the refresh's GraphQL batches", () => {
       "kit/full-plugin",
       "skillco/one-skill",
       "layouts/plugin-market",
+      "layouts/root-folders",
       "layouts/rooted",
       "skillco/skill-pack",
       "layouts/twice",
     ]);
-    expect(await ids("has=hooks")).toEqual(["kit/full-plugin"]);
-    expect(await ids("has=commands,agents")).toEqual(["kit/full-plugin"]);
+    // A marketplace holds what its plugins' folders hold.
+    expect(await ids("has=hooks")).toEqual(["kit/full-plugin", "layouts/plugin-market"]);
+    expect(await ids("has=commands,agents")).toEqual(["kit/full-plugin", "layouts/plugin-market"]);
     expect(await ids("harness=gemini-cli")).toEqual(["gemco/gem-ext"]);
     expect(await ids("has=install&harness=mcp")).toEqual([
       "mcpco/npm-server",

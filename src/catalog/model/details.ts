@@ -17,6 +17,7 @@ import {
   SERVER_NAME_PATTERN,
 } from "./install-rules";
 import { PluginEntrySchema } from "./plugin-entry";
+import { PluginPartsSchema } from "./plugin-parts-schema";
 import { McpRegistryDetailsSchema } from "./registry-inputs";
 import { RemoteSchema, ToolsSchema } from "./remote";
 import { RiskNotesSchema } from "./risk";
@@ -26,7 +27,7 @@ import { REPO_ID_PATTERN, SkillSchema } from "./skill-schema";
 export type { SkillEntry } from "./skill-schema";
 
 /** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
-export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills"] as const;
+export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills", "codex", "cursor"] as const;
 export type Harness = (typeof HARNESSES)[number];
 
 /** The content kinds of the `has=` filter: `install` is "has an install instruction". */
@@ -87,6 +88,15 @@ export const ContentsSchema = Type.Object(
           }),
         ),
         entry: Type.Optional(PluginEntrySchema),
+        contents: Type.Optional(PluginPartsSchema),
+        install_command: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 1000,
+            pattern: SAFE_COMMAND_PATTERN,
+            description: "The line that installs this plugin from its marketplace (one of `install`).",
+          }),
+        ),
       }),
       { maxItems: MAX_LIST_ITEMS, description: "A marketplace's plugins." },
     ),
@@ -260,6 +270,11 @@ export function detailsProblem(value: unknown): string | null {
     if (problem !== null) return `install: ${problem}`;
   }
   if (value.contents && !value.contents.mcp_servers.every(acceptableServerName)) return "server name not accepted";
+  for (const plugin of value.contents?.plugins ?? []) {
+    if (plugin.install_command !== undefined && commandProblem(plugin.install_command) !== null)
+      return "plugin install line not accepted";
+    if (plugin.contents && !plugin.contents.mcp_servers.every(acceptableServerName)) return "server name not accepted";
+  }
   return null;
 }
 

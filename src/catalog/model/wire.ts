@@ -105,7 +105,8 @@ export const DetailParts = {
     description:
       "Harnesses the evidence supports: `claude-code` (plugin or marketplace manifest, `.claude/` commands or " +
       "agents), `mcp` (server.json or an MCP SDK dependency), `gemini-cli` (gemini-extension.json), " +
-      "`agent-skills` (SKILL.md at the root or in `skills/<name>/`).",
+      "`agent-skills` (SKILL.md at the root or in `skills/<name>/`), `codex` (.codex-plugin/plugin.json or " +
+      "`.agents/plugins/marketplace.json`), `cursor` (.cursor-plugin/plugin.json or marketplace.json).",
     examples: [["claude-code", "agent-skills"]],
   }),
   context: t.Union([ContextSchema, t.Null()], {

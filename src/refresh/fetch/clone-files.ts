@@ -36,6 +36,7 @@ const safe = (path: string) => SAFE_PATH.test(path) && !path.split("/").some((p)
 export function workTreeFiles(root: string): RepoFiles {
   /** The path's status when no component before the last is a link; null when it is absent. */
   const stat = (path: string) => {
+    if (path === "") return { at: root, s: lstatSync(root) };
     if (!safe(path)) return null;
     const parts = path.split("/");
     let at = root;
@@ -115,8 +116,8 @@ export function gitDirFiles(gitDir: string): RepoFiles {
       return bytes ? { bytes: bytes.subarray(0, limit), size: entry.size } : null;
     },
     folder(path) {
-      if (!safe(path) || entries().get(path)?.type !== "tree") return null;
-      const prefix = `${path}/`;
+      if (path !== "" && (!safe(path) || entries().get(path)?.type !== "tree")) return null;
+      const prefix = path === "" ? "" : `${path}/`;
       const found: FolderEntry[] = [];
       for (const [name, e] of entries()) {
         if (!name.startsWith(prefix) || name.includes("/", prefix.length)) continue;

@@ -8,7 +8,7 @@
 import type { PluginDetails } from "../../catalog/model/details";
 import type { DiscoveryRules } from "../discover/discovery-rules";
 import { contextFileCount, contextSelection, finishContext } from "../manifests/context-files";
-import { ManifestReader, manifestSelection, skillSelection } from "../manifests/reader";
+import { ManifestReader, manifestSelection, partsSelection, skillSelection } from "../manifests/reader";
 import type { GateCounts } from "../upstream/gate";
 import type { RepoFiles } from "./clone-files";
 
@@ -67,7 +67,9 @@ function tree(files: RepoFiles, path: string, depth: number): Record<string, unk
       name: e.name,
       type: e.type,
       ...(e.oid ? { oid: e.oid } : {}),
-      ...(depth > 1 ? { object: e.type === "tree" ? tree(files, `${path}/${e.name}`, depth - 1) : {} } : {}),
+      ...(depth > 1
+        ? { object: e.type === "tree" ? tree(files, path === "" ? e.name : `${path}/${e.name}`, depth - 1) : {} }
+        : {}),
     })),
   };
 }
@@ -95,16 +97,19 @@ export function cloneReader(
   return (files, id) => {
     const reading = manifests.read(answerSelection(files, manifestSelection()), id);
     let node: Record<string, unknown> | null = null;
-    if (reading.skillDirs.length > 0 || reading.skillLists.length > 0 || contextFileCount(reading.context) > 0) {
+    const more = reading.skillDirs.length + reading.skillLists.length + reading.pluginFolders.length;
+    if (more > 0 || contextFileCount(reading.context) > 0) {
       const selection = [
         skillSelection(reading.skillDirs, reading.skillLists),
         contextSelection(reading.context),
+        partsSelection(reading.pluginFolders),
       ].filter(Boolean);
       node = answerSelection(files, selection.join("\n  "));
       const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node![`k${k}`]]));
       const lists = new Map(reading.skillLists.map((path, k) => [path, node![`l${k}`]]));
       if (reading.skillDirs.length > 0 || reading.skillLists.length > 0)
         reading.details = manifests.finishSkills(reading, { objects, lists }, id);
+      manifests.finishPlugins(reading, node, id);
     }
     finishContext(reading, node);
     return manifests.checked(reading.details, id);

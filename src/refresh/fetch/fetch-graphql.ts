@@ -17,7 +17,13 @@ import {
   finishContext,
   shareContextFiles,
 } from "../manifests/context-files";
-import { type ManifestReader, type ManifestReading, manifestSelection, skillSelection } from "../manifests/reader";
+import {
+  type ManifestReader,
+  type ManifestReading,
+  manifestSelection,
+  partsSelection,
+  skillSelection,
+} from "../manifests/reader";
 import { hookScripts, scriptSelection, withScriptRisk } from "../risk/hook-scripts";
 import type { UpstreamGate } from "../upstream/gate";
 import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
@@ -129,6 +135,8 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
 }
 
 const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 || reading.skillLists.length > 0;
+const needsFollowUp = (reading: ManifestReading) =>
+  needsSkills(reading) || reading.pluginFolders.length > 0 || contextFileCount(reading.context) > 0;
 
 /** Repositories of one follow-up query: one query per batch at most. */
 const SKILL_REPOS = GRAPHQL_BATCH;
@@ -136,6 +144,8 @@ const SKILL_REPOS = GRAPHQL_BATCH;
 export const SKILL_FILES_PER_QUERY = 1000;
 /** Plugin `skills/` folders one follow-up query lists at most (those outside `plugins/<p>`), shared likewise. */
 export const SKILL_LISTS_PER_QUERY = 200;
+/** Plugin folders one follow-up query reads at most (about five files each), shared likewise. */
+export const PLUGIN_FOLDERS_PER_QUERY = 400;
 
 /** The most folders each repository may read so that all of them together stay within `total`. */
 export function fairShare(wanted: readonly number[], total: number): number {
@@ -155,13 +165,7 @@ export function fairShare(wanted: readonly number[], total: number): number {
  */
 async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
   const todo = reads
-    .filter(
-      (r) =>
-        r.read.reading &&
-        (needsSkills(r.read.reading) ||
-          (r.read.scripts?.length ?? 0) > 0 ||
-          contextFileCount(r.read.reading.context) > 0),
-    )
+    .filter((r) => r.read.reading && (needsFollowUp(r.read.reading) || (r.read.scripts?.length ?? 0) > 0))
     .slice(0, SKILL_REPOS);
   if (todo.length === 0) return;
   const share = fairShare(
@@ -172,9 +176,14 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     todo.map((r) => r.read.reading!.skillLists.length),
     SKILL_LISTS_PER_QUERY,
   );
+  const folderShare = fairShare(
+    todo.map((r) => r.read.reading!.pluginFolders.length),
+    PLUGIN_FOLDERS_PER_QUERY,
+  );
   for (const { read } of todo) {
     read.reading!.skillDirs = read.reading!.skillDirs.slice(0, share);
     read.reading!.skillLists = read.reading!.skillLists.slice(0, listShare);
+    read.reading!.pluginFolders = read.reading!.pluginFolders.slice(0, folderShare);
   }
   const files = fairShare(
     todo.map((r) => contextFileCount(r.read.reading!.context)),
@@ -190,11 +199,12 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     variables[`o${i}`] = owner;
     variables[`n${i}`] = name;
     declarations.push(`$o${i}: String!, $n${i}: String!`);
-    const { skillDirs, skillLists, context } = read.reading!;
+    const { skillDirs, skillLists, context, pluginFolders } = read.reading!;
     const selection = [
       skillSelection(skillDirs, skillLists),
       scriptSelection(read.scripts ?? []),
       contextSelection(context),
+      partsSelection(pluginFolders),
     ].filter(Boolean);
     fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
   });
@@ -218,6 +228,7 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     const outcome = read.outcome as Extract<Outcome, { kind: "fetched" }>;
     if (needsSkills(reading))
       reading.details = options.manifests.finishSkills(reading, { objects, lists }, outcome.facts.full_name);
+    options.manifests.finishPlugins(reading, node ?? null, outcome.facts.full_name);
     if (read.scripts?.length) Object.assign(reading.details, withScriptRisk(reading.details.risk, read.scripts, node));
   });
 }

@@ -38,8 +38,10 @@ import {
 import { readMarketplace } from "./marketplace";
 import { rootLayout } from "./marketplace-entry";
 import { mcpJson } from "./mcp";
+import { otherHarnesses } from "./other-harnesses";
 import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
+import { finishPlugins, pluginFolderList, pluginInstallLines } from "./plugin-folders";
 import { readPlugin } from "./plugin-manifest";
 import type { Found, ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
@@ -49,6 +51,7 @@ import { skillPlaces } from "./skill-places";
 import { frontMatter } from "./skills";
 
 export { MAX_ENTRIES, MAX_MANIFEST_BYTES, MAX_MARKETPLACE_BYTES } from "./manifest-gate";
+export { partsSelection } from "./plugin-folders";
 export type { ManifestReading, PublishedNames } from "./reading";
 export { MANIFEST_FILES, MANIFEST_TREES, manifestSelection, skillSelection } from "./selection";
 export { SKILLS_CLI } from "./skills";
@@ -127,6 +130,7 @@ export class ManifestReader {
       found.deprecated ||= read.deprecated;
       found.registry = read.registry;
     }
+    otherHarnesses(this.gate, (key) => this.json(node, key, id), id, found);
     const gemini = this.json(node, "gemini", id);
     const extension = gemini ? readGemini(this.gate, gemini, id) : null;
     if (extension) {
@@ -237,6 +241,7 @@ export class ManifestReader {
       skillDirs: places.folders.slice(0, MAX_LIST_ITEMS).map((f) => f.path),
       skillFolders: places.folders,
       skillLists: places.lists,
+      pluginFolders: pluginFolderList(market, found.marketJson, id),
       packages: found.packages,
       context: contextFiles(node, found.plugin?.manifest ?? null, found.plugin?.loads ?? false, id),
     };
@@ -259,10 +264,16 @@ export class ManifestReader {
     return reading.details;
   }
 
+  /** Completes a reading with each marketplace plugin's own parts, from the follow-up's answer (null when it failed). */
+  finishPlugins(reading: ManifestReading, node: Json | null, id: string): void {
+    finishPlugins(this.gate, reading.details, reading.pluginFolders, node, id);
+  }
+
   /** The details with every list within its cap (`truncated` names the cut ones), checked against their schema once more. */
   checked(details: PluginDetails, id: string): PluginDetails | null {
     const c = details.contents;
     if (c) {
+      pluginInstallLines(details);
       c.counts = {
         ...c.counts,
         skills: c.skills.length,

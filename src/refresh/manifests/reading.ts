@@ -3,6 +3,7 @@ import type { Contents, Harness, Install, PluginDetails } from "../../catalog/mo
 import type { McpRegistryIdentity } from "../../catalog/model/mcp-identity";
 import type { Json } from "./manifest-gate";
 import type { readMarketplace } from "./marketplace";
+import type { PluginFolder } from "./plugin-folders";
 import type { SkillFolder } from "./skill-places";
 
 /** The evidence a repository's manifests add, and what a follow-up query must still read. */
@@ -18,6 +19,8 @@ export interface ManifestReading {
   skillFolders: SkillFolder[];
   /** Plugin `skills/` folders the follow-up query lists (their skills are then named by folder). */
   skillLists: string[];
+  /** The marketplace's plugins in this repository, whose folders the follow-up query reads (plugin-folders.ts). */
+  pluginFolders: PluginFolder[];
   /** The packages package.json and pyproject.toml name as published (not `private`), names checked. */
   packages: PublishedNames;
   /** The command and agent files a root Claude Code plugin's context needs (context-files.ts); null for none. */

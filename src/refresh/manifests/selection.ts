@@ -4,7 +4,7 @@
  */
 
 import { DEFAULT_OWNER_FILE } from "../../settings";
-import { listSelection, pluginTreeSelection } from "./skill-places";
+import { listSelection, pluginTreeSelection, rootSelection } from "./skill-places";
 
 /** Root files read, by GraphQL alias. */
 export const MANIFEST_FILES = {
@@ -20,6 +20,10 @@ export const MANIFEST_FILES = {
   hooks: "hooks/hooks.json",
   mcp: ".mcp.json",
   gemini: "gemini-extension.json",
+  codexPlugin: ".codex-plugin/plugin.json",
+  codexMarketplace: ".agents/plugins/marketplace.json",
+  cursorPlugin: ".cursor-plugin/plugin.json",
+  cursorMarketplace: ".cursor-plugin/marketplace.json",
 } as const;
 export type FileKey = keyof typeof MANIFEST_FILES;
 
@@ -56,7 +60,15 @@ export function manifestSelection(ownerFile = DEFAULT_OWNER_FILE): string {
   const owner = `${OWNER_ALIAS}: ${at(ownerFile)} { ... on Blob { byteSize isTruncated text } }`;
   const flags = "isFork parent { nameWithOwner } latestRelease { tagName publishedAt }";
   const verified = "owner { ... on Organization { isVerified } }";
-  return [flags, verified, ...blobs, owner, ...trees, pluginTreeSelection(alias("pluginsDir"))].join("\n  ");
+  return [
+    flags,
+    verified,
+    ...blobs,
+    owner,
+    ...trees,
+    pluginTreeSelection(alias("pluginsDir")),
+    rootSelection(alias("root")),
+  ].join("\n  ");
 }
 
 /**

@@ -10,7 +10,7 @@ import { withSkillRisk } from "../risk/manifest";
 import { type Gate, isObject, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { ManifestReading } from "./reading";
 import { listedSkills } from "./skill-places";
-import { frontMatter, SKILL_NAME, SKILLS_CLI } from "./skills";
+import { frontMatter, SKILL_NAME, SKILLS_CLI, type SpecProblem } from "./skills";
 
 /** What the follow-up query brought: SKILL.md blobs by folder path, listings by `skills/` folder path. */
 export interface SkillObjects {
@@ -25,10 +25,15 @@ export const NO_INSTALL = {
   label: "its front-matter name is a label, not the name the installer matches",
   description: "no description, which the installer requires",
   unread: "SKILL.md not read; named by its folder",
+  hyphens: "its name has a trailing or doubled hyphen, which the Agent Skills format forbids",
+  folder: "its front-matter name is not its folder's, which the Agent Skills format requires",
+  long: "its description is longer than the 1,024 characters the Agent Skills format allows",
 } as const;
 
 interface Read extends SkillEntry {
   labelled: boolean;
+  /** How its front matter breaks the Agent Skills format (skills.ts), if it does. */
+  invalid?: SpecProblem;
   read: boolean;
 }
 
@@ -43,6 +48,7 @@ const folderName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** The kind of place a skill folder is, as a refusal names it when the file's path is too long or a size is at stake: `skills/*\/SKILL.md`, `.claude/skills/*\/SKILL.md`, `*\/skills/*\/SKILL.md`. */
 function placeLabel(path: string): string {
+  if (!path.includes("/")) return "*/SKILL.md";
   const container = path.slice(0, path.lastIndexOf("/"));
   const shared = container === "skills" || container === ".agents/skills" || container === ".claude/skills";
   return `${shared ? container : "*/skills"}/*/SKILL.md`;
@@ -69,6 +75,7 @@ function readFolders(gate: Gate, reading: ManifestReading, objects: SkillObjects
     found.push({
       ...entry(name, description, path, trees.get(path) ?? null),
       labelled: skill.labelled === true,
+      ...(skill.invalid ? { invalid: skill.invalid } : {}),
       read: true,
     });
   }
@@ -81,6 +88,7 @@ function noInstall(skill: Read, twice: ReadonlySet<string>, rootSkill: boolean):
   if (!skill.read) return NO_INSTALL.unread;
   if (rootSkill) return NO_INSTALL.root;
   if (skill.labelled) return NO_INSTALL.label;
+  if (skill.invalid) return NO_INSTALL[skill.invalid];
   return skill.description ? null : NO_INSTALL.description;
 }
 
@@ -109,7 +117,7 @@ export function finishSkills(gate: Gate, reading: ManifestReading, brought: Skil
   if (contents.skills.some((s) => twice.has(s.name)))
     details.install = details.install.filter((i) => i.from !== "SKILL.md");
   for (const skill of [...found, ...named]) {
-    const { labelled: _, read: __, ...kept } = skill;
+    const { labelled: _, read: __, invalid: ___, ...kept } = skill;
     const reason = noInstall(skill, twice, rootSkill);
     skills.push(reason ? { ...kept, no_install: reason } : kept);
     if (reason) continue;

@@ -10,8 +10,8 @@ import { isObject, type Json } from "./manifest-gate";
 
 /** A folder name that can hold a skill. */
 const SKILL_FOLDER = /^[A-Za-z0-9_][A-Za-z0-9._ -]{0,99}$/;
-/** A relative path component the installer and the platform both take as it is. */
-const PART = /^[A-Za-z0-9_][A-Za-z0-9._@+-]{0,99}$/;
+/** A relative path component the installer and the platform both take as it is (`.claude` too; `..` never). */
+const PART = /^[A-Za-z0-9_.][A-Za-z0-9._@+-]{0,99}$/;
 /** A git object id. */
 const OID = /^[0-9a-f]{40}$/;
 /** Plugin folders whose `skills/` the follow-up query lists at most (relative sources outside `plugins/`). */
@@ -37,6 +37,14 @@ export function pluginTreeSelection(alias: string): string {
   const top = `entries { name type object { ... on Tree { ${mid} } } }`;
   return `${alias}: object(expression: "HEAD:plugins") { ... on Tree { ${top} } }`;
 }
+
+/** The batch's listing of the root, two levels: a folder holding a SKILL.md is a skill where no standard place holds one. */
+export function rootSelection(alias: string): string {
+  return `${alias}: object(expression: "HEAD:") { ... on Tree { entries { name type oid object { ... on Tree { entries { name type } } } } } }`;
+}
+
+/** Root folders read as skills at most, when no standard place holds one. */
+export const MAX_ROOT_SKILLS = 200;
 
 interface Entry {
   name: string;
@@ -70,7 +78,7 @@ function foldersOf(tree: unknown, base: string): SkillFolder[] {
 }
 
 /** `./a/b` (or `a/b` under a root) as `a/b`; "" for the root itself; null for a path the installer skips. */
-function relativeFolder(root: unknown, source: unknown): string | null {
+export function relativeFolder(root: unknown, source: unknown): string | null {
   if (root !== undefined && !(typeof root === "string" && root.startsWith("./"))) return null;
   if (typeof source !== "string" || !source.startsWith("./")) return null;
   const parts = `${root ?? ""}/${source}`.split("/").filter((p) => p !== "" && p !== ".");
@@ -111,7 +119,23 @@ export function skillPlaces(node: Json, marketplace: Json | null): SkillPlaces {
       folders.push(...foldersOf(skillsDir?.object, `${folder}/skills`));
     } else if (lists.length < MAX_LISTED_ROOTS) lists.push(`${folder}/skills`);
   }
+  // No standard place and no root SKILL.md: the installer looks for `<folder>/SKILL.md` anywhere, so the root's folders are read.
+  if (folders.length === 0 && lists.length === 0 && !isObject(listed("skill")))
+    folders.push(...rootSkills(listed("root")));
   return { folders, lists };
+}
+
+/** The root's folders holding a SKILL.md, with their tree ids. */
+function rootSkills(root: unknown): SkillFolder[] {
+  return treeEntries(root)
+    .filter(
+      (e) =>
+        e.type === "tree" &&
+        SKILL_FOLDER.test(e.name) &&
+        treeEntries(e.object).some((f) => f.name === "SKILL.md" && f.type === "blob"),
+    )
+    .slice(0, MAX_ROOT_SKILLS)
+    .map((e) => ({ path: e.name, tree: e.oid }));
 }
 
 /** The follow-up's listing of a plugin's `skills/` folder: each folder's tree id and whether it holds a SKILL.md. */

@@ -63,6 +63,20 @@ export function usedFields(yaml: string, used: readonly string[] = SKILL_FIELDS)
   return topLevel ? kept.join("\n") : yaml;
 }
 
+/** How a skill breaks the Agent Skills specification while Claude Code still loads it (skill-folders.ts names each). */
+export type SpecProblem = "hyphens" | "folder" | "long";
+
+/**
+ * The specification's rules past the name's characters: no leading, trailing or doubled hyphen, the
+ * folder's own name, a description of at most 1,024 characters.
+ */
+function specProblem(name: string, description: unknown, folder: string | undefined): SpecProblem | null {
+  if (name.endsWith("-") || name.includes("--")) return "hyphens";
+  if (folder !== undefined && folder !== name) return "folder";
+  if (typeof description === "string" && [...description].length > 1024) return "long";
+  return null;
+}
+
 /**
  * `name` and `description` from a SKILL.md's YAML front matter; the name must be a skill name
  * (refusals counted). In `skills/<folder>/`, Claude Code names a skill by its folder and shows the
@@ -75,7 +89,7 @@ export function frontMatter(
   file: string,
   id: string,
   folder?: string,
-): (Skill & { labelled?: true }) | null {
+): (Skill & { labelled?: true; invalid?: SpecProblem }) | null {
   const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text.slice(0, MAX_FRONT_MATTER + 8));
   if (!match) return gate.refuse(file, "no front matter", id);
   const yaml = usedFields(match[1]!);
@@ -92,7 +106,10 @@ export function frontMatter(
   if (!isObject(data)) return gate.refuse(file, "invalid front matter", id);
   const name = str(data.name);
   const description = typeof data.description === "string" ? cleanText(data.description, MAX_TEXT) : null;
-  if (name && SKILL_NAME.test(name)) return { name, description };
+  if (name && SKILL_NAME.test(name)) {
+    const invalid = specProblem(name, data.description, folder);
+    return invalid ? { name, description, invalid } : { name, description };
+  }
   if (folder !== undefined && SKILL_NAME.test(folder) && (name === null || cleanText(name, 100) !== null))
     return { name: folder, description, labelled: true };
   return gate.refuse(file, "skill name not accepted", id);

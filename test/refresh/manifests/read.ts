@@ -6,7 +6,12 @@
 import type { PluginDetails } from "../../../src/catalog/model/details";
 import type { RepoFiles } from "../../../src/refresh/fetch/clone-files";
 import { answerSelection } from "../../../src/refresh/fetch/clones";
-import { ManifestReader, manifestSelection, skillSelection } from "../../../src/refresh/manifests/reader";
+import {
+  ManifestReader,
+  manifestSelection,
+  partsSelection,
+  skillSelection,
+} from "../../../src/refresh/manifests/reader";
 import { GateCounts } from "../../../src/refresh/upstream/gate";
 import { objectId } from "../../fakes/object-ids";
 import { TEST_EVIDENCE } from "../support";
@@ -29,7 +34,7 @@ export function memoryFiles(files: Record<string, string>): RepoFiles {
       return { bytes: bytes.subarray(0, limit), size: bytes.length };
     },
     folder(path) {
-      const prefix = `${path}/`;
+      const prefix = path === "" ? "" : `${path}/`;
       const entries = new Map<string, "blob" | "tree">();
       for (const file of Object.keys(files)) {
         if (!file.startsWith(prefix)) continue;
@@ -56,6 +61,8 @@ export function readRepo(files: Record<string, string>, id = "acme/repo", readLi
     const lists = new Map(reading.skillLists.map((d, k) => [d, node[`l${k}`]]));
     reading.details = reader.finishSkills(reading, { objects, lists }, id);
   }
+  if (reading.pluginFolders.length)
+    reader.finishPlugins(reading, answerSelection(copy, partsSelection(reading.pluginFolders)), id);
   const details = reader.checked(reading.details, id);
   return { details, refused: Object.fromEntries(counts.leftOut), skillDirs: reading.skillDirs };
 }

@@ -92,6 +92,45 @@ describe("skill packs", () => {
     });
   });
 
+  test("a skill whose front matter breaks the Agent Skills format is listed with the reason and no install line", () => {
+    const read = readRepo({
+      "skills/react-best-practices/SKILL.md": skill("vercel-react-best-practices", "Another folder's name"),
+      "skills/double--dash/SKILL.md": skill("double--dash", "Doubled hyphen"),
+      "skills/wordy/SKILL.md": skill("wordy", "w".repeat(1025)),
+      "skills/just-right/SKILL.md": skill("just-right", "w".repeat(1024)),
+    });
+    const byName = new Map(read.details!.contents!.skills.map((s) => [s.name, s]));
+    expect(byName.get("vercel-react-best-practices")!.no_install).toBe(NO_INSTALL.folder);
+    expect(byName.get("double--dash")!.no_install).toBe(NO_INSTALL.hyphens);
+    expect(byName.get("wordy")!.no_install).toBe(NO_INSTALL.long);
+    expect(byName.get("just-right")!.no_install).toBeUndefined();
+    expect(commands(read)).toEqual(["npx -y skills@1.7.4 add acme/repo --skill just-right --agent claude-code"]);
+  });
+
+  test("where no standard place holds a skill, each root folder's SKILL.md is one, with its install line", () => {
+    const read = readRepo({
+      "pdf-tools/SKILL.md": skill("pdf-tools", "Reads PDFs"),
+      "pdf-tools/scripts/run.py": "print('x')",
+      "web-fetch/SKILL.md": skill("web-fetch", "Fetches pages"),
+      "docs/README.md": "# docs",
+    });
+    expect(read.details!.contents!.skills).toMatchObject([
+      { name: "pdf-tools", description: "Reads PDFs", path: "pdf-tools" },
+      { name: "web-fetch", description: "Fetches pages", path: "web-fetch" },
+    ]);
+    expect(commands(read)).toEqual([
+      "npx -y skills@1.7.4 add acme/repo --skill pdf-tools --agent claude-code",
+      "npx -y skills@1.7.4 add acme/repo --skill web-fetch --agent claude-code",
+    ]);
+    expect(read.details!.works_with).toEqual(["agent-skills"]);
+    // A standard place holds one: the root's folders are not skills then.
+    const standard = readRepo({
+      "skills/tidy/SKILL.md": skill("tidy", "Keeps things tidy"),
+      "pdf-tools/SKILL.md": skill("pdf-tools", "Reads PDFs"),
+    });
+    expect(standard.details!.contents!.skills.map((s) => s.name)).toEqual(["tidy"]);
+  });
+
   test("folders without a single readable SKILL.md name nothing", () => {
     const read = readRepo({ "skills/notes/README.md": "# Notes", "skills/scripts/run.sh": "echo" });
     expect(read.details!.contents).toBeNull();

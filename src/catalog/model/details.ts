@@ -12,10 +12,10 @@ import {
   acceptableServerName,
   commandProblem,
   configProblem,
-  ENV_NAME_PATTERN,
   SAFE_COMMAND_PATTERN,
   SERVER_NAME_PATTERN,
 } from "./install-rules";
+import { HARNESSES, type Install, InstallSchema } from "./install-schema";
 import { PluginEntrySchema } from "./plugin-entry";
 import { PluginPartsSchema } from "./plugin-parts-schema";
 import { McpRegistryDetailsSchema } from "./registry-inputs";
@@ -24,19 +24,13 @@ import { RiskNotesSchema } from "./risk";
 import { SecuritySchema } from "./security";
 import { REPO_ID_PATTERN, SkillSchema } from "./skill-schema";
 
+export { EnvSchema, HARNESSES, type Harness, type Install, InstallSchema, PACKAGE_PROOFS } from "./install-schema";
 export type { SkillEntry } from "./skill-schema";
-
-/** Harness ids of `works_with`, `install[].harness` and the `harness=` filter. */
-export const HARNESSES = ["claude-code", "mcp", "gemini-cli", "agent-skills", "codex", "cursor"] as const;
-export type Harness = (typeof HARNESSES)[number];
 
 /** The content kinds of the `has=` filter: `install` is "has an install instruction". */
 /** `tools`: its remote MCP server listed tools when the refresh asked it. */
 export const HAS_KINDS = ["skills", "commands", "agents", "hooks", "mcp", "install", "tools"] as const;
 export type HasKind = (typeof HAS_KINDS)[number];
-
-/** What `package_proof` may say: the kinds of proof, and `unproven`. */
-export const PACKAGE_PROOFS = ["provenance", "mcp-registry", "server-json", "ghcr", "unproven"] as const;
 
 /** The parts a client may ask for with `include=`. */
 export const INCLUDE_PARTS = [
@@ -137,60 +131,6 @@ export const ContentsSchema = Type.Object(
   { additionalProperties: false },
 );
 export type Contents = Static<typeof ContentsSchema>;
-
-export const EnvSchema = Type.Object(
-  {
-    name: Type.String({ pattern: ENV_NAME_PATTERN }),
-    secret: Type.Boolean(),
-    required: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
-
-export const InstallSchema = Type.Object(
-  {
-    harness: Type.Union(HARNESSES.map((h) => Type.Literal(h))),
-    kind: Type.Union(
-      ["marketplace", "plugin", "npm", "pypi", "oci", "remote", "skill", "extension"].map((k) => Type.Literal(k)),
-    ),
-    command: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, pattern: SAFE_COMMAND_PATTERN })),
-    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    env: Type.Array(EnvSchema, { maxItems: 50 }),
-    from: Type.String({ minLength: 1, maxLength: 100 }),
-    package_verified: Type.Optional(
-      Type.Union([Type.Boolean(), Type.Null()], {
-        description:
-          "npm, PyPI and OCI lines: whether the package is proven this repository's own (true: see `package_proof`), " +
-          "is not (false: never this repository's own; it names another repository or none, or only claims this one: " +
-          "`package_proof` `unproven`), or its registry did not answer (null). Absent when the registries were not asked.",
-      }),
-    ),
-    package_note: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        description: "Why `package_verified` is what it is: the proof, or why there is none, in words.",
-      }),
-    ),
-    package_proof: Type.Optional(
-      Type.Union(
-        PACKAGE_PROOFS.map((p) => Type.Literal(p)),
-        {
-          description:
-            "What proves a `package_verified: true` line, each something a stranger publishing a package cannot write: " +
-            "`provenance` (signed build provenance, npm's or PyPI's, naming this repository), `mcp-registry` (the official " +
-            "MCP registry's record of a namespace it verified for this repository's owner lists the package), `server-json` " +
-            "(this repository's server.json names the package and the package's metadata names this repository back, or " +
-            "carries server.json's name), `ghcr` (a ghcr.io image under this repository's owner). `unproven` (with " +
-            "`package_verified: false`): the package's metadata names this repository, which whoever publishes it may " +
-            "write, and nothing proves it. Absent on lines that name another repository or none, or were not checked.",
-        },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type Install = Static<typeof InstallSchema>;
 
 const RepoId = Type.String({ pattern: REPO_ID_PATTERN });
 

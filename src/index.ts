@@ -6,6 +6,9 @@ import { createApp, servedSnapshot } from "./app";
 import { createLog } from "./base/log";
 import { MemoryLimit } from "./base/memory-limit";
 import { Metrics } from "./base/metrics";
+import { categoryInfo, loadEditorial } from "./catalog/model/editorial";
+import type { Policy } from "./catalog/model/policy";
+import { loadPolicy, PolicyError } from "./catalog/model/policy-file";
 import { saveLastGoodInBackground } from "./catalog/snapshot/last-good";
 import { startDocuments } from "./catalog/snapshot/prepared";
 import { prepareDatabase } from "./catalog/snapshot/startup";
@@ -13,7 +16,7 @@ import { CatalogStore } from "./catalog/snapshot/store";
 import { SnapshotFollower } from "./cluster/distribution";
 import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/shared-limit";
-import { type Config, ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig, policyPath } from "./config";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { documentsAhead } from "./market/documents";
@@ -34,12 +37,26 @@ try {
   throw error;
 }
 
+let policy: Policy | null;
+try {
+  policy = loadPolicy(
+    policyPath(config),
+    categoryInfo(loadEditorial(config.refreshDataDir)).map((c) => c.id),
+  );
+} catch (error) {
+  if (error instanceof PolicyError) {
+    console.error(`Invalid policy: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
+
 redact(config.githubToken);
 redact(config.metricsToken);
 redact(config.readToken);
 const databasePath = config.databasePath;
-prepareDatabase(databasePath, log);
-const store = new CatalogStore(databasePath, { log });
+prepareDatabase(databasePath, log, policy);
+const store = new CatalogStore(databasePath, { log, policy });
 store.onSwap(() => {
   saveLastGoodInBackground(databasePath).catch((error: Error) => {
     log("snapshot.last_good_failed", { error: error.message });

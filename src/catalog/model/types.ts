@@ -77,6 +77,11 @@ export interface SnapshotInput {
   candidates?: CandidateDecision[];
   /** The evidence and star floors the refresher applied. */
   listingRules?: ListingRules;
+  /**
+   * Under a policy: every record made, each with the rule that keeps it out (null when served),
+   * kept in the snapshot's unserved `policy_records` table; absent without a policy.
+   */
+  policyRecords?: Array<{ record: PluginRecord; rule: string | null; newer?: PluginRecord }>;
 }
 
 /** A category as clients see it. */

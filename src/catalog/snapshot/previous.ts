@@ -10,8 +10,9 @@ import { type PluginDetails, validDetails } from "../model/details";
 import { type DetailFragments, detailFragments, withoutEmptyParts } from "../model/fragments";
 import type { PreviousHistory } from "../model/history";
 import { fragmentsProblem } from "../model/stored";
-import type { HistoryEvent, RepoFacts } from "../model/types";
-import { catalogJson } from "../model/views";
+import type { HistoryEvent, PluginRecord, RepoFacts } from "../model/types";
+import { catalogJson, catalogRecordJson, fullView } from "../model/views";
+import type { PolicyRecord } from "./policy-apply";
 
 export interface PreviousPlugin {
   id: string;
@@ -38,6 +39,66 @@ export interface PreviousCatalog extends PreviousHistory {
   editorialIds: Record<string, number>;
   /** The refresher's decisions kept in the snapshot (none in a file without a `candidates` table). */
   candidates: CandidateDecision[];
+  /**
+   * Under a policy, every record the snapshot keeps (served or not) by lowercased id; empty
+   * without one. `plugins` holds those kept out too: the policy narrows what is served, not what
+   * the refresh knows. `served` are the keys of the plugins the file serves.
+   */
+  policyRecords: Map<string, PolicyRecord>;
+  served: Set<string>;
+}
+
+/** The previous catalog as the change history sees it: only what was served. */
+export function servedPrevious(previous: PreviousCatalog): PreviousCatalog {
+  if (previous.served.size === previous.plugins.size) return previous;
+  const plugins = new Map([...previous.plugins].filter(([key]) => previous.served.has(key)));
+  return { ...previous, plugins };
+}
+
+/** A record the policy kept out, in the form the refresh carries a published plugin in. */
+function heldPlugin(record: PluginRecord, snapshotAt: string): PreviousPlugin {
+  return {
+    id: record.id,
+    facts: {
+      database_id: record.repo_id,
+      full_name: record.id,
+      description: record.description || null,
+      homepage: record.homepage,
+      stars: record.stars,
+      forks: record.forks,
+      language: record.language || null,
+      license: record.license || null,
+      archived: record.archived,
+      created_at: record.created_at,
+      pushed_at: record.pushed_at,
+      topics: record.topics,
+    },
+    json: JSON.stringify(fullView(record)),
+    firstSeenAt: record.first_seen_at,
+    etag: record.etag,
+    repoId: record.repo_id,
+    previousIds: record.previous_ids,
+    catalogJson: catalogRecordJson(record),
+    changedAt: snapshotAt,
+    details: validDetails(record.details ?? null),
+  };
+}
+
+const HAS_POLICY_RECORDS = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'policy_records'`;
+const SELECT_POLICY_RECORDS = `SELECT rule, json, newer FROM policy_records`;
+
+/** The rows of `policy_records`, by lowercased id; none in a file without the table. */
+export function readPolicyRecords(db: Database): Map<string, PolicyRecord> {
+  const out = new Map<string, PolicyRecord>();
+  if (!db.prepare(HAS_POLICY_RECORDS).get()) return out;
+  type Row = { rule: string | null; json: string; newer: string | null };
+  for (const row of db.prepare<Row, []>(SELECT_POLICY_RECORDS).all()) {
+    const record = JSON.parse(row.json) as PluginRecord;
+    const kept: PolicyRecord = { record, rule: row.rule };
+    if (row.newer !== null) kept.newer = JSON.parse(row.newer) as PluginRecord;
+    out.set(record.id.toLowerCase(), kept);
+  }
+  return out;
 }
 
 interface Row {
@@ -154,7 +215,16 @@ function editorialIds(json: string | undefined): Record<string, number> {
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
 export function readPrevious(path: string, log: Log | null = null): PreviousCatalog {
   if (!existsSync(path)) {
-    return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] };
+    return {
+      snapshotAt: null,
+      plugins: new Map(),
+      events: [],
+      snapshots: [],
+      editorialIds: {},
+      candidates: [],
+      policyRecords: new Map(),
+      served: new Set(),
+    };
   }
   const db = new Database(path, { readonly: true, strict: true });
   try {
@@ -192,8 +262,16 @@ export function readPrevious(path: string, log: Log | null = null): PreviousCata
         details: detailsOfRow(row, log),
       });
     }
+    const snapshotAt = db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null;
+    const served = new Set(plugins.keys());
+    const policyRecords = readPolicyRecords(db);
+    for (const [key, kept] of policyRecords) {
+      if (kept.rule !== null && !plugins.has(key)) plugins.set(key, heldPlugin(kept.record, snapshotAt ?? ""));
+    }
     return {
-      snapshotAt: db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null,
+      snapshotAt,
+      policyRecords,
+      served,
       editorialIds: editorialIds(db.prepare<{ value: string }, []>(SELECT_EDITORIAL_IDS).get()?.value),
       plugins,
       events: db.prepare<HistoryEvent, []>(SELECT_EVENTS).all(),

@@ -230,7 +230,7 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   const { snapshotAt, records } = candidate;
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
-  const before = new Map([...run.previous.policyRecords].map(([key, kept]) => [key, kept.record]));
+  const before = new Map([...run.previous.plugins].map(([key, p]) => [key, p.details]));
   const judgedRecords = run.policy ? judged(run.policy, records, before) : undefined;
   const served = judgedRecords ? judgedRecords.filter((r) => r.rule === null).map((r) => r.record) : records;
   const history = carryHistory(servedPrevious(run.previous), served, candidate.summary.renamed, snapshotAt);

@@ -6,6 +6,7 @@
  * is kept in `policy_records` beside them, for the refresh and the review.
  */
 import type { CandidateDecision } from "../model/candidates";
+import type { PluginDetails } from "../model/details";
 import { approvedCommit, type Policy, policyRule } from "../model/policy";
 import type { PluginRecord, SnapshotInput } from "../model/types";
 
@@ -27,27 +28,27 @@ export function ruleFor(policy: Policy, record: PluginRecord): string | null {
   return `allow repo ${record.id} commit ${approved}: read at ${read ?? "an unknown commit"}`;
 }
 
-const commitOf = (record: PluginRecord | undefined) => record?.details?.contents?.commit ?? null;
+const commitOf = (details: PluginDetails | null | undefined) => details?.contents?.commit ?? null;
 
 /**
  * Every record with its rule under `policy`. A plugin approved at a commit its new reading is not
- * at is served as it was read at that commit when `before` (the records kept by the previous
- * snapshot, by lowercased id) holds that reading; the new one waits for review beside it.
+ * at is served with what its manifests said at that commit when `before` (the previous
+ * snapshot's details, by lowercased id) was read there, if that still passes the policy; the new
+ * reading waits for review beside it. The repository's own facts (stars, dates) are the new ones.
  */
 export function judged(
   policy: Policy,
   records: readonly PluginRecord[],
-  before: ReadonlyMap<string, PluginRecord> = new Map(),
+  before: ReadonlyMap<string, PluginDetails | null> = new Map(),
 ): PolicyRecord[] {
   return records.map((record) => {
     const approved = approvedCommit(policy, record.id);
     const rule = ruleFor(policy, record);
-    if (approved === null || commitOf(record) === approved) return { record, rule };
-    const old = before.get(record.id.toLowerCase());
-    // The reading at the approved commit, if it still passes the rest of the policy.
-    if (old && commitOf(old) === approved && ruleFor(policy, old) === null)
-      return { record: old, rule: null, newer: record };
-    return { record, rule };
+    if (approved === null || commitOf(record.details) === approved) return { record, rule };
+    const details = before.get(record.id.toLowerCase());
+    if (commitOf(details) !== approved) return { record, rule };
+    const old: PluginRecord = { ...record, details };
+    return ruleFor(policy, old) === null ? { record: old, rule: null, newer: record } : { record, rule };
   });
 }
 

@@ -2,13 +2,13 @@
  * Entry point: read configuration, make sure a good snapshot is in place (building or restoring
  * one when the file is missing or damaged), listen, and stop cleanly on SIGTERM/SIGINT.
  */
+import { existsSync } from "node:fs";
 import { createApp, servedSnapshot } from "./app";
 import { createLog } from "./base/log";
 import { MemoryLimit } from "./base/memory-limit";
 import { Metrics } from "./base/metrics";
 import { categoryInfo, loadEditorial } from "./catalog/model/editorial";
 import type { Policy } from "./catalog/model/policy";
-import { loadPolicy, PolicyError } from "./catalog/model/policy-file";
 import { saveLastGoodInBackground } from "./catalog/snapshot/last-good";
 import { startDocuments } from "./catalog/snapshot/prepared";
 import { prepareDatabase } from "./catalog/snapshot/startup";
@@ -37,18 +37,20 @@ try {
   throw error;
 }
 
-let policy: Policy | null;
-try {
-  policy = loadPolicy(
-    policyPath(config),
-    categoryInfo(loadEditorial(config.refreshDataDir)).map((c) => c.id),
-  );
-} catch (error) {
-  if (error instanceof PolicyError) {
+// The policy's reader (and its YAML parser) is loaded only where there is a policy file.
+let policy: Policy | null = null;
+if (existsSync(policyPath(config))) {
+  const { loadPolicy, PolicyError } = await import("./catalog/model/policy-file");
+  try {
+    policy = loadPolicy(
+      policyPath(config),
+      categoryInfo(loadEditorial(config.refreshDataDir)).map((c) => c.id),
+    );
+  } catch (error) {
+    if (!(error instanceof PolicyError)) throw error;
     console.error(`Invalid policy: ${error.message}`);
     process.exit(2);
   }
-  throw error;
 }
 
 redact(config.githubToken);

@@ -112,6 +112,8 @@ describe("GET /openapi.json", () => {
       "/market/claude/marketplace.json",
       "/market/claude/categories/{id}/marketplace.json",
       "/market/claude/picks/marketplace.json",
+      "/market/claude/managed-settings.json",
+      "/market/vscode/settings.json",
       "/v0.1/servers",
       "/v0.1/servers/{serverName}/versions",
       "/v0.1/servers/{serverName}/versions/{version}",

@@ -240,4 +240,42 @@ describe("under a policy mixing every rule, every surface serves exactly what it
     expect(data.status).toBe("listed");
     expect("policy_rule" in data).toBe(false);
   });
+
+  test("the managed settings name only the catalog's marketplaces and the MCP servers it admits; the manifest lists them", async () => {
+    const claude = await server_.json("/market/claude/managed-settings.json");
+    expect(claude.strictKnownMarketplaces[0]).toEqual({
+      source: "url",
+      url: "http://catalog.test/market/claude/marketplace.json",
+    });
+    expect(claude.strictKnownMarketplaces).toHaveLength(2 + CATEGORY_IDS.length);
+    expect(claude.allowedMcpServers).toEqual(
+      ["alpha-srv", "picked-srv", "pinned-srv"].map((name) => ({
+        serverCommand: ["npx", "-y", `@acme/${name}@1.0.0`],
+      })),
+    );
+    expect(await server_.json("/market/vscode/settings.json")).toEqual({
+      "chat.mcp.gallery.serviceUrl": "http://catalog.test/",
+      "chat.mcp.access": "registry",
+    });
+    const manifest = await server_.json("/market/manifest.json");
+    expect(manifest.endpoints.map((e: { id: string }) => e.id)).toEqual([
+      "manifest",
+      "plugins",
+      "claude-managed-settings",
+      "vscode-settings",
+    ]);
+  });
+});
+
+describe("without a policy", () => {
+  test("nothing is kept out and the manifest lists what it always did", async () => {
+    const open = startServer(snapshotInput(records()));
+    try {
+      expect((await open.json("/api/v1/plugins?limit=100")).data.total).toBe(records().length);
+      const manifest = await open.json("/market/manifest.json");
+      expect(manifest.endpoints.map((e: { id: string }) => e.id)).toEqual(["manifest", "plugins"]);
+    } finally {
+      await open.stop();
+    }
+  });
 });

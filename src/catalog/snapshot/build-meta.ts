@@ -55,6 +55,10 @@ export function writeCandidates(db: Database, input: SnapshotInput): void {
   for (const { record, rule, newer } of input.policyRecords ?? []) {
     kept.run(record.id, rule, JSON.stringify(record), newer ? JSON.stringify(newer) : null);
   }
+  if (input.policyRecords) {
+    const held = input.policyRecords.filter((r) => r.rule !== null).length;
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('policy', ?)`).run(JSON.stringify({ held }));
+  }
   db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`).run(
     "listing_rules",
     JSON.stringify(input.listingRules ?? NO_LISTING_RULES),

@@ -245,6 +245,8 @@ export class Snapshot {
     return this.db.query<HistoryEvent, []>(`SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`).all();
   }
 
+  /** True when built under an organization's policy (policy-apply.ts): the managed settings are served then. */
+  underPolicy = (): boolean => this.db.query(`SELECT 1 FROM meta WHERE key = 'policy'`).get() !== null;
   /** True once closed: a reader working in slices stops. */
   get closed(): boolean {
     return this.isClosed;

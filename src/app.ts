@@ -31,7 +31,7 @@ import { nextRefresh } from "./scheduler/next";
 import { apiDocsDocs, apiDocsHandlers } from "./web/api-docs-routes";
 import { assetDoc, assetHandlers } from "./web/asset-routes";
 import { landingDoc, landingHandlers } from "./web/landing-routes";
-import { PAGES_RULE, pageDocs, pageHandlers } from "./web/page-routes";
+import { PAGES_RULE, pageDocs, pageHandlers, reviewDoc, reviewHandlers } from "./web/page-routes";
 
 interface AppDeps {
   store: CatalogStore;
@@ -228,7 +228,6 @@ export function createApp({
   const { baseUrl, rateLimitWindowMs } = config;
   const docInfo = { baseUrl, version: "v1", rateLimitWindowMs, private: config.readToken !== undefined };
   const docs = apiDocsHandlers(answer, store, described, docInfo);
-  const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
   const mcpApi = mcpApiHandlers(answer, store, config.baseUrl);
@@ -254,7 +253,7 @@ export function createApp({
     ["/market/claude/picks/marketplace.json", claude.picks, paging, claudeDocs.picks],
     ["/market/claude/managed-settings.json", market.claudeSettings, paging, managedSettingsDocs.claude],
     ["/market/vscode/settings.json", market.vscodeSettings, paging, managedSettingsDocs.vscode],
-    ["/api/v1/categories", categories.list, limited, categoriesDoc],
+    ["/api/v1/categories", categoryHandlers(answer).list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
     ["/api/v1/lookup", lookup.lookup, paging, lookupDoc],
     ["/v0.1/servers", mcpApi.list, paging, mcpApiDocs.list],
@@ -265,6 +264,7 @@ export function createApp({
     ["/browse", pages.browse, browsing, pageDocs.browse],
     ["/categories/:id", pages.category, browsing, pageDocs.category],
     ["/plugin/:owner/:repo", pages.plugin, browsing, pageDocs.plugin],
+    ["/review", reviewHandlers(answer, store), browsing, reviewDoc],
     ["/assets/:file", assetHandlers().asset, open, assetDoc],
     ["/healthz", health.live, open, healthDocs.live],
     ["/readyz", health.ready, open, healthDocs.ready],

@@ -114,6 +114,7 @@ describe("GET /openapi.json", () => {
       "/market/claude/picks/marketplace.json",
       "/market/claude/managed-settings.json",
       "/market/vscode/settings.json",
+      "/review",
       "/v0.1/servers",
       "/v0.1/servers/{serverName}/versions",
       "/v0.1/servers/{serverName}/versions/{version}",

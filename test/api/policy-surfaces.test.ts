@@ -267,6 +267,18 @@ describe("under a policy mixing every rule, every surface serves exactly what it
   });
 });
 
+describe("the operator's review page", () => {
+  test("lists each plugin the policy keeps out with its rule, and the newcomers it serves", async () => {
+    const html = await text("/review");
+    // Every served plugin is new in a catalog's first snapshot.
+    expect(html).toContain(`${held.length + SERVED.length} to review`);
+    for (const [id, rule] of Object.entries(KEPT_OUT)) {
+      expect(html).toContain(id);
+      expect(html).toContain(`<td>${id}</td><td>${rule}</td>`);
+    }
+  });
+});
+
 describe("without a policy", () => {
   test("nothing is kept out and the manifest lists what it always did", async () => {
     const open = startServer(snapshotInput(records()));
@@ -274,6 +286,7 @@ describe("without a policy", () => {
       expect((await open.json("/api/v1/plugins?limit=100")).data.total).toBe(records().length);
       const manifest = await open.json("/market/manifest.json");
       expect(manifest.endpoints.map((e: { id: string }) => e.id)).toEqual(["manifest", "plugins"]);
+      expect(await (await open.get("/review")).text()).toContain("held to no policy");
     } finally {
       await open.stop();
     }

@@ -9,7 +9,7 @@ import { allowEntry, type Policy } from "../model/policy";
 import { isoMillis } from "../model/time";
 import type { CategoryInfo, PluginRecord, SnapshotInput, SnapshotStats } from "../model/types";
 import { judged, withPolicy } from "./policy-apply";
-import { readPrevious, servedPrevious } from "./previous";
+import { readPolicyRecords, readPrevious, servedPrevious } from "./previous";
 import { publishSnapshot } from "./publish";
 
 /** One thing the operator may act on. */
@@ -23,22 +23,33 @@ export type ReviewItem =
 
 const commitOf = (record: PluginRecord) => record.details?.contents?.commit ?? null;
 
-/** What waits for review in the snapshot at `path`, under `policy`; null when it keeps no policy records. */
-export function reviewList(path: string, policy: Policy): ReviewItem[] | null {
-  const previous = readPrevious(path);
-  if (previous.policyRecords.size === 0) return null;
+/**
+ * What waits for review in the snapshot at `path` (its `policy_records` alone); null when it keeps
+ * none. A newcomer counts when `policy` admits it by its owner; without `policy`, every newcomer.
+ */
+export function reviewList(path: string, policy: Policy | null): ReviewItem[] | null {
+  const db = new Database(path, { readonly: true });
+  let records: ReturnType<typeof readPolicyRecords>;
+  let snapshotAt: string | null;
+  try {
+    records = readPolicyRecords(db);
+    snapshotAt =
+      db.query<{ value: string }, []>(`SELECT value FROM meta WHERE key = 'snapshot_at'`).get()?.value ?? null;
+  } finally {
+    db.close();
+  }
+  if (records.size === 0) return null;
+  const byOwner = (id: string) => {
+    const entry = policy === null ? { owner: "" } : allowEntry(policy, id);
+    return entry !== null && "owner" in entry;
+  };
   const items: ReviewItem[] = [];
-  for (const { record, rule, newer } of previous.policyRecords.values()) {
+  for (const { record, rule, newer } of records.values()) {
     const id = record.id;
     if (newer) items.push({ kind: "waiting", id, approved: commitOf(record) ?? "", head: commitOf(newer) });
     else if (rule !== null) items.push({ kind: "kept_out", id, rule, commit: commitOf(record) });
-    else if (
-      record.first_seen_at === previous.snapshotAt &&
-      allowEntry(policy, id) !== null &&
-      "owner" in allowEntry(policy, id)!
-    ) {
+    else if (record.first_seen_at === snapshotAt && byOwner(id))
       items.push({ kind: "new", id, commit: commitOf(record) });
-    }
   }
   const order = { waiting: 0, kept_out: 1, new: 2 };
   return items.sort((a, b) => order[a.kind] - order[b.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

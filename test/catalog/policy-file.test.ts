@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPolicy, PolicyError, parsePolicy } from "../../src/catalog/model/policy-file";
 import { CATEGORY_IDS, tempDir } from "../helpers";
-import { childEnv, ROOT } from "../reliability/support/process";
+import { childEnv, ensureStopped, ROOT, type Service, startService } from "../reliability/support/process";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
@@ -121,6 +121,30 @@ describe("a bad policy stops the server", () => {
       expect(await new Response(proc.stdout).text()).not.toContain("server.listening");
       expect(existsSync(path)).toBe(false);
     } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("a good policy at start", () => {
+  test("the embedded default the server builds serves only what it admits, and names the rest's rule", async () => {
+    const { dir, cleanup } = tempDir();
+    let service: Service | undefined;
+    try {
+      writeFileSync(join(dir, "policy.yml"), "allow:\n  - owner: modelcontextprotocol # ours\n");
+      service = await startService({ DATABASE_PATH: join(dir, "catalog.sqlite") });
+      const list = (await (await fetch(`${service.url}/api/v1/plugins?limit=100`)).json()) as {
+        data: { total: number; items: Array<{ id: string }> };
+      };
+      expect(list.data.total).toBeGreaterThan(0);
+      expect(list.data.total).toBeLessThan(50);
+      expect(list.data.items.every((p) => p.id.startsWith("modelcontextprotocol/"))).toBe(true);
+      const listing = (await (await fetch(`${service.url}/api/v1/listing/anthropics/claude-code`)).json()) as {
+        data: { reason: string; policy_rule: string };
+      };
+      expect([listing.data.reason, listing.data.policy_rule]).toEqual(["policy", "not in allow"]);
+    } finally {
+      await ensureStopped(service);
       cleanup();
     }
   });

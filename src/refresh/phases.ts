@@ -224,8 +224,9 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
  * Builds, verifies and swaps in the new snapshot, then records the discovery state it was built
  * from. Under a policy only what it admits is served (catalog/snapshot/policy-apply.ts); the
  * history is told against what was served before, so a plugin the policy now keeps out is a removal.
+ * Answers how many plugins are served.
  */
-export function publishPhase(run: Run, discovery: Discovery, candidate: Candidate): void {
+export function publishPhase(run: Run, discovery: Discovery, candidate: Candidate): number {
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
   const categories = categoryInfo(run.editorial);
@@ -248,4 +249,5 @@ export function publishPhase(run: Run, discovery: Discovery, candidate: Candidat
   if (candidate.held.length === 0)
     writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
+  return input.plugins.length;
 }

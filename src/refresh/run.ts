@@ -91,6 +91,8 @@ export interface RunReport {
   remotes?: RemoteCounts;
   snapshotAt?: string;
   total?: number;
+  /** Under a policy: how many of `total` it admits, the only ones served. */
+  served?: number;
 }
 
 export type RefreshResult =
@@ -209,7 +211,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     report.security = await securityPhase(run);
     report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);
-    publishPhase(run, discovery, candidate);
+    const served = publishPhase(run, discovery, candidate);
+    if (run.policy) report.served = served;
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;
     Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches, held });
     report.phases = run.progress.timings();

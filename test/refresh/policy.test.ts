@@ -50,7 +50,7 @@ describe("a refresh under a policy", () => {
     writePolicy("deny:\n  - owner: evil # not ours\n");
     // 5 of 25 kept out is 20%: a drop the default REFRESH_MAX_DROP (10%) would refuse.
     const report = published(await env.refresh({ policyPath: policyPath(), maxDrop: 0.1 }));
-    expect(report.total).toBe(25);
+    expect([report.total, report.served]).toEqual([25, 20]);
     const { url } = env.serve();
     const list = await json(url, "/api/v1/plugins?limit=100");
     expect(list.body.data.total).toBe(20);

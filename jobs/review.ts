@@ -28,7 +28,8 @@ function line(item: ReviewItem): string {
 function main(args: string[]): number {
   const config = loadConfig();
   const file = policyPath(config);
-  const categoryIds = categoryInfo(loadEditorial(config.refreshDataDir)).map((c) => c.id);
+  const editorial = loadEditorial(config.refreshDataDir);
+  const categoryIds = categoryInfo(editorial).map((c) => c.id);
   let policy = loadPolicy(file, categoryIds);
   if (policy === null) {
     console.error(`No policy file at ${file}: the catalog is the public one, nothing to review.`);
@@ -56,11 +57,7 @@ function main(args: string[]): number {
       policy = approveInFile(file, approval.repo, approval.commit, categoryIds);
       console.log(`approved ${approval.repo} at ${approval.commit} in ${file}`);
     }
-    const stats = reapplyPolicy(config.databasePath, policy);
-    if (stats === null) {
-      console.log("The snapshot keeps no policy records: the policy applies at the next refresh.");
-      return 0;
-    }
+    const stats = reapplyPolicy(config.databasePath, policy, new Date(), editorial)!;
     console.log(`policy applied: ${stats.total} plugins served, snapshot ${stats.snapshotAt}`);
     return 0;
   } finally {

@@ -10,6 +10,7 @@ import { Metrics } from "./base/metrics";
 import { categoryInfo, loadEditorial } from "./catalog/model/editorial";
 import type { Policy } from "./catalog/model/policy";
 import { saveLastGoodInBackground } from "./catalog/snapshot/last-good";
+import { holdToPolicy } from "./catalog/snapshot/policy-review";
 import { startDocuments } from "./catalog/snapshot/prepared";
 import { prepareDatabase } from "./catalog/snapshot/startup";
 import { CatalogStore } from "./catalog/snapshot/store";
@@ -58,6 +59,10 @@ redact(config.metricsToken);
 redact(config.readToken);
 const databasePath = config.databasePath;
 prepareDatabase(databasePath, log, policy);
+// A snapshot built under another policy, or none, is held to this one before anything is served.
+if (policy !== null && holdToPolicy(databasePath, policy, loadEditorial(config.refreshDataDir))) {
+  log("snapshot.policy_applied", { path: databasePath, policy: policy.file });
+}
 const store = new CatalogStore(databasePath, { log, policy });
 store.onSwap(() => {
   saveLastGoodInBackground(databasePath).catch((error: Error) => {

@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPolicy, PolicyError, parsePolicy } from "../../src/catalog/model/policy-file";
-import { CATEGORY_IDS, tempDir } from "../helpers";
+import { publishSnapshot } from "../../src/catalog/snapshot/publish";
+import { CATEGORY_IDS, plugin, snapshotInput, tempDir } from "../helpers";
 import { childEnv, ensureStopped, ROOT, type Service, startService } from "../reliability/support/process";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -143,6 +144,30 @@ describe("a good policy at start", () => {
         data: { reason: string; policy_rule: string };
       };
       expect([listing.data.reason, listing.data.policy_rule]).toEqual(["policy", "not in allow"]);
+    } finally {
+      await ensureStopped(service);
+      cleanup();
+    }
+  });
+
+  test("a snapshot built under no policy is held to it before the server listens, without a refresh", async () => {
+    const { dir, cleanup } = tempDir();
+    let service: Service | undefined;
+    try {
+      const path = join(dir, "catalog.sqlite");
+      const records = ["acme/one", "acme/two", "other/three"].map((id) => plugin(id, { stars: 10 }));
+      publishSnapshot(path, snapshotInput(records));
+      writeFileSync(join(dir, "policy.yml"), "deny:\n  - repo: other/three\n");
+      service = await startService({ DATABASE_PATH: path });
+      const list = (await (await fetch(`${service.url}/api/v1/plugins`)).json()) as {
+        data: { items: Array<{ id: string }> };
+      };
+      expect(list.data.items.map((p) => p.id).sort()).toEqual(["acme/one", "acme/two"]);
+      expect(service.events.some((e) => e.event === "snapshot.policy_applied")).toBe(true);
+      const listing = (await (await fetch(`${service.url}/api/v1/listing/other/three`)).json()) as {
+        data: { policy_rule: string };
+      };
+      expect(listing.data.policy_rule).toBe("deny repo other/three");
     } finally {
       await ensureStopped(service);
       cleanup();

@@ -3,6 +3,7 @@
  * catalog serves. A pure judgement of one record: the first rule it breaks, named as the listing
  * answer shows it (`deny repo someone/thing`, `require.scorecard_min 5: scorecard 3.1`), or null.
  */
+import { createHash } from "node:crypto";
 import { measuredTokens } from "./context-cost";
 import type { Harness } from "./details";
 import type { RiskRule } from "./risk";
@@ -144,4 +145,10 @@ export function policyRule(policy: Policy, record: PluginRecord): string | null 
     if (broken !== null) return `require.${key} ${requiredValue(policy.require[key])}: ${broken}`;
   }
   return null;
+}
+
+/** What a policy says, whatever file it came from: a snapshot built under it is marked with this. */
+export function policyFingerprint(policy: Policy): string {
+  const { file: _file, ...rules } = policy;
+  return createHash("sha256").update(JSON.stringify(rules)).digest("hex");
 }

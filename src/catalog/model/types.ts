@@ -82,6 +82,8 @@ export interface SnapshotInput {
    * kept in the snapshot's unserved `policy_records` table; absent without a policy.
    */
   policyRecords?: Array<{ record: PluginRecord; rule: string | null; newer?: PluginRecord }>;
+  /** The policy's fingerprint (policy.ts), kept in the `policy` meta row with the count kept out. */
+  policyFingerprint?: string;
 }
 
 /** A category as clients see it. */

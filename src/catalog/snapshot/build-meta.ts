@@ -57,7 +57,8 @@ export function writeCandidates(db: Database, input: SnapshotInput): void {
   }
   if (input.policyRecords) {
     const held = input.policyRecords.filter((r) => r.rule !== null).length;
-    db.prepare(`INSERT INTO meta (key, value) VALUES ('policy', ?)`).run(JSON.stringify({ held }));
+    const fingerprint = input.policyFingerprint ?? null;
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('policy', ?)`).run(JSON.stringify({ held, fingerprint }));
   }
   db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`).run(
     "listing_rules",

@@ -7,7 +7,7 @@
  */
 import type { CandidateDecision } from "../model/candidates";
 import type { PluginDetails } from "../model/details";
-import { approvedCommit, type Policy, policyRule } from "../model/policy";
+import { approvedCommit, type Policy, policyFingerprint, policyRule } from "../model/policy";
 import type { PluginRecord, SnapshotInput } from "../model/types";
 
 /** A record and the rule that keeps it out; null when it is served. */
@@ -86,5 +86,6 @@ export function withPolicy(input: SnapshotInput, policy: Policy | null, records?
     plugins: all.filter((r) => r.rule === null).map((r) => r.record),
     candidates: [...decisions, ...others],
     policyRecords: all,
+    policyFingerprint: policyFingerprint(policy),
   };
 }

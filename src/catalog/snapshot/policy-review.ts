@@ -4,10 +4,11 @@
  * fetching anything (`npm run review`, jobs/review.ts).
  */
 import { Database } from "bun:sqlite";
+import { toRecords } from "../model/classify";
 import { carryHistory } from "../model/history";
-import { allowEntry, type Policy } from "../model/policy";
+import { allowEntry, type Policy, policyFingerprint } from "../model/policy";
 import { isoMillis } from "../model/time";
-import type { CategoryInfo, PluginRecord, SnapshotInput, SnapshotStats } from "../model/types";
+import type { CategoryInfo, Editorial, PluginRecord, SnapshotInput, SnapshotStats } from "../model/types";
 import { judged, withPolicy } from "./policy-apply";
 import { readPolicyRecords, readPrevious, servedPrevious } from "./previous";
 import { publishSnapshot } from "./publish";
@@ -60,14 +61,40 @@ function meta<T>(db: Database, key: string, fallback: T): T {
   return row ? (JSON.parse(row.value) as T) : fallback;
 }
 
+/** The records of the served rows, made again from their facts and details with the editors' data. */
+function servedRecords(previous: ReturnType<typeof readPrevious>, editorial: Editorial): PluginRecord[] {
+  const plugins = [...previous.plugins.values()];
+  const byId = new Map(plugins.map((p) => [p.id.toLowerCase(), p]));
+  return toRecords(
+    plugins.map((p) => ({ ...p.facts, database_id: p.repoId })),
+    editorial,
+    (id) => {
+      const p = byId.get(id.toLowerCase());
+      return {
+        firstSeenAt: p?.firstSeenAt ?? "",
+        etag: p?.etag,
+        previousIds: p?.previousIds,
+        repoId: p?.repoId,
+        details: p?.details,
+      };
+    },
+  );
+}
+
 /**
  * Re-applies `policy` to every record the snapshot at `path` keeps and publishes the result as a
  * new snapshot at `now`: the latest reading of each plugin judged again, one served at its
- * approved commit carried as before. Null when the snapshot keeps no policy records.
+ * approved commit carried as before. A snapshot built under no policy keeps no such records: with
+ * `editorial`, its served rows are made into records again; without, null (nothing published).
  */
-export function reapplyPolicy(path: string, policy: Policy, now = new Date()): SnapshotStats | null {
+export function reapplyPolicy(
+  path: string,
+  policy: Policy,
+  now = new Date(),
+  editorial?: Editorial,
+): SnapshotStats | null {
   const previous = readPrevious(path);
-  if (previous.policyRecords.size === 0) return null;
+  if (previous.policyRecords.size === 0 && editorial === undefined) return null;
   const db = new Database(path, { readonly: true });
   let rest: Omit<SnapshotInput, "snapshotAt" | "plugins" | "history" | "candidates">;
   try {
@@ -81,7 +108,9 @@ export function reapplyPolicy(path: string, policy: Policy, now = new Date()): S
   } finally {
     db.close();
   }
-  const kept = [...previous.policyRecords.values()];
+  const kept = previous.policyRecords.size
+    ? [...previous.policyRecords.values()]
+    : servedRecords(previous, editorial!).map((record) => ({ record, rule: null, newer: undefined }));
   const latest = kept.map((r) => r.newer ?? r.record);
   const before = new Map(kept.map((r) => [r.record.id.toLowerCase(), r.record.details ?? null]));
   const records = judged(policy, latest, before);
@@ -90,4 +119,23 @@ export function reapplyPolicy(path: string, policy: Policy, now = new Date()): S
   const history = carryHistory(servedPrevious(previous), served, [], snapshotAt);
   const input = { ...rest, snapshotAt, plugins: served, history, candidates: previous.candidates };
   return publishSnapshot(path, withPolicy(input, policy, records));
+}
+
+/** The fingerprint of the policy the snapshot at `path` was built under; null under none. */
+function builtUnder(path: string): string | null {
+  const db = new Database(path, { readonly: true });
+  try {
+    return meta<{ fingerprint?: string | null } | null>(db, "policy", null)?.fingerprint ?? null;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * At start: a snapshot built under another policy than `policy`, or under none, is held to it at
+ * once (no fetch), so the server never serves what the policy keeps out; true when it published.
+ */
+export function holdToPolicy(path: string, policy: Policy, editorial: Editorial): boolean {
+  if (builtUnder(path) === policyFingerprint(policy)) return false;
+  return reapplyPolicy(path, policy, new Date(), editorial) !== null;
 }

@@ -6,12 +6,13 @@
  * Usage: `bun run jobs/refresh.ts [--data DIR]` (DIR holds discovery.json and the editors' data;
  * REFRESH_DATA_DIR, else db/, by default)
  *
- * Exit codes: 0 published · 1 failed · 2 bad configuration or arguments · 3 refused by validation
+ * Exit codes: 0 published · 1 failed · 2 bad configuration, policy file or arguments · 3 refused by validation
  * · 4 another refresh is running · 5 API budget exhausted (progress kept: run again after the reset).
  * In every case but 0 the published snapshot is left exactly as it was.
  */
 import { parseArgs } from "node:util";
 import { Secrets } from "../src/base/log";
+import { PolicyError } from "../src/catalog/model/policy-file";
 import { type Config, ConfigError, loadConfig } from "../src/config";
 import { exitCode, formatResult } from "../src/refresh/report";
 import { printable } from "../src/refresh/upstream/gate";
@@ -73,6 +74,10 @@ async function main(): Promise<number> {
 try {
   process.exit(await main());
 } catch (error) {
+  if (error instanceof PolicyError) {
+    console.error(`Invalid policy: ${hidden(error.message)}`);
+    process.exit(2);
+  }
   console.error(hidden(`refresh failed, snapshot left as it was: ${(error as Error).stack ?? String(error)}`));
   process.exit(1);
 }

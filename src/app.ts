@@ -15,6 +15,7 @@ import { logRequest, type RequestNote, requestLog, requestNote, SLOW_REQUEST_MS 
 import { closeWhileStopping, Stopping } from "./http/stopping";
 import { Turns } from "./http/turns";
 import { claudeDocs, claudeHandlers } from "./market/claude/claude-routes";
+import { managedSettingsDocs } from "./market/managed-settings-routes";
 import { marketDocs, marketHandlers } from "./market/market-routes";
 import { mcpApiDocs, mcpApiHandlers, PAGING_RULE } from "./market/mcp-api/mcp-api-routes";
 import { badgeDoc, badgeHandlers } from "./routes/badge/badge-routes";
@@ -30,7 +31,7 @@ import { nextRefresh } from "./scheduler/next";
 import { apiDocsDocs, apiDocsHandlers } from "./web/api-docs-routes";
 import { assetDoc, assetHandlers } from "./web/asset-routes";
 import { landingDoc, landingHandlers } from "./web/landing-routes";
-import { PAGES_RULE, pageDocs, pageHandlers } from "./web/page-routes";
+import { PAGES_RULE, pageDocs, pageHandlers, reviewDoc, reviewHandlers } from "./web/page-routes";
 
 interface AppDeps {
   store: CatalogStore;
@@ -227,7 +228,6 @@ export function createApp({
   const { baseUrl, rateLimitWindowMs } = config;
   const docInfo = { baseUrl, version: "v1", rateLimitWindowMs, private: config.readToken !== undefined };
   const docs = apiDocsHandlers(answer, store, described, docInfo);
-  const categories = categoryHandlers(answer);
   const listing = listingHandlers(answer, config.baseUrl, nextRefresh(config.refreshCron));
   const badges = badgeHandlers(answer);
   const mcpApi = mcpApiHandlers(answer, store, config.baseUrl);
@@ -236,8 +236,6 @@ export function createApp({
   const groups = limitGroups(config, server, limiter, sharedLimits);
   const { limited, open, typing, browsing, paging } = groups;
   const pages = pageHandlers(answer, claude.servedIn);
-  const suggest = suggestHandlers(answer);
-  const assets = assetHandlers();
   // Every URL, answered to GET and HEAD by its handler in its rate-limit group, with its entry in
   // /openapi.json; OPTIONS gets the preflight and any other method 405.
   const routes = [
@@ -253,18 +251,21 @@ export function createApp({
     ["/market/claude/marketplace.json", claude.all, paging, claudeDocs.all],
     ["/market/claude/categories/:id/marketplace.json", claude.category, paging, claudeDocs.category],
     ["/market/claude/picks/marketplace.json", claude.picks, paging, claudeDocs.picks],
-    ["/api/v1/categories", categories.list, limited, categoriesDoc],
+    ["/market/claude/managed-settings.json", market.claudeSettings, paging, managedSettingsDocs.claude],
+    ["/market/vscode/settings.json", market.vscodeSettings, paging, managedSettingsDocs.vscode],
+    ["/api/v1/categories", categoryHandlers(answer).list, limited, categoriesDoc],
     ["/api/v1/listing/:owner/:repo", listing.listing, limited, listingDoc],
     ["/api/v1/lookup", lookup.lookup, paging, lookupDoc],
     ["/v0.1/servers", mcpApi.list, paging, mcpApiDocs.list],
     ["/v0.1/servers/:serverName/versions", mcpApi.versions, paging, mcpApiDocs.versions],
     ["/v0.1/servers/:serverName/versions/:version", mcpApi.version, paging, mcpApiDocs.version],
     ["/badge/:owner/:file", badges.badge, open, badgeDoc],
-    ["/api/v1/suggest", suggest.suggest, typing, suggestDoc],
+    ["/api/v1/suggest", suggestHandlers(answer).suggest, typing, suggestDoc],
     ["/browse", pages.browse, browsing, pageDocs.browse],
     ["/categories/:id", pages.category, browsing, pageDocs.category],
     ["/plugin/:owner/:repo", pages.plugin, browsing, pageDocs.plugin],
-    ["/assets/:file", assets.asset, open, assetDoc],
+    ["/review", reviewHandlers(answer, store), browsing, reviewDoc],
+    ["/assets/:file", assetHandlers().asset, open, assetDoc],
     ["/healthz", health.live, open, healthDocs.live],
     ["/readyz", health.ready, open, healthDocs.ready],
     ["/", landing.page, open, landingDoc],

@@ -3,6 +3,7 @@
  * A bad value throws a ConfigError naming the variable, so the process stops at boot.
  */
 
+import { dirname, join } from "node:path";
 import {
   boolean,
   ConfigError,
@@ -92,6 +93,8 @@ export interface Config {
   readonly refreshDataDir: string | undefined;
   /** The owner file's path in each repository the refresh reads (refresh/manifests/owner-file.ts). */
   readonly refreshOwnerFile: string;
+  /** POLICY_FILE as set: the organization's policy (docs/operations.md); undefined: see policyPath. */
+  readonly policyFile: string | undefined;
   /** When set, GET /metrics answers only `Authorization: Bearer <this>`. */
   readonly metricsToken: string | undefined;
   /** When set, every answer but the health checks and /metrics needs `Authorization: Bearer <this>`, and is private to caches. */
@@ -169,6 +172,7 @@ export function loadConfig(env: Env = Bun.env): Config {
     redisSnapshotMaxBytes: integer(env, "REDIS_SNAPSHOT_MAX_BYTES", 1024 ** 3, 1024 * 1024, 64 * 1024 ** 3),
     refreshDataDir: env.REFRESH_DATA_DIR?.trim() || undefined,
     refreshOwnerFile: repoPath(env, "REFRESH_OWNER_FILE", DEFAULT_OWNER_FILE),
+    policyFile: env.POLICY_FILE?.trim() || undefined,
     metricsToken: metricsToken(env, "METRICS_TOKEN"),
     readToken: readToken(env),
     npmRegistryUrl: optionalUrl(env, "NPM_REGISTRY_URL", "https://registry.npmjs.org"),
@@ -188,4 +192,12 @@ export function loadConfig(env: Env = Bun.env): Config {
     remoteProbeConcurrency: integer(env, "REMOTE_PROBE_CONCURRENCY", remotes.concurrency, 1, 64),
     remoteProbeReuseHours: integer(env, "REMOTE_PROBE_REUSE_HOURS", remotes.reuseHours, 0, 720),
   });
+}
+
+/**
+ * Where the policy is read: POLICY_FILE, else `policy.yml` in the refresh's data folder (`dataDir`,
+ * REFRESH_DATA_DIR by default), else `policy.yml` beside the database. No file there: no policy.
+ */
+export function policyPath(config: Config, dataDir = config.refreshDataDir): string {
+  return config.policyFile ?? join(dataDir ?? dirname(config.databasePath), "policy.yml");
 }

@@ -2,18 +2,22 @@
  * Entry point: read configuration, make sure a good snapshot is in place (building or restoring
  * one when the file is missing or damaged), listen, and stop cleanly on SIGTERM/SIGINT.
  */
+import { existsSync } from "node:fs";
 import { createApp, servedSnapshot } from "./app";
 import { createLog } from "./base/log";
 import { MemoryLimit } from "./base/memory-limit";
 import { Metrics } from "./base/metrics";
+import { categoryInfo, loadEditorial } from "./catalog/model/editorial";
+import type { Policy } from "./catalog/model/policy";
 import { saveLastGoodInBackground } from "./catalog/snapshot/last-good";
+import { holdToPolicy } from "./catalog/snapshot/policy-review";
 import { startDocuments } from "./catalog/snapshot/prepared";
 import { prepareDatabase } from "./catalog/snapshot/startup";
 import { CatalogStore } from "./catalog/snapshot/store";
 import { SnapshotFollower } from "./cluster/distribution";
 import { RedisLink, sharedMode } from "./cluster/redis";
 import { RedisLimits } from "./cluster/shared-limit";
-import { type Config, ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig, policyPath } from "./config";
 import { Stopping } from "./http/stopping";
 import { removeRefreshLeftovers, Shutdown, stopScheduledJobs } from "./lifecycle";
 import { documentsAhead } from "./market/documents";
@@ -34,12 +38,32 @@ try {
   throw error;
 }
 
+// The policy's reader (and its YAML parser) is loaded only where there is a policy file.
+let policy: Policy | null = null;
+if (existsSync(policyPath(config))) {
+  const { loadPolicy, PolicyError } = await import("./catalog/model/policy-file");
+  try {
+    policy = loadPolicy(
+      policyPath(config),
+      categoryInfo(loadEditorial(config.refreshDataDir)).map((c) => c.id),
+    );
+  } catch (error) {
+    if (!(error instanceof PolicyError)) throw error;
+    console.error(`Invalid policy: ${error.message}`);
+    process.exit(2);
+  }
+}
+
 redact(config.githubToken);
 redact(config.metricsToken);
 redact(config.readToken);
 const databasePath = config.databasePath;
-prepareDatabase(databasePath, log);
-const store = new CatalogStore(databasePath, { log });
+prepareDatabase(databasePath, log, policy);
+// A snapshot built under another policy, or none, is held to this one before anything is served.
+if (policy !== null && holdToPolicy(databasePath, policy, loadEditorial(config.refreshDataDir))) {
+  log("snapshot.policy_applied", { path: databasePath, policy: policy.file });
+}
+const store = new CatalogStore(databasePath, { log, policy });
 store.onSwap(() => {
   saveLastGoodInBackground(databasePath).catch((error: Error) => {
     log("snapshot.last_good_failed", { error: error.message });

@@ -34,6 +34,7 @@ import { bodyHeaders, gzipEtag, MIN_GZIP_BYTES } from "../http/render";
 import { rawQuery } from "../http/url";
 import { CatalogSchema, ChangesSchema, ManifestSchema, pageSchema, ShortPluginSchema } from "../http/wire-schemas";
 import { type PartsDocument, PreparedDocuments, SnapshotClosed, SyncDocuments } from "./documents";
+import { managedSettingsHandlers } from "./managed-settings-routes";
 import { requestedRange } from "./range";
 
 export const SOURCE_ID = "plugin-catalog";
@@ -67,8 +68,27 @@ export function manifest(snapshot: Snapshot, baseUrl: string): Manifest {
         description:
           "Every plugin in short form by stars descending; page with page and pageSize (1 to 100, default 50).",
       },
+      ...(snapshot.underPolicy() ? managedEndpoints(baseUrl) : []),
     ],
   };
+}
+
+/** The managed-settings documents, listed only by a catalog built under a policy. */
+function managedEndpoints(baseUrl: string): Manifest["endpoints"] {
+  return [
+    {
+      id: "claude-managed-settings",
+      method: "GET",
+      url: `${baseUrl}/market/claude/managed-settings.json`,
+      description: "Claude Code managed settings: only this catalog's marketplaces and the MCP servers it admits.",
+    },
+    {
+      id: "vscode-settings",
+      method: "GET",
+      url: `${baseUrl}/market/vscode/settings.json`,
+      description: "VS Code settings: this catalog as its MCP registry, and only the registry's servers.",
+    },
+  ];
 }
 
 function manifestPage(snapshot: Snapshot, baseUrl: string): Rendered {
@@ -222,7 +242,10 @@ export function marketHandlers(answer: Answer, store: CatalogStore, baseUrl: str
       throw error;
     }
   };
+  const { claude: claudeSettings, vscode: vscodeSettings } = managedSettingsHandlers(answer, baseUrl);
   return {
+    claudeSettings,
+    vscodeSettings,
     manifest: answer.route(
       "manifest",
       () => undefined,

@@ -8,7 +8,8 @@ import { carryHistory } from "../catalog/model/history";
 import { isoMillis } from "../catalog/model/time";
 import type { PluginRecord, RepoFacts } from "../catalog/model/types";
 import { carryUpdates, markUpdated } from "../catalog/model/update-history";
-import type { PreviousCatalog } from "../catalog/snapshot/previous";
+import { judged, withPolicy } from "../catalog/snapshot/policy-apply";
+import { type PreviousCatalog, servedPrevious } from "../catalog/snapshot/previous";
 import { publishSnapshot } from "../catalog/snapshot/publish";
 import { checkBuiltSnapshot } from "../catalog/snapshot/validity";
 import { admitted, countBy, heldGrowth } from "./admission";
@@ -220,34 +221,48 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
   };
 }
 
-/** Builds, verifies and swaps in the new snapshot, then records the discovery state it was built from. */
-export function publishPhase(run: Run, discovery: Discovery, candidate: Candidate): void {
+/**
+ * Builds, verifies and swaps in the new snapshot, then records the discovery state it was built
+ * from. Under a policy only what it admits is served (catalog/snapshot/policy-apply.ts); the
+ * history is told against what was served before, so a plugin the policy now keeps out is a removal.
+ * Answers how many plugins are served.
+ */
+export function publishPhase(run: Run, discovery: Discovery, candidate: Candidate): number {
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
-  const history = carryHistory(run.previous, records, candidate.summary.renamed, snapshotAt);
-  const updates = carryUpdates(run.previous, records, snapshotAt);
+  const before = new Map([...run.previous.plugins].map(([key, p]) => [key, p.details]));
+  const judgedRecords = run.policy ? judged(run.policy, records, before) : undefined;
+  const served = judgedRecords ? judgedRecords.filter((r) => r.rule === null).map((r) => r.record) : records;
+  const shown = servedPrevious(run.previous);
+  const history = carryHistory(shown, served, candidate.summary.renamed, snapshotAt);
+  const updates = carryUpdates(shown, served, snapshotAt);
   markUpdated(history, updates, snapshotAt);
   const synonyms = run.synonyms;
   const editorialIds = candidate.editorialIds;
   const candidates = carryCandidates(run.previous.candidates, candidate.decisions, snapshotAt);
   const listingRules = listingRulesOf(run.rules);
-  const input = {
-    snapshotAt,
-    plugins: records,
-    categoryIds,
-    categories,
-    history,
-    synonyms,
-    editorialIds,
-    candidates,
-    listingRules,
-    updates,
-  };
-  publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, records.length));
+  const input = withPolicy(
+    {
+      snapshotAt,
+      plugins: served,
+      categoryIds,
+      categories,
+      history,
+      synonyms,
+      editorialIds,
+      candidates,
+      listingRules,
+      updates,
+    },
+    run.policy,
+    judgedRecords,
+  );
+  publishSnapshot(run.databasePath, input, (tmp) => checkBuiltSnapshot(tmp, input.plugins.length));
   // Held newcomers must be found again: without the state the next run searches in full.
   if (candidate.held.length === 0)
     writeJsonFile(statePath(run), { snapshotAt, rules: discovery.state } satisfies DiscoveryState);
   run.checkpoint.discard();
+  return input.plugins.length;
 }

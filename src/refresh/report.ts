@@ -67,7 +67,7 @@ export function formatResult(result: RefreshResult): string[] {
   }
   const s = report.summary!;
   return [
-    `refresh published ${report.snapshotAt}: ${report.total} plugins`,
+    `refresh published ${report.snapshotAt}: ${report.total} plugins${report.served === undefined ? "" : `, ${report.served} served under the policy`}`,
     `  added ${s.added.length}${names(s.added)}`,
     `  removed ${s.removed.length}${names(s.removed.map((r) => `${r.id} (${r.reason})`))}`,
     `  renamed ${s.renamed.length}${names(s.renamed.map((r) => `${r.from} → ${r.to}`))}`,

@@ -1,6 +1,7 @@
 /** What one refresh run works with, shared by its phases (phases.ts) and their steps. */
 import type { Log } from "../base/log";
 import type { loadEditorial } from "../catalog/model/editorial";
+import type { Policy } from "../catalog/model/policy";
 import type { PreviousCatalog } from "../catalog/snapshot/previous";
 import type { Checkpoint } from "./checkpoint";
 import type { PackageOptions } from "./checks/packages/package-verifier";
@@ -23,6 +24,8 @@ export interface Run {
   /** The source lists' category labels by lowercased id. */
   hints: Map<string, string | null>;
   synonyms: string[][];
+  /** The organization's policy, read before anything is fetched; null: the public catalog. */
+  policy: Policy | null;
   previous: PreviousCatalog;
   gh: GitHub;
   progress: Progress;

@@ -6,7 +6,8 @@
 import { isOtherProcessRunning, removeLeftovers } from "../base/atomic-write";
 import type { Log } from "../base/log";
 import { acquireLock, type Lock, LockHeld, lockPath, type SharedLock } from "../base/refresh-lock";
-import { DB_DIR, loadEditorial, loadSynonyms } from "../catalog/model/editorial";
+import { categoryInfo, DB_DIR, loadEditorial, loadSynonyms } from "../catalog/model/editorial";
+import { loadPolicy } from "../catalog/model/policy-file";
 import { readPrevious } from "../catalog/snapshot/previous";
 import { DEFAULT_MAX_GROWTH, DEFAULT_OWNER_FILE, DEFAULT_SOURCE_LIMITS, type SourceLimits } from "../settings";
 import { packagesPhase, registryListedPhase, remotesPhase, securityPhase } from "./check-phases";
@@ -46,6 +47,8 @@ export interface RefreshOptions {
   sourceLimits?: Partial<SourceLimits>;
   /** Where discovery.json and the editors' data live; db/ by default. */
   dataDir?: string;
+  /** The policy file (POLICY_FILE); none there, or not given: no policy. A bad one fails the run before it fetches. */
+  policyPath?: string;
   /** Rate-limit waits up to this long are sat out; a longer one ends the run to finish later. */
   maxWaitSeconds?: number;
   pacing?: Partial<Pacing>;
@@ -88,6 +91,8 @@ export interface RunReport {
   remotes?: RemoteCounts;
   snapshotAt?: string;
   total?: number;
+  /** Under a policy: how many of `total` it admits, the only ones served. */
+  served?: number;
 }
 
 export type RefreshResult =
@@ -118,11 +123,18 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshResult
   }
 }
 
+/** The category ids of the editors' data in `dir`: the only ones a policy may name. */
+function loadCategoryIds(dir: string): string[] {
+  return categoryInfo(loadEditorial(dir)).map((c) => c.id);
+}
+
 function prepare(options: RefreshOptions): Run {
   const log = options.log ?? (() => {});
   const now = options.now ?? (() => new Date());
   const databasePath = options.databasePath;
   const dataDir = options.dataDir ?? DB_DIR;
+  // A bad policy fails the run here, before anything is read or fetched: the published snapshot stays.
+  const policy = options.policyPath ? loadPolicy(options.policyPath, loadCategoryIds(dataDir)) : null;
   // Files of this very process may be in use (the server copies a snapshot aside in the background).
   const leftovers = removeLeftovers(databasePath, (pid) => pid === process.pid || isOtherProcessRunning(pid));
   if (leftovers.length) log("refresh.leftovers_removed", { files: leftovers });
@@ -148,6 +160,7 @@ function prepare(options: RefreshOptions): Run {
     rules: loadDiscoveryRules(dataDir),
     hints: loadHints(dataDir),
     synonyms: loadSynonyms(dataDir),
+    policy,
     previous,
     gh,
     progress,
@@ -199,7 +212,8 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     report.security = await securityPhase(run);
     report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);
-    publishPhase(run, discovery, candidate);
+    const served = publishPhase(run, discovery, candidate);
+    if (run.policy) report.served = served;
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;
     Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches, held });
     report.phases = run.progress.timings();

@@ -1,7 +1,7 @@
 /** How the configuration becomes a refresh's options: the same for the scheduled run and `npm run refresh`. */
 
 import type { SharedLock } from "../base/refresh-lock";
-import type { Config } from "../config";
+import { type Config, policyPath } from "../config";
 import type { RefreshOptions } from "../refresh/run";
 
 /**
@@ -25,6 +25,7 @@ export function refreshOptionsFrom(
       listMaxBytes: config.refreshListMaxBytes,
     },
     dataDir: config.refreshDataDir,
+    policyPath: policyPath(config, overrides.dataDir),
     ownerFile: config.refreshOwnerFile,
     registries: {
       npm: config.npmRegistryUrl,

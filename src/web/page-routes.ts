@@ -23,6 +23,7 @@ import { BadRequestPage } from "./notices";
 import { pluginPage, type ServedIn } from "./plugin-page";
 
 export { browseQuery, parseBrowse } from "./browse-query";
+export { reviewDoc, reviewHandlers } from "./review-routes";
 
 /** A malformed parameter on a page: the error told as a page, never cached. */
 function badPage(error: HttpError, note: RequestNote): Response {

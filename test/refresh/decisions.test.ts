@@ -8,7 +8,16 @@ const AT = "2026-11-22T12:00:00.000Z";
 
 function run(found: Found[], outcomes: Record<string, Outcome>, reasons: RunDecisions["reasons"]): RunDecisions {
   return {
-    previous: { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] },
+    previous: {
+      snapshotAt: null,
+      plugins: new Map(),
+      events: [],
+      snapshots: [],
+      editorialIds: {},
+      candidates: [],
+      policyRecords: new Map(),
+      served: new Set(),
+    },
     rules: {
       fullEveryDays: 7,
       evidence: TEST_EVIDENCE,

@@ -37,6 +37,8 @@ export const REJECTIONS = [
   "not_found",
   /** Its name now belongs to a different repository (another numeric id). */
   "replaced",
+  /** The operator's policy keeps it out (policy.ts): the decision's `detail` names the rule. */
+  "policy",
 ] as const;
 
 export type Rejection = (typeof REJECTIONS)[number];
@@ -75,6 +77,8 @@ export interface CandidateDecision {
   current_id: string | null;
   /** The snapshotAt of the run that decided. */
   checked_at: string;
+  /** A `policy` decision's rule (`deny repo someone/thing`, `require.scorecard_min 5: scorecard 3.1`). */
+  detail?: string;
 }
 
 /**

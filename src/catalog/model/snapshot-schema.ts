@@ -30,6 +30,12 @@
  *
  * `candidates` holds the refresher's last decision per repository it met (candidates.ts), as JSON.
  *
+ * `policy_records` is served by nothing: under a policy (policy.ts) it holds every record the
+ * refresh made, each with the rule that keeps it out (null when served), so the refresh knows what
+ * the policy hides and the review command re-applies a changed policy without fetching; `newer`
+ * is the reading at the platform's head of a plugin served at its approved, older commit. Empty
+ * without a policy.
+ *
  * `suggest_keys` is the typeahead's index (routes/suggest-routes.ts): every plugin's full name and name,
  * lower-cased, each with its rowid, so a prefix is one range of the primary key; `suggest_best`
  * holds the best rowids (a packed Int32 array) of every prefix whose range is longer than a request
@@ -88,6 +94,8 @@ CREATE TABLE history_snapshots (at TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE updates (id TEXT PRIMARY KEY COLLATE NOCASE, json TEXT NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE candidates (id TEXT PRIMARY KEY COLLATE NOCASE, checked_at TEXT NOT NULL, json TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE policy_records (id TEXT PRIMARY KEY COLLATE NOCASE, rule TEXT, json TEXT NOT NULL, newer TEXT) WITHOUT ROWID;
 
 CREATE TABLE orders (key TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 

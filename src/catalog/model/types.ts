@@ -80,6 +80,13 @@ export interface SnapshotInput {
   listingRules?: ListingRules;
   /** Each plugin's last update by lowercased id (update-history.ts); none for a catalog built from scratch. */
   updates?: ReadonlyMap<string, LastUpdate>;
+  /**
+   * Under a policy: every record made, each with the rule that keeps it out (null when served),
+   * kept in the snapshot's unserved `policy_records` table; absent without a policy.
+   */
+  policyRecords?: Array<{ record: PluginRecord; rule: string | null; newer?: PluginRecord }>;
+  /** The policy's fingerprint (policy.ts), kept in the `policy` meta row with the count kept out. */
+  policyFingerprint?: string;
 }
 
 /** A category as clients see it. */

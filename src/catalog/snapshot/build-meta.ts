@@ -51,6 +51,15 @@ export function writeHistory(db: Database, history: SnapshotHistory): void {
 export function writeCandidates(db: Database, input: SnapshotInput): void {
   const insert = db.prepare(`INSERT OR REPLACE INTO candidates (id, checked_at, json) VALUES (?, ?, ?)`);
   for (const decision of input.candidates ?? []) insert.run(decision.id, decision.checked_at, JSON.stringify(decision));
+  const kept = db.prepare(`INSERT OR REPLACE INTO policy_records (id, rule, json, newer) VALUES (?, ?, ?, ?)`);
+  for (const { record, rule, newer } of input.policyRecords ?? []) {
+    kept.run(record.id, rule, JSON.stringify(record), newer ? JSON.stringify(newer) : null);
+  }
+  if (input.policyRecords) {
+    const held = input.policyRecords.filter((r) => r.rule !== null).length;
+    const fingerprint = input.policyFingerprint ?? null;
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('policy', ?)`).run(JSON.stringify({ held, fingerprint }));
+  }
   db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`).run(
     "listing_rules",
     JSON.stringify(input.listingRules ?? NO_LISTING_RULES),

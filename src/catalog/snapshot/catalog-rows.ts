@@ -108,4 +108,12 @@ export class CatalogRows {
   }
 
   private updateById: Statement<{ json: string }, [string]> | null | undefined = undefined;
+
+  /** When a plugin's catalog form last changed (as far as the history reaches), or null when it is not listed. */
+  changedAt(id: string): string | null {
+    this.changedById ??= this.db.prepare(`SELECT changed_at FROM plugins WHERE id = ?`);
+    return this.changedById.get(id)?.changed_at ?? null;
+  }
+
+  private changedById: Statement<{ changed_at: string }, [string]> | null = null;
 }

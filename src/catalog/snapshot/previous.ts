@@ -4,18 +4,17 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { Log } from "../../base/log";
 import type { CandidateDecision } from "../model/candidates";
 import { type PluginDetails, validDetails } from "../model/details";
 import { type DetailFragments, detailFragments, withoutEmptyParts } from "../model/fragments";
 import type { PreviousHistory } from "../model/history";
-import { type McpRegistryDetails, McpRegistryDetailsSchema } from "../model/registry-inputs";
 import { fragmentsProblem } from "../model/stored";
-import type { HistoryEvent, RepoFacts } from "../model/types";
+import type { HistoryEvent, PluginRecord, RepoFacts } from "../model/types";
 import type { LastUpdate } from "../model/update-diff";
-import { validUpdate } from "../model/update-history";
-import { catalogJson } from "../model/views";
+import { catalogJson, catalogRecordJson, fullView } from "../model/views";
+import type { PolicyRecord } from "./policy-apply";
+import { editorialIds, lastUpdates, mcpIdentities, SELECT_EDITORIAL_IDS, SELECT_MCP_REGISTRY } from "./stored-tables";
 
 export interface PreviousPlugin {
   id: string;
@@ -44,6 +43,68 @@ export interface PreviousCatalog extends PreviousHistory {
   editorialIds: Record<string, number>;
   /** The refresher's decisions kept in the snapshot (none in a file without a `candidates` table). */
   candidates: CandidateDecision[];
+  /**
+   * Under a policy, every record the snapshot keeps (served or not) by lowercased id; empty
+   * without one. `plugins` holds those kept out too: the policy narrows what is served, not what
+   * the refresh knows. `served` are the keys of the plugins the file serves.
+   */
+  policyRecords: Map<string, PolicyRecord>;
+  served: Set<string>;
+}
+
+/** The previous catalog as the change history sees it: only what was served. */
+export function servedPrevious(previous: PreviousCatalog): PreviousCatalog {
+  if (previous.served.size === previous.plugins.size) return previous;
+  const plugins = new Map([...previous.plugins].filter(([key]) => previous.served.has(key)));
+  return { ...previous, plugins };
+}
+
+/** A record the policy kept out, in the form the refresh carries a published plugin in. */
+function heldPlugin(record: PluginRecord, snapshotAt: string): PreviousPlugin {
+  return {
+    id: record.id,
+    facts: {
+      database_id: record.repo_id,
+      full_name: record.id,
+      description: record.description || null,
+      homepage: record.homepage,
+      stars: record.stars,
+      forks: record.forks,
+      language: record.language || null,
+      license: record.license || null,
+      archived: record.archived,
+      created_at: record.created_at,
+      pushed_at: record.pushed_at,
+      topics: record.topics,
+    },
+    json: JSON.stringify(fullView(record)),
+    firstSeenAt: record.first_seen_at,
+    etag: record.etag,
+    repoId: record.repo_id,
+    previousIds: record.previous_ids,
+    catalogJson: catalogRecordJson(record),
+    changedAt: snapshotAt,
+    details: validDetails(record.details ?? null),
+    // A plugin the policy kept out was not served: nothing a reader saw changed.
+    lastUpdate: null,
+  };
+}
+
+const HAS_POLICY_RECORDS = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'policy_records'`;
+const SELECT_POLICY_RECORDS = `SELECT rule, json, newer FROM policy_records`;
+
+/** The rows of `policy_records`, by lowercased id; none in a file without the table. */
+export function readPolicyRecords(db: Database): Map<string, PolicyRecord> {
+  const out = new Map<string, PolicyRecord>();
+  if (!db.prepare(HAS_POLICY_RECORDS).get()) return out;
+  type Row = { rule: string | null; json: string; newer: string | null };
+  for (const row of db.prepare<Row, []>(SELECT_POLICY_RECORDS).all()) {
+    const record = JSON.parse(row.json) as PluginRecord;
+    const kept: PolicyRecord = { record, rule: row.rule };
+    if (row.newer !== null) kept.newer = JSON.parse(row.newer) as PluginRecord;
+    out.set(record.id.toLowerCase(), kept);
+  }
+  return out;
 }
 
 interface Row {
@@ -138,104 +199,81 @@ function detailsOfRow(row: Row, log: Log | null): PluginDetails | null {
   return validDetails(withoutEmptyParts(parts));
 }
 const SELECT_SNAPSHOT_AT = `SELECT value FROM meta WHERE key = 'snapshot_at'`;
-const SELECT_EDITORIAL_IDS = `SELECT value FROM meta WHERE key = 'editorial_ids'`;
 const SELECT_EVENTS = `SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`;
 const SELECT_SNAPSHOTS = `SELECT at FROM history_snapshots ORDER BY at`;
 const HAS_CANDIDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'candidates'`;
 const SELECT_CANDIDATES = `SELECT json FROM candidates`;
-const HAS_UPDATES = `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'updates'`;
-const SELECT_UPDATES = `SELECT id, json FROM updates`;
-
-/** The stored last updates by lowercased id, each checked against its schema (a file without the table has none). */
-function lastUpdates(db: Database, log: Log | null): Map<string, LastUpdate> {
-  const updates = new Map<string, LastUpdate>();
-  if (!db.prepare(HAS_UPDATES).get()) return updates;
-  for (const row of db.prepare<{ id: string; json: string }, []>(SELECT_UPDATES).all()) {
-    const update = validUpdate(row.json);
-    if (update !== null) updates.set(row.id.toLowerCase(), update);
-    else log?.("previous.update_dropped", { id: row.id.slice(0, 140) });
+/** The plugins of a snapshot file, by lowercased id, each with its details, identity and last update. */
+function pluginRows(db: Database, log: Log | null): Map<string, PreviousPlugin> {
+  const plugins = new Map<string, PreviousPlugin>();
+  // A file without the detail columns still hands its facts on.
+  const columns = new Set(
+    db
+      .prepare<{ name: string }, []>(`PRAGMA table_info(plugins)`)
+      .all()
+      .map((c) => c.name),
+  );
+  const optional = ["x_risk", "x_security", "x_tools", "x_context"].filter((c) => columns.has(c)).map((c) => `, ${c}`);
+  const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
+  const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
+  const updates = lastUpdates(db, log);
+  const identities = mcpIdentities(db.prepare<{ value: string }, []>(SELECT_MCP_REGISTRY).get()?.value);
+  for (const row of db.prepare<Row, []>(select).all()) {
+    const stored = detailsOfRow(row, log);
+    const identity = identities.get(row.id.toLowerCase());
+    // A plugin read again unchanged (a 304) keeps its server.json identity and the registry's mark on it.
+    const details = stored && identity ? (validDetails({ ...stored, mcp_registry: identity }) ?? stored) : stored;
+    plugins.set(row.id.toLowerCase(), {
+      id: row.id,
+      facts: factsOfRow(row),
+      json: row.full_json,
+      firstSeenAt: row.first_seen_at,
+      etag: row.etag,
+      repoId: row.repo_id,
+      previousIds: JSON.parse(row.previous_ids) as string[],
+      catalogJson: catalogJson(
+        row.full_json,
+        row.curated === 1,
+        row.first_seen_at,
+        row.repo_id,
+        row.previous_ids,
+        fragmentsOfRow(row),
+      ),
+      changedAt: row.changed_at,
+      details,
+      lastUpdate: updates.get(row.id.toLowerCase()) ?? null,
+    });
   }
-  return updates;
-}
-
-const SELECT_MCP_REGISTRY = `SELECT value FROM meta WHERE key = 'mcp_registry'`;
-const checkIdentity = TypeCompiler.Compile(McpRegistryDetailsSchema);
-
-/** server.json's identities as the snapshot kept them apart from the rows (build-meta.ts), by lowercased id; the valid ones. */
-function mcpIdentities(json: string | undefined): Map<string, McpRegistryDetails> {
-  const identities = new Map<string, McpRegistryDetails>();
-  try {
-    for (const [id, identity] of Object.entries(JSON.parse(json ?? "{}") as Record<string, unknown>))
-      if (checkIdentity.Check(identity)) identities.set(id.toLowerCase(), identity);
-  } catch {
-    // None kept, or a damaged map: the details stand without them.
-  }
-  return identities;
-}
-
-/** The stored map of names to repository ids, keeping only well-formed entries. */
-function editorialIds(json: string | undefined): Record<string, number> {
-  const ids: Record<string, number> = {};
-  try {
-    for (const [name, id] of Object.entries(JSON.parse(json ?? "{}") as Record<string, unknown>)) {
-      if (Number.isSafeInteger(id) && (id as number) > 0) ids[name] = id as number;
-    }
-  } catch {
-    // No map, or a damaged one: the names decide this once.
-  }
-  return ids;
+  return plugins;
 }
 
 /** Reads the snapshot at `path`; an empty catalog when there is no file yet. */
 export function readPrevious(path: string, log: Log | null = null): PreviousCatalog {
   if (!existsSync(path)) {
-    return { snapshotAt: null, plugins: new Map(), events: [], snapshots: [], editorialIds: {}, candidates: [] };
+    return {
+      snapshotAt: null,
+      plugins: new Map(),
+      events: [],
+      snapshots: [],
+      editorialIds: {},
+      candidates: [],
+      policyRecords: new Map(),
+      served: new Set(),
+    };
   }
   const db = new Database(path, { readonly: true, strict: true });
   try {
-    const plugins = new Map<string, PreviousPlugin>();
-    // A file without the detail columns still hands its facts on.
-    const columns = new Set(
-      db
-        .prepare<{ name: string }, []>(`PRAGMA table_info(plugins)`)
-        .all()
-        .map((c) => c.name),
-    );
-    const optional = ["x_risk", "x_security", "x_tools", "x_context"]
-      .filter((c) => columns.has(c))
-      .map((c) => `, ${c}`);
-    const details = columns.has("x_contents") ? `, ${DETAIL_COLUMNS}${optional.join("")}` : "";
-    const select = `SELECT ${COLUMNS}${details} FROM plugins ORDER BY rowid`;
-    const updates = lastUpdates(db, log);
-    const identities = mcpIdentities(db.prepare<{ value: string }, []>(SELECT_MCP_REGISTRY).get()?.value);
-    for (const row of db.prepare<Row, []>(select).all()) {
-      const stored = detailsOfRow(row, log);
-      const identity = identities.get(row.id.toLowerCase());
-      // A plugin read again unchanged (a 304) keeps its server.json identity and the registry's mark on it.
-      const details = stored && identity ? (validDetails({ ...stored, mcp_registry: identity }) ?? stored) : stored;
-      plugins.set(row.id.toLowerCase(), {
-        id: row.id,
-        facts: factsOfRow(row),
-        json: row.full_json,
-        firstSeenAt: row.first_seen_at,
-        etag: row.etag,
-        repoId: row.repo_id,
-        previousIds: JSON.parse(row.previous_ids) as string[],
-        catalogJson: catalogJson(
-          row.full_json,
-          row.curated === 1,
-          row.first_seen_at,
-          row.repo_id,
-          row.previous_ids,
-          fragmentsOfRow(row),
-        ),
-        changedAt: row.changed_at,
-        details,
-        lastUpdate: updates.get(row.id.toLowerCase()) ?? null,
-      });
+    const plugins = pluginRows(db, log);
+    const snapshotAt = db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null;
+    const served = new Set(plugins.keys());
+    const policyRecords = readPolicyRecords(db);
+    for (const [key, kept] of policyRecords) {
+      if (kept.rule !== null && !plugins.has(key)) plugins.set(key, heldPlugin(kept.record, snapshotAt ?? ""));
     }
     return {
-      snapshotAt: db.prepare<{ value: string }, []>(SELECT_SNAPSHOT_AT).get()?.value ?? null,
+      snapshotAt,
+      policyRecords,
+      served,
       editorialIds: editorialIds(db.prepare<{ value: string }, []>(SELECT_EDITORIAL_IDS).get()?.value),
       plugins,
       events: db.prepare<HistoryEvent, []>(SELECT_EVENTS).all(),

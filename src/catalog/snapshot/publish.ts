@@ -15,8 +15,10 @@ import {
   loadListingRules,
   loadSynonyms,
 } from "../model/editorial";
+import type { Policy } from "../model/policy";
 import type { SnapshotInput, SnapshotStats } from "../model/types";
 import { buildSnapshot } from "./build";
+import { withPolicy } from "./policy-apply";
 
 /** Builds `input` into a temporary file, lets `check` refuse it, then renames it over `path`. */
 export function publishSnapshot(path: string, input: SnapshotInput, check?: (tmp: string) => void): SnapshotStats {
@@ -51,9 +53,9 @@ export function defaultSnapshotInput(dir = DB_DIR): SnapshotInput {
   return { snapshotAt, plugins, categoryIds, categories, synonyms: loadSynonyms(dir), listingRules };
 }
 
-/** Creates the database from the embedded default when the file is missing; true when it did. */
-export function ensureDatabase(path: string): boolean {
+/** Creates the database from the embedded default, held to `policy`, when the file is missing; true when it did. */
+export function ensureDatabase(path: string, policy: Policy | null = null): boolean {
   if (existsSync(path)) return false;
-  publishSnapshot(path, defaultSnapshotInput());
+  publishSnapshot(path, withPolicy(defaultSnapshotInput(), policy));
   return true;
 }

@@ -245,6 +245,8 @@ export class Snapshot {
     return this.db.query<HistoryEvent, []>(`SELECT at, kind, id, to_id AS "to" FROM history_events ORDER BY seq`).all();
   }
 
+  /** True when built under an organization's policy (policy-apply.ts): the managed settings are served then. */
+  underPolicy = (): boolean => this.db.query(`SELECT 1 FROM meta WHERE key = 'policy'`).get() !== null;
   /** True once closed: a reader working in slices stops. */
   get closed(): boolean {
     return this.isClosed;
@@ -272,13 +274,8 @@ export class Snapshot {
 
   private idByRowid: Statement<{ id: string }, [number]> | null = null;
 
-  /** When a plugin's catalog form last changed (as far as the history reaches), or null when it is not listed. */
-  changedAt(id: string): string | null {
-    this.changedById ??= this.db.prepare(`SELECT changed_at FROM plugins WHERE id = ?`);
-    return this.changedById.get(id)?.changed_at ?? null;
-  }
-
-  private changedById: Statement<{ changed_at: string }, [string]> | null = null;
+  /** When a plugin's catalog form last changed: see CatalogRows.changedAt. */
+  readonly changedAt = (id: string): string | null => this.rows.changedAt(id);
   /** A plugin's last update as checked JSON, or null: see CatalogRows.lastUpdate. */
   readonly lastUpdate = (id: string): string | null => this.rows.lastUpdate(id);
 

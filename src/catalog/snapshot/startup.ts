@@ -8,6 +8,7 @@ import { existsSync, renameSync } from "node:fs";
 import { removeLeftovers, resolveLink } from "../../base/atomic-write";
 import type { Log } from "../../base/log";
 import { loadDefaultData } from "../model/editorial";
+import type { Policy } from "../model/policy";
 import { lastGoodPath, lastGoodSnapshotAt, restoreLastGood, saveLastGood } from "./last-good";
 import { ensureDatabase } from "./publish";
 import { snapshotProblem } from "./validity";
@@ -18,9 +19,9 @@ export function asidePath(path: string, now = new Date()): string {
 }
 
 /** True when the default was built. */
-function buildDefault(path: string, log: Log): boolean {
+function buildDefault(path: string, log: Log, policy: Policy | null): boolean {
   try {
-    ensureDatabase(path);
+    ensureDatabase(path, policy);
     log("snapshot.created_default", { path });
     return true;
   } catch (error) {
@@ -40,7 +41,7 @@ function defaultSnapshotAt(): string | null {
 }
 
 /** True when the last good copy, or the default when it is newer, now stands at the missing `path`. */
-function restoreNewest(path: string, log: Log): boolean {
+function restoreNewest(path: string, log: Log, policy: Policy | null): boolean {
   const copyAt = lastGoodSnapshotAt(path);
   const defaultAt = copyAt === null ? null : defaultSnapshotAt();
   if (copyAt !== null && (defaultAt === null || Date.parse(copyAt) >= Date.parse(defaultAt))) {
@@ -50,17 +51,17 @@ function restoreNewest(path: string, log: Log): boolean {
       return true;
     }
   }
-  return buildDefault(path, log);
+  return buildDefault(path, log, policy);
 }
 
 /** True when a good snapshot took the damaged one's place. */
-function replaceDamaged(path: string, problem: string, log: Log): boolean {
+function replaceDamaged(path: string, problem: string, log: Log, policy: Policy | null): boolean {
   // A symlinked database: its target is moved aside and replaced, the link kept.
   const target = resolveLink(path);
   const aside = asidePath(target);
   renameSync(target, aside);
   log("snapshot.corrupt", { path, problem, movedTo: aside });
-  return restoreNewest(path, log);
+  return restoreNewest(path, log, policy);
 }
 
 /** Refreshes the last good copy; a failure (full disk, read-only volume) is logged, never fatal. */
@@ -72,25 +73,28 @@ function keepLastGood(path: string, log: Log): void {
   }
 }
 
-/** Leaves a snapshot that passes its integrity check at `path`, logging every step it takes. */
-export function prepareDatabase(path: string, log: Log): void {
+/**
+ * Leaves a snapshot that passes its integrity check at `path`, logging every step it takes; a
+ * default built here serves only what `policy` admits.
+ */
+export function prepareDatabase(path: string, log: Log, policy: Policy | null = null): void {
   const leftovers = removeLeftovers(path);
   if (leftovers.length) log("snapshot.leftovers_removed", { files: leftovers });
-  restoreDatabase(path, log);
+  restoreDatabase(path, log, policy);
 }
 
 /**
  * The same without removing leftovers, for a running server: a refresh of this process may be
  * writing its temporary file right now.
  */
-export function restoreDatabase(path: string, log: Log): void {
+export function restoreDatabase(path: string, log: Log, policy: Policy | null = null): void {
   let good: boolean;
   if (!existsSync(path)) {
     log("snapshot.missing", { path });
-    good = restoreNewest(path, log);
+    good = restoreNewest(path, log, policy);
   } else {
     const problem = snapshotProblem(path);
-    good = problem === null || replaceDamaged(path, problem, log);
+    good = problem === null || replaceDamaged(path, problem, log, policy);
   }
   if (good) keepLastGood(path, log);
 }

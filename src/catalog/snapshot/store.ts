@@ -11,6 +11,7 @@ import { SQLiteError } from "bun:sqlite";
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Log } from "../../base/log";
+import type { Policy } from "../model/policy";
 import { readVocabularyOnWorker, type Vocabulary } from "../search/vocabulary";
 import { runSliced, SLICE_MS } from "./slices";
 import { Snapshot } from "./snapshot";
@@ -28,6 +29,8 @@ export interface StoreOptions {
    * a test gives its own to pass the check interval without waiting for it.
    */
   every?: (ms: number, tick: () => void) => () => void;
+  /** The organization's policy a default built while serving is held to (a damaged file's repair). */
+  policy?: Policy | null;
 }
 
 /** The periodic check's timer unless the options give one: it keeps no process alive. */
@@ -243,7 +246,7 @@ export class CatalogStore {
     if (broken) setTimeout(() => broken.close(), 0);
     preparing?.close();
     try {
-      restoreDatabase(this.path, log);
+      restoreDatabase(this.path, log, this.options.policy ?? null);
     } catch (repairError) {
       log("snapshot.repair_failed", { path: this.path, error: (repairError as Error).message });
     }

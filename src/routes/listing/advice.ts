@@ -72,6 +72,8 @@ const REJECTED: Record<Rejection, Say> = {
     `The platform does not show it (deleted, private, or a misspelt link named it): make it public; it is checked again ${when(next)}.`,
   replaced: () =>
     "Its name now belongs to a different repository than the one the catalog knew, so the listing does not carry over to it.",
+  policy: (d) =>
+    `This catalog's policy keeps it out (${d.detail ?? "a rule of the policy"}); only the catalog's operator can change that.`,
 };
 
 /** The sentence for a rejected repository. */

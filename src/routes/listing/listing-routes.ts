@@ -47,6 +47,8 @@ function renderListing(snapshot: Snapshot, arg: { id: string; next: string | nul
     id: k.current ?? k.id,
     status: k.status,
     reason: k.reason,
+    // Only a policy's decision carries it: a catalog without a policy answers as before.
+    ...(k.reason === "policy" ? { policy_rule: k.decision?.detail ?? null } : {}),
     current_id: k.current,
     found_by: k.decision?.found_by ?? [],
     evidence_checked: evidenceChecked(snapshot, k.decision),
@@ -100,6 +102,12 @@ export const listingDoc: RouteDoc<Snapshot> = {
     id: t.String({ description: "`<owner>/<repo>`: the current id when known, else as asked." }),
     status: stringEnum(["listed", "rejected", "unseen"]),
     reason: t.Union([stringEnum(REJECTIONS), t.Null()], { description: "Why a rejected repository was left out." }),
+    policy_rule: t.Optional(
+      nullable(
+        t.String(),
+        "Only with `reason` `policy`: the rule of the operator's policy that keeps it out (`deny repo someone/thing`, `require.scorecard_min 5: scorecard 3.1`, `not in allow`).",
+      ),
+    ),
     current_id: nullable(t.String(), "The id a renamed repository is listed under now."),
     found_by: strings("The discovery rules that found it in the last refresh that met it."),
     evidence_checked: nullable(EvidenceSchema, "The evidence looked for and found; null when never checked."),

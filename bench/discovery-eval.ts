@@ -18,11 +18,15 @@ import { readPrevious } from "../src/catalog/snapshot/previous";
 import { formatResult } from "../src/refresh/report";
 import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/run";
 import { FakeGitHub } from "../test/fakes/github";
+import { FakeMcpRegistry } from "../test/fakes/mcp-registry";
 import { loadPluginSpace } from "../test/fakes/plugin-space";
+import { registryWorld } from "../test/fakes/registry-spam";
 
 const SCALE = 30;
 const RECALL_TARGET = 0.97;
 const PRECISION_TARGET = 0.995;
+/** Spam entries in the registry world, each in its publisher's own namespace, naming a look-alike. */
+const REGISTRY_SPAM = 40;
 
 const dir = mkdtempSync(join(tmpdir(), "discovery-eval-"));
 const dataDir = join(dir, "data");
@@ -93,6 +97,7 @@ console.log(
 const missed = [...real].filter((id) => !published.has(id));
 console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
 coverage();
+const withRegistry = await registryRun();
 
 /**
  * What the manifests gave the published plugins: the share of those holding an evidence file that
@@ -133,6 +138,58 @@ function coverage(): void {
   );
   for (const [kind, [all, installed]] of Object.entries(kinds))
     console.log(`install:   ${share(installed, all)} of the ${kind} have an install instruction (target >= 80%)`);
+}
+
+/**
+ * The same space with the official MCP registry as a source (test/fakes/registry-spam.ts): it lists
+ * the real servers that ship a server.json and REGISTRY_SPAM spam entries, each in its publisher's
+ * own namespace, naming look-alikes with no server.json and no SDK dependency. Prints both worlds
+ * side by side and what the registry itself brought: real servers only it led to, spam published.
+ */
+async function registryRun(): Promise<{ recall: number; precision: number; spamPublished: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "discovery-eval-registry-"));
+  for (const name of ["categories.json", "curated.json", "overrides.json", "discovery.json"])
+    copyFileSync(join(DB_DIR, name), join(dir, name));
+  const world = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
+  const worldSpace = loadPluginSpace(world);
+  const { entries, listedReal, spam } = registryWorld(world, worldSpace.real, REGISTRY_SPAM);
+  const registry = new FakeMcpRegistry();
+  registry.add(...entries);
+  const worldDb = join(dir, "catalog.sqlite");
+  const run = await runRefresh({
+    databasePath: worldDb,
+    apiUrl: world.url,
+    token: "eval-token",
+    maxDrop: 0.5,
+    dataDir: dir,
+    maxWaitSeconds: 120,
+    mcpRegistry: { url: registry.url, limits: { maxRequests: 50, timeoutMs: 5000, budgetMs: 30_000 } },
+    now: () => NOW,
+  });
+  if (run.status !== "published") throw new Error(formatResult(run).join("\n"));
+  const got = new Set(readPrevious(worldDb).plugins.keys());
+  const bad = new Set([...worldSpace.distractors, ...spam]);
+  const worldFound = [...real].filter((id) => got.has(id)).length;
+  const worldClean = [...got].filter((id) => !bad.has(id)).length;
+  const recovered = [...real].filter((id) => got.has(id) && !published.has(id));
+  const spamPublished = [...spam].filter((id) => got.has(id));
+  const rule = run.report.discovery?.rules.find((r) => r.rule.startsWith("registry "));
+  console.log(`\n## with the official MCP registry as a source (${entries.length} entries)`);
+  console.log("                 without registry          with registry");
+  console.log(`  recall:        ${share(found, real.size).padEnd(26)}${share(worldFound, real.size)}`);
+  console.log(
+    `  precision:     ${share(clean, published.size).padEnd(26)}${share(worldClean, got.size)} (${bad.size} distractors and look-alikes)`,
+  );
+  console.log(
+    `  registry rule: ${rule ? `${rule.found} found / ${rule.new} new / ${rule.rejected} rejected without evidence` : "not run"}`,
+  );
+  console.log(
+    `  registry's own: ${[...listedReal].filter((id) => got.has(id)).length} of the ${listedReal.size} real servers it lists published, ${recovered.length} real ones found only with it; ${spamPublished.length} of ${spam.size} spam entries published${spamPublished.length ? ` (${spamPublished.slice(0, 5).join(", ")})` : ""}`,
+  );
+  registry.stop();
+  world.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return { recall: worldFound / real.size, precision: worldClean / got.size, spamPublished: spamPublished.length };
 }
 
 // About 10,000 plugins: synthetic ones with a plugin manifest and a topic, created over two years.
@@ -221,4 +278,8 @@ console.log(
 console.log(`total eval time: ${((Date.now() - start) / 1000).toFixed(1)}s`);
 github.stop();
 rmSync(dir, { recursive: true, force: true });
-process.exit(recall >= RECALL_TARGET && precision >= PRECISION_TARGET ? 0 : 1);
+const held =
+  withRegistry.recall >= RECALL_TARGET &&
+  withRegistry.precision >= PRECISION_TARGET &&
+  withRegistry.spamPublished === 0;
+process.exit(recall >= RECALL_TARGET && precision >= PRECISION_TARGET && held ? 0 : 1);

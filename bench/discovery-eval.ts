@@ -21,17 +21,12 @@ import { readPrevious } from "../src/catalog/snapshot/previous";
 import { formatResult } from "../src/refresh/report";
 import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/run";
 import { FakeGitHub } from "../test/fakes/github";
-import { FakeMcpRegistry } from "../test/fakes/mcp-registry";
 import { loadPluginSpace } from "../test/fakes/plugin-space";
-import { registryWorld } from "../test/fakes/registry-spam";
+import { registryWorlds, share } from "./registry-worlds";
 
 const SCALE = 30;
 const RECALL_TARGET = 0.97;
 const PRECISION_TARGET = 0.995;
-/** Spam entries in the registry world, each in its publisher's own namespace, naming a look-alike. */
-const REGISTRY_SPAM = 40;
-/** The registry's seed as a curated list in db/discovery.json: most of what the registry itself would lead to. */
-const SEED_LIST = "modelcontextprotocol/registry";
 
 const dir = mkdtempSync(join(tmpdir(), "discovery-eval-"));
 const dataDir = join(dir, "data");
@@ -69,10 +64,6 @@ async function refresh(label: string, now: Date): Promise<RunReport> {
   return result.report;
 }
 
-function share(part: number, whole: number): string {
-  return `${((part / whole) * 100).toFixed(1)}% (${part} of ${whole})`;
-}
-
 // The editors' exclusions are judged not to be coding-agent plugins, so leaving them out is right.
 const excluded = new Set(
   Object.entries(
@@ -102,7 +93,7 @@ console.log(
 const missed = [...real].filter((id) => !published.has(id));
 console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
 coverage();
-const withRegistry = await registryWorlds();
+const withRegistry = await registryWorlds(real, NOW, SCALE);
 
 /**
  * What the manifests gave the published plugins: the share of those holding an evidence file that
@@ -143,95 +134,6 @@ function coverage(): void {
   );
   for (const [kind, [all, installed]] of Object.entries(kinds))
     console.log(`install:   ${share(installed, all)} of the ${kind} have an install instruction (target >= 80%)`);
-}
-
-interface WorldRun {
-  published: Set<string>;
-  found: number;
-  clean: number;
-  registryRule?: { found: number; new: number; rejected: number };
-  listedPublished: number;
-  listed: number;
-  spamPublished: string[];
-  spam: number;
-  bad: number;
-}
-
-/**
- * The space with REGISTRY_SPAM look-alikes added (test/fakes/registry-spam.ts), refreshed with or
- * without the official MCP registry as a source, which lists the real servers that ship a
- * server.json and one spam entry per look-alike, each in its publisher's own namespace; with the
- * editors' rules, or without the curated list of the registry's seed.
- */
-async function worldRun(withRegistry: boolean, withSeed: boolean): Promise<WorldRun> {
-  const dir = mkdtempSync(join(tmpdir(), "discovery-eval-registry-"));
-  for (const name of ["categories.json", "curated.json", "overrides.json"])
-    copyFileSync(join(DB_DIR, name), join(dir, name));
-  const rules = JSON.parse(readFileSync(join(DB_DIR, "discovery.json"), "utf8"));
-  if (!withSeed) rules.lists = rules.lists.filter((l: { repository: string }) => l.repository !== SEED_LIST);
-  writeFileSync(join(dir, "discovery.json"), JSON.stringify(rules));
-  const world = new FakeGitHub({ windows: { search: 60 / SCALE, code_search: 60 / SCALE } });
-  const worldSpace = loadPluginSpace(world);
-  const { entries, listedReal, spam } = registryWorld(world, worldSpace.real, REGISTRY_SPAM);
-  const registry = new FakeMcpRegistry();
-  registry.add(...entries);
-  const worldDb = join(dir, "catalog.sqlite");
-  const run = await runRefresh({
-    databasePath: worldDb,
-    apiUrl: world.url,
-    token: "eval-token",
-    maxDrop: 0.5,
-    dataDir: dir,
-    maxWaitSeconds: 120,
-    ...(withRegistry
-      ? { mcpRegistry: { url: registry.url, limits: { maxRequests: 50, timeoutMs: 5000, budgetMs: 30_000 } } }
-      : {}),
-    now: () => NOW,
-  });
-  registry.stop();
-  world.stop();
-  const got = run.status === "published" ? new Set(readPrevious(worldDb).plugins.keys()) : new Set<string>();
-  rmSync(dir, { recursive: true, force: true });
-  if (run.status !== "published") throw new Error(formatResult(run).join("\n"));
-  const bad = new Set([...worldSpace.distractors, ...spam]);
-  return {
-    published: got,
-    found: [...real].filter((id) => got.has(id)).length,
-    clean: [...got].filter((id) => !bad.has(id)).length,
-    registryRule: run.report.discovery?.rules.find((r) => r.rule.startsWith("registry ")),
-    listedPublished: [...listedReal].filter((id) => got.has(id)).length,
-    listed: listedReal.size,
-    spamPublished: [...spam].filter((id) => got.has(id)),
-    spam: spam.size,
-    bad: bad.size,
-  };
-}
-
-/** Both worlds side by side, with the registry's seed list and without it, and what the registry itself brought. */
-async function registryWorlds(): Promise<WorldRun> {
-  let held: WorldRun | undefined;
-  for (const withSeed of [true, false]) {
-    const before = await worldRun(false, withSeed);
-    const after = await worldRun(true, withSeed);
-    held ??= after;
-    const recovered = [...after.published].filter((id) => real.has(id) && !before.published.has(id));
-    const rule = after.registryRule;
-    console.log(
-      `\n## the official MCP registry as a source, ${withSeed ? "with" : "without"} the curated list of its seed (${after.listed} real servers and ${after.spam} spam entries listed)`,
-    );
-    console.log("                 without registry          with registry");
-    console.log(`  recall:        ${share(before.found, real.size).padEnd(26)}${share(after.found, real.size)}`);
-    console.log(
-      `  precision:     ${share(before.clean, before.published.size).padEnd(26)}${share(after.clean, after.published.size)} (${after.bad} distractors and look-alikes)`,
-    );
-    console.log(
-      `  registry rule: ${rule ? `${rule.found} found / ${rule.new} new / ${rule.rejected} rejected without evidence` : "not run"}`,
-    );
-    console.log(
-      `  registry's own: ${after.listedPublished} of the ${after.listed} real servers it lists published, ${recovered.length} real ones published only with it; ${after.spamPublished.length} of ${after.spam} spam entries published${after.spamPublished.length ? ` (${after.spamPublished.slice(0, 5).join(", ")})` : ""}`,
-    );
-  }
-  return held!;
 }
 
 // About 10,000 plugins: synthetic ones with a plugin manifest and a topic, created over two years.

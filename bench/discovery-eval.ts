@@ -3,7 +3,10 @@
  * find, and what it costs. Runs the real refresher against the fake platform loaded with the real
  * plugins of test/fixtures/real-plugins.json, the lists that named them and distractors
  * (test/fakes/plugin-space.ts), then prints recall (share of the real plugins published), precision
- * (share of the published that are no distractor), each rule's counts, calls by kind and time. It
+ * (share of the published that are no distractor), each rule's counts, calls by kind and time. A
+ * second world adds the official MCP registry as a source, listing the real servers that ship a
+ * server.json and spam entries naming look-alikes (test/fakes/registry-spam.ts): both worlds' figures
+ * side by side, with the registry's seed list and without, and the registry's own contribution. It
  * then grows the space to about 10,000 plugins and prints the cost of a full and a later run.
  *
  * The fake's search budgets renew every 2 seconds instead of every minute (30 times faster), so the
@@ -19,6 +22,7 @@ import { formatResult } from "../src/refresh/report";
 import { type RefreshResult, type RunReport, runRefresh } from "../src/refresh/run";
 import { FakeGitHub } from "../test/fakes/github";
 import { loadPluginSpace } from "../test/fakes/plugin-space";
+import { registryWorlds, share } from "./registry-worlds";
 
 const SCALE = 30;
 const RECALL_TARGET = 0.97;
@@ -60,10 +64,6 @@ async function refresh(label: string, now: Date): Promise<RunReport> {
   return result.report;
 }
 
-function share(part: number, whole: number): string {
-  return `${((part / whole) * 100).toFixed(1)}% (${part} of ${whole})`;
-}
-
 // The editors' exclusions are judged not to be coding-agent plugins, so leaving them out is right.
 const excluded = new Set(
   Object.entries(
@@ -93,6 +93,7 @@ console.log(
 const missed = [...real].filter((id) => !published.has(id));
 console.log(`missed, first 15: ${missed.slice(0, 15).join(", ")}`);
 coverage();
+const withRegistry = await registryWorlds(real, NOW, SCALE);
 
 /**
  * What the manifests gave the published plugins: the share of those holding an evidence file that
@@ -221,4 +222,8 @@ console.log(
 console.log(`total eval time: ${((Date.now() - start) / 1000).toFixed(1)}s`);
 github.stop();
 rmSync(dir, { recursive: true, force: true });
-process.exit(recall >= RECALL_TARGET && precision >= PRECISION_TARGET ? 0 : 1);
+const held =
+  withRegistry.found / real.size >= RECALL_TARGET &&
+  withRegistry.clean / withRegistry.published.size >= PRECISION_TARGET &&
+  withRegistry.spamPublished.length === 0;
+process.exit(recall >= RECALL_TARGET && precision >= PRECISION_TARGET && held ? 0 : 1);

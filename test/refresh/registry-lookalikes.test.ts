@@ -63,3 +63,23 @@ describe("look-alikes the MCP registry names", () => {
     expect(rule).toMatchObject({ found: SPAM + SERVERS.length + 1, rejected: SPAM });
   });
 });
+
+describe("an evidence topic on a repository only the registry names", () => {
+  test("is no evidence: the entry and the topic are both a stranger's word; the same topic on a searched repository stays evidence", async () => {
+    env = new Env({ searches: [{ query: "topic:mcp-tools" }] });
+    registry = new FakeMcpRegistry();
+    env.github.add({ full_name: "spammer/github-mcp-server", description: "GitHub MCP server", topics: ["mcp-server"] });
+    env.github.add({ full_name: "found/kit", description: "tools", topics: ["mcp-server", "mcp-tools"] });
+    registry.add(ownEntry("spammer/github-mcp-server"));
+
+    const report = published(
+      await env.refresh({
+        mcpRegistry: { url: registry.url, limits: { maxRequests: 20, timeoutMs: 2000, budgetMs: 10_000 } },
+        now: () => NOW,
+      }),
+    );
+    const added = report.summary!.added.map((id) => id.toLowerCase());
+    expect(added).toEqual(["found/kit"]);
+    expect(report.discovery!.reasons["spammer/github-mcp-server"]).toBe("no_evidence");
+  });
+});

@@ -41,6 +41,7 @@ function setUp(mode: DepsDevMode = "ok") {
     provenance: { sourceRepository: "https://github.com/prov/tool", verified: true },
   });
   depsDev.version("PYPI", "pyname-mcp", "1.0.0", { advisories: ["PYSEC-2026-7"] });
+  depsDev.version("NPM", "loose-claim", "1.0.0", {});
   depsDev.projects.set("github.com/acme/fs-server", { overallScore: 7.43, date: "2026-11-23T00:00:00Z" });
   depsDev.projects.set("github.com/prov/tool", null);
 }
@@ -71,7 +72,7 @@ describe("Scorecard and advisories from deps.dev", () => {
     const report = published(result);
     expect(report.security).toMatchObject({ scored: 1, withAdvisories: 3, advisoriesUnknown: 0, scorecardUnknown: 0 });
     expect(formatResult(result).join("\n")).toContain(
-      "deps.dev: Scorecard for 1, not scored 10, unknown 0; plugins with advisories 3",
+      "deps.dev: Scorecard for 1, not scored 11, unknown 0; plugins with advisories 3",
     );
     const { url } = env.serve();
     const fs = await securityOf(url, "acme/fs-server");
@@ -116,7 +117,7 @@ describe("Scorecard and advisories from deps.dev", () => {
     });
     expect(depsDev.asked.filter((a) => a.path === "/v3alpha/projectbatch")).toHaveLength(1);
 
-    expect(await ids(`${url}/api/v1/plugins?advisories=none&pageSize=50`)).toEqual(["prov/tool"]);
+    expect(await ids(`${url}/api/v1/plugins?advisories=none&pageSize=50`)).toEqual(["loose/claim", "prov/tool"]);
     expect(await ids(`${url}/api/v1/plugins?advisories=any&pageSize=50`)).toEqual([
       "acme-tools/fs-server",
       "acme/fs-server",
@@ -142,7 +143,7 @@ describe("Scorecard and advisories from deps.dev", () => {
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="scored"} 1');
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="scorecard",state="unknown"} 0');
     expect(metrics).toContain('catalog_snapshot_security_plugins{signal="advisories",state="any"} 3');
-    expect(metrics).toContain('catalog_snapshot_security_plugins{signal="advisories",state="none"} 1');
+    expect(metrics).toContain('catalog_snapshot_security_plugins{signal="advisories",state="none"} 2');
 
     const bad = await fetch(`${url}/api/v1/plugins?advisories=few`);
     expect(bad.status).toBe(400);

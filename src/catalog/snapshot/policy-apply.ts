@@ -35,16 +35,22 @@ const commitOf = (details: PluginDetails | null | undefined) => details?.content
  * at is served with what its manifests said at that commit when `before` (the previous
  * snapshot's details, by lowercased id) was read there, if that still passes the policy; the new
  * reading waits for review beside it. The repository's own facts (stars, dates) are the new ones.
+ * `refused` says, by lowercased id, why reading an approved commit gave nothing (the platform does
+ * not know it, say): the rule of a plugin it keeps out names that.
  */
 export function judged(
   policy: Policy,
   records: readonly PluginRecord[],
   before: ReadonlyMap<string, PluginDetails | null> = new Map(),
+  refused: ReadonlyMap<string, string> = new Map(),
 ): PolicyRecord[] {
   return records.map((record) => {
     const approved = approvedCommit(policy, record.id);
     const rule = ruleFor(policy, record);
     if (approved === null || commitOf(record.details) === approved) return { record, rule };
+    const why = refused.get(record.id.toLowerCase());
+    if (why !== undefined && policyRule(policy, record) === null)
+      return { record, rule: `allow repo ${record.id} commit ${approved}: not read, ${why}` };
     const details = before.get(record.id.toLowerCase());
     if (commitOf(details) !== approved) return { record, rule };
     const old: PluginRecord = { ...record, details };

@@ -1,0 +1,127 @@
+/**
+ * A plugin approved at a commit no snapshot read: the refresh reads its manifests at that commit
+ * from the fake platform (which keeps a repository's earlier commits) and serves that reading;
+ * the newer head waits in the review list with what it adds; a commit the platform does not know
+ * is refused with the reason, the plugin not served.
+ */
+import { Database } from "bun:sqlite";
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { headOf } from "../fakes/github-repos";
+import { ROOT } from "../reliability/support/process";
+import { Env, published } from "./support";
+
+let env: Env;
+afterEach(() => env.stop());
+
+const policyPath = () => join(env.dir, "policy.yml");
+const refresh = () => env.refresh({ policyPath: policyPath() });
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+async function get(url: string, path: string) {
+  const response = await fetch(url + path);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function review(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const proc = Bun.spawn([process.execPath, "run", "jobs/review.ts", ...args], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATABASE_PATH: env.databasePath,
+      POLICY_FILE: policyPath(),
+      REFRESH_DATA_DIR: env.dataDir,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  return { code: await proc.exited, out, err };
+}
+
+function servedDetails(id: string): { contents: { commit?: string; hooks: string[]; mcp_servers: string[] } } | null {
+  const db = new Database(env.databasePath, { readonly: true });
+  try {
+    const row = db.query<{ c: string }, [string]>("SELECT x_contents AS c FROM plugins WHERE id = ?").get(id);
+    return row ? JSON.parse(`{${row.c}}`) : null;
+  } finally {
+    db.close();
+  }
+}
+
+/** The first commit: a plugin with one command, listed by its own marketplace. */
+const FIRST = {
+  ".claude-plugin/plugin.json": json({ name: "pinned" }),
+  ".claude-plugin/marketplace.json": json({
+    name: "pinned-market",
+    owner: { name: "acme" },
+    plugins: [{ name: "pinned", source: "./", description: "A plugin" }],
+  }),
+  "commands/hello.md": "---\ndescription: Says hello\n---\nHello",
+};
+/** The second commit adds a hook and an MCP server. */
+const SECOND = {
+  ...FIRST,
+  "hooks/hooks.json": json({
+    hooks: { SessionStart: [{ hooks: [{ type: "command", command: "./start.sh" }] }] },
+  }),
+  ".mcp.json": json({ mcpServers: { "pinned-db": { command: "npx", args: ["-y", "@acme/pinned-db@1.0.0"] } } }),
+};
+
+/** acme/pinned with two commits, its head at the second; the policy approves `commit`. */
+function seed(commit: string): void {
+  env = new Env({ repositories: ["acme/pinned"] });
+  env.github.add({ full_name: "acme/pinned", stars: 10, files: FIRST });
+  env.github.repos.update("acme/pinned", { files: SECOND });
+  writeFileSync(policyPath(), `allow:\n  - repo: acme/pinned # reviewed\n    commit: ${commit}\n`);
+}
+
+describe("a plugin approved at a commit no snapshot read", () => {
+  test("is read at that commit and served so; the head waits with what it adds; approving it serves it", async () => {
+    const [first, second] = [headOf(FIRST), headOf(SECOND)];
+    seed(first);
+    published(await refresh());
+    expect(servedDetails("acme/pinned")?.contents).toMatchObject({ commit: first, hooks: [], mcp_servers: [] });
+    const { url } = env.serve();
+    const plugin = (await get(url, "/api/v1/plugins/acme/pinned?include=contents,install")).body.data.plugin;
+    expect(plugin.contents.commit).toBe(first);
+    expect(plugin.contents.commands).toEqual(["hello"]);
+    expect(JSON.stringify(plugin.install)).not.toContain("pinned-db");
+    const market = (await get(url, "/market/claude/marketplace.json")).body;
+    expect(JSON.stringify(market.plugins)).toContain(first);
+    expect(JSON.stringify(market.plugins)).not.toContain(second);
+
+    const listed = await review();
+    expect(listed.code).toBe(0);
+    const lines = listed.out.split("\n");
+    expect(lines[0]).toBe(`waiting   acme/pinned  ${first} → ${second}`);
+    expect(listed.out).toContain("  hook events added: SessionStart");
+    expect(listed.out).toContain("  MCP servers added: pinned-db");
+    const page = await (await fetch(`${url}/review`)).text();
+    expect(page).toContain("Hook events added: <code>SessionStart</code>");
+    expect(page).toContain("MCP servers added: <code>pinned-db</code>");
+
+    const approving = await review("approve", `acme/pinned@${second}`);
+    expect([approving.code, approving.err]).toEqual([0, ""]);
+    expect(servedDetails("acme/pinned")?.contents).toMatchObject({
+      commit: second,
+      hooks: ["SessionStart"],
+      mcp_servers: ["pinned-db"],
+    });
+    expect((await review()).out).not.toContain("waiting");
+  });
+
+  test("a commit the platform does not know is refused with the reason, and the plugin is not served", async () => {
+    const unknown = "f".repeat(40);
+    seed(unknown);
+    published(await refresh());
+    expect(servedDetails("acme/pinned")).toBeNull();
+    const { url } = env.serve();
+    const listing = (await get(url, "/api/v1/listing/acme/pinned")).body.data;
+    const rule = `allow repo acme/pinned commit ${unknown}: not read, the platform does not know commit ${unknown}`;
+    expect([listing.status, listing.reason, listing.policy_rule]).toEqual(["rejected", "policy", rule]);
+    const listed = await review();
+    expect(listed.out).toContain(`kept out  acme/pinned  ${rule}`);
+  });
+});

@@ -94,13 +94,17 @@ describe("a plugin approved at a commit no snapshot read", () => {
 
     const listed = await review();
     expect(listed.code).toBe(0);
-    const lines = listed.out.split("\n");
-    expect(lines[0]).toBe(`waiting   acme/pinned  ${first} → ${second}`);
-    expect(listed.out).toContain("  hook events added: SessionStart");
-    expect(listed.out).toContain("  MCP servers added: pinned-db");
+    expect(listed.out.split("\n").filter(Boolean)).toEqual([
+      `waiting   acme/pinned  ${first} → ${second}`,
+      "  Hook events added: SessionStart",
+      "  MCP servers added: pinned-db",
+      "  Same version: the content changed while the declared version (none) did not move",
+      `1 to review (policy ${policyPath()})`,
+    ]);
     const page = await (await fetch(`${url}/review`)).text();
     expect(page).toContain("Hook events added: <code>SessionStart</code>");
     expect(page).toContain("MCP servers added: <code>pinned-db</code>");
+    expect(page).toContain("same version");
 
     const approving = await review("approve", `acme/pinned@${second}`);
     expect([approving.code, approving.err]).toEqual([0, ""]);
@@ -110,6 +114,22 @@ describe("a plugin approved at a commit no snapshot read", () => {
       mcp_servers: ["pinned-db"],
     });
     expect((await review()).out).not.toContain("waiting");
+  });
+
+  test("a first approval of an older commit than the one the last snapshot read is read at that commit", async () => {
+    const [first, second] = [headOf(FIRST), headOf(SECOND)];
+    seed(first);
+    writeFileSync(policyPath(), "allow:\n  - owner: acme\n");
+    published(await refresh());
+    expect(servedDetails("acme/pinned")?.contents.commit).toBe(second);
+    writeFileSync(policyPath(), `allow:\n  - repo: acme/pinned\n    commit: ${first}\n`);
+    published(await refresh());
+    expect(servedDetails("acme/pinned")?.contents).toMatchObject({ commit: first, hooks: [], mcp_servers: [] });
+    // Read once: with the platform no longer answering that commit, the next run still serves
+    // the snapshot's reading of it, never asking again.
+    env.github.repos.get("acme/pinned").commits = {};
+    published(await refresh());
+    expect(servedDetails("acme/pinned")?.contents.commit).toBe(first);
   });
 
   test("a commit the platform does not know is refused with the reason, and the plugin is not served", async () => {

@@ -8,6 +8,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_COMMIT_READS } from "../../src/refresh/pinned-reads";
 import { headOf } from "../fakes/github-repos";
 import { ROOT } from "../reliability/support/process";
 import { Env, published } from "./support";
@@ -130,6 +131,59 @@ describe("a plugin approved at a commit no snapshot read", () => {
     env.github.repos.get("acme/pinned").commits = {};
     published(await refresh());
     expect(servedDetails("acme/pinned")?.contents.commit).toBe(first);
+  });
+
+  test("an MCP server approved at its first commit is served with that commit's package line and version", async () => {
+    const server = (version: string) => ({
+      "server.json": json({
+        $schema: "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
+        name: "io.github.acme/srv",
+        description: "An MCP server",
+        version,
+        repository: { url: "https://github.com/acme/srv", source: "github" },
+        packages: [
+          {
+            registryType: "npm",
+            registryBaseUrl: "https://registry.npmjs.org",
+            identifier: "@acme/srv",
+            version,
+            transport: { type: "stdio" },
+          },
+        ],
+      }),
+    });
+    env = new Env({ repositories: ["acme/srv"] });
+    env.github.add({ full_name: "acme/srv", stars: 10, files: server("1.0.0") });
+    env.github.repos.update("acme/srv", { files: server("1.1.0") });
+    writeFileSync(policyPath(), `allow:\n  - repo: acme/srv\n    commit: ${headOf(server("1.0.0"))}\n`);
+    published(await refresh());
+    const { url } = env.serve();
+    const plugin = (await get(url, "/api/v1/plugins/acme/srv?include=install")).body.data.plugin;
+    const lines = JSON.stringify(plugin.install);
+    expect(lines).toContain("@acme/srv@1.0.0");
+    expect(lines).not.toContain("1.1.0");
+    const servers = (await get(url, "/v0.1/servers")).body.servers;
+    expect(servers.map((s: { server: { version: string } }) => s.server.version)).toEqual(["1.0.0"]);
+  });
+
+  test("a run reads at most MAX_COMMIT_READS approved commits; the next run reads the rest", async () => {
+    const ids = Array.from({ length: MAX_COMMIT_READS + 1 }, (_, i) => `acme/p${i}`);
+    env = new Env({ repositories: ids });
+    const files = (id: string, n: number) => ({
+      ".claude-plugin/plugin.json": json({ name: id.slice(5) }),
+      [`commands/c${n}.md`]: "---\ndescription: A command\n---\nHi",
+    });
+    for (const id of ids) {
+      env.github.add({ full_name: id, stars: 10, files: files(id, 1) });
+      env.github.repos.update(id, { files: files(id, 2) });
+    }
+    const entries = ids.map((id) => `  - repo: ${id}\n    commit: ${headOf(files(id, 1))}\n`);
+    writeFileSync(policyPath(), `allow:\n${entries.join("")}`);
+    const served = () => ids.filter((id) => servedDetails(id)?.contents.commit === headOf(files(id, 1)));
+    published(await refresh());
+    expect(served()).toHaveLength(MAX_COMMIT_READS);
+    published(await refresh());
+    expect(served()).toEqual(ids);
   });
 
   test("a commit the platform does not know is refused with the reason, and the plugin is not served", async () => {

@@ -1,7 +1,8 @@
 /**
  * Under a policy: the plugins approved at a commit that neither this run nor the previous snapshot
  * read there (a first approval of a repository whose head moved on, an approval of an older
- * commit) are read at that commit from the platform, a few per run, with a token only. What they
+ * commit) are read at that commit from the platform, a few per run, with a token only (without
+ * one, each is refused with that reason). What they
  * give is served in place of the head's reading (catalog/snapshot/policy-apply.ts `judged`).
  */
 import type { PluginDetails } from "../catalog/model/details";
@@ -34,9 +35,14 @@ function unread(run: Run, records: readonly PluginRecord[]): Array<{ id: string;
 /** Reads the approved commits this run needs, up to MAX_COMMIT_READS; logs each (`refresh.commit_read`). */
 export async function commitReadsPhase(run: Run, records: readonly PluginRecord[]): Promise<CommitReadings> {
   const readings: CommitReadings = new Map();
-  if (run.policy === null || !run.gh.authenticated) return readings;
+  if (run.policy === null) return readings;
   const todo = unread(run, records);
   if (todo.length === 0) return readings;
+  if (!run.gh.authenticated) {
+    const reason = "reading at a commit needs a token (GITHUB_TOKEN)";
+    for (const { id } of todo) readings.set(id.toLowerCase(), { kind: "refused", reason });
+    return readings;
+  }
   run.progress.phase("commits", "approved commits");
   const manifests = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
   const options = { gate: run.gate, files: run.rules.evidence.files, manifests };

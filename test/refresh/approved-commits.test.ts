@@ -186,6 +186,17 @@ describe("a plugin approved at a commit no snapshot read", () => {
     expect(served()).toEqual(ids);
   });
 
+  test("without a token the commit is not read, and the rule says why", async () => {
+    const first = headOf(FIRST);
+    seed(first);
+    published(await env.refresh({ policyPath: policyPath(), token: undefined }));
+    expect(servedDetails("acme/pinned")).toBeNull();
+    const { url } = env.serve();
+    expect((await get(url, "/api/v1/listing/acme/pinned")).body.data.policy_rule).toBe(
+      `allow repo acme/pinned commit ${first}: not read, reading at a commit needs a token (GITHUB_TOKEN)`,
+    );
+  });
+
   test("a commit the platform does not know is refused with the reason, and the plugin is not served", async () => {
     const unknown = "f".repeat(40);
     seed(unknown);

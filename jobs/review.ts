@@ -17,6 +17,7 @@ import { changeLines } from "../src/catalog/model/update-lines";
 import { type ReviewItem, reapplyPolicy, reviewList } from "../src/catalog/snapshot/policy-review";
 import { ConfigError, loadConfig, policyPath } from "../src/config";
 
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const USAGE = "Usage: npm run review [-- approve owner/repo@<40 hex sha> | apply]";
 
 function line(item: ReviewItem): string {
@@ -62,6 +63,10 @@ function main(args: string[]): number {
     }
     const stats = reapplyPolicy(config.databasePath, policy, new Date(), editorial)!;
     console.log(`policy applied: ${stats.total} plugins served, snapshot ${stats.snapshotAt}`);
+    const out = approval && reviewList(config.databasePath, policy)?.find((i) => sameId(i.id, approval.repo));
+    // No snapshot read that commit: the next refresh reads it there (src/refresh/pinned-reads.ts).
+    if (out && out.kind === "kept_out")
+      console.log(`${out.id} stays out until a refresh reads it at ${approval!.commit}: ${out.rule}`);
     return 0;
   } finally {
     lock.release();

@@ -9,6 +9,7 @@ import type { PluginDetails } from "../catalog/model/details";
 import { approvedCommit } from "../catalog/model/policy";
 import type { PluginRecord } from "../catalog/model/types";
 import { type CommitReading, fetchAtCommit } from "./fetch/fetch-at-commit";
+import { BudgetExhausted } from "./github/client";
 import { ManifestReader } from "./manifests/reader";
 import type { Run } from "./run-state";
 
@@ -47,7 +48,12 @@ export async function commitReadsPhase(run: Run, records: readonly PluginRecord[
   const manifests = new ManifestReader(run.gate.counts, run.rules.evidence, run.ownerFile);
   const options = { gate: run.gate, files: run.rules.evidence.files, manifests };
   for (const [i, { id, commit }] of todo.slice(0, MAX_COMMIT_READS).entries()) {
-    const reading = await fetchAtCommit(run.gh, id, commit, options);
+    const reading = await fetchAtCommit(run.gh, id, commit, options).catch((error: unknown): CommitReading => {
+      // An exhausted budget stops the run as anywhere; any other failure is this commit's alone.
+      if (error instanceof BudgetExhausted) throw error;
+      run.log("refresh.commit_read_failed", { id, commit, error: String((error as Error)?.message).slice(0, 200) });
+      return { kind: "refused", reason: `reading at ${commit} failed; it is tried again at the next run` };
+    });
     readings.set(id.toLowerCase(), reading);
     run.log("refresh.commit_read", {
       id,

@@ -115,6 +115,12 @@ describe("a plugin approved at a commit no snapshot read", () => {
       mcp_servers: ["pinned-db"],
     });
     expect((await review()).out).not.toContain("waiting");
+
+    // A commit no snapshot read: approving it keeps the plugin out until a refresh reads it there.
+    const third = "e".repeat(40);
+    const later = await review("approve", `acme/pinned@${third}`);
+    expect(later.out).toContain(`acme/pinned stays out until a refresh reads it at ${third}: allow repo acme/pinned`);
+    expect(servedDetails("acme/pinned")).toBeNull();
   });
 
   test("a first approval of an older commit than the one the last snapshot read is read at that commit", async () => {
@@ -195,6 +201,20 @@ describe("a plugin approved at a commit no snapshot read", () => {
     expect((await get(url, "/api/v1/listing/acme/pinned")).body.data.policy_rule).toBe(
       `allow repo acme/pinned commit ${first}: not read, reading at a commit needs a token (GITHUB_TOKEN)`,
     );
+  });
+
+  test("a read at the commit that fails keeps the plugin out this run without failing it; the next run reads it", async () => {
+    const first = headOf(FIRST);
+    seed(first);
+    env.github.failQueriesHolding = `"${first}:`;
+    published(await refresh());
+    const { url } = env.serve();
+    expect((await get(url, "/api/v1/listing/acme/pinned")).body.data.policy_rule).toBe(
+      `allow repo acme/pinned commit ${first}: not read, reading at ${first} failed; it is tried again at the next run`,
+    );
+    env.github.failQueriesHolding = null;
+    published(await refresh());
+    expect(servedDetails("acme/pinned")?.contents.commit).toBe(first);
   });
 
   test("a commit the platform does not know is refused with the reason, and the plugin is not served", async () => {

@@ -228,5 +228,8 @@ describe("a plugin approved at a commit no snapshot read", () => {
     expect([listing.status, listing.reason, listing.policy_rule]).toEqual(["rejected", "policy", rule]);
     const listed = await review();
     expect(listed.out).toContain(`kept out  acme/pinned  ${rule}`);
+    // Re-applied without fetching, the refusal still says why.
+    expect((await review("apply")).code).toBe(0);
+    expect((await review()).out).toContain(`kept out  acme/pinned  ${rule}`);
   });
 });

@@ -10,7 +10,7 @@ import { allowEntry, type Policy, policyFingerprint } from "../model/policy";
 import { isoMillis } from "../model/time";
 import type { CategoryInfo, Editorial, PluginRecord, SnapshotInput, SnapshotStats } from "../model/types";
 import { type Changed, updateDiff } from "../model/update-diff";
-import { judged, withPolicy } from "./policy-apply";
+import { judged, refusalsOf, withPolicy } from "./policy-apply";
 import { readPolicyRecords, readPrevious, servedPrevious } from "./previous";
 import { publishSnapshot } from "./publish";
 
@@ -126,7 +126,7 @@ export function reapplyPolicy(
     : servedRecords(previous, editorial!).map((record) => ({ record, rule: null, newer: undefined }));
   const latest = kept.map((r) => r.newer ?? r.record);
   const before = new Map(kept.map((r) => [r.record.id.toLowerCase(), r.record.details ?? null]));
-  const records = judged(policy, latest, before);
+  const records = judged(policy, latest, before, refusalsOf(policy, kept));
   const served = records.filter((r) => r.rule === null).map((r) => r.record);
   const snapshotAt = isoMillis(now);
   const history = carryHistory(servedPrevious(previous), served, [], snapshotAt);

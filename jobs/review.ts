@@ -1,6 +1,6 @@
 /**
  * `npm run review`: what a catalog held to a policy waits on (plugins served at their approved
- * commit while their head moved on, plugins a rule keeps out, plugins newly seen under an allowed
+ * commit while their head moved on, each with what the newer reading adds, plugins a rule keeps out, plugins newly seen under an allowed
  * owner), from the published snapshot alone.
  *
  * `npm run review approve owner/repo@<sha>` approves that commit in the policy file (its comments
@@ -13,14 +13,18 @@ import { acquireLock, LockHeld, lockPath } from "../src/base/refresh-lock";
 import { categoryInfo, loadEditorial } from "../src/catalog/model/editorial";
 import { approvalOf, approveInFile } from "../src/catalog/model/policy-edit";
 import { loadPolicy, PolicyError } from "../src/catalog/model/policy-file";
+import { changeLines } from "../src/catalog/model/update-lines";
 import { type ReviewItem, reapplyPolicy, reviewList } from "../src/catalog/snapshot/policy-review";
 import { ConfigError, loadConfig, policyPath } from "../src/config";
 
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const USAGE = "Usage: npm run review [-- approve owner/repo@<40 hex sha> | apply]";
 
 function line(item: ReviewItem): string {
-  // Where a per-plugin diff of what the update adds (catalog/model/update-diff.ts) will be shown.
-  if (item.kind === "waiting") return `waiting   ${item.id}  ${item.approved} → ${item.head ?? "unknown"}`;
+  if (item.kind === "waiting") {
+    const changes = item.diff ? changeLines(item.diff).map((l) => `\n  ${l}`) : [];
+    return `waiting   ${item.id}  ${item.approved} → ${item.head ?? "unknown"}${changes.join("")}`;
+  }
   if (item.kind === "kept_out") return `kept out  ${item.id}  ${item.rule}`;
   return `new       ${item.id}  at ${item.commit ?? "an unknown commit"} (its owner is allowed)`;
 }
@@ -59,6 +63,10 @@ function main(args: string[]): number {
     }
     const stats = reapplyPolicy(config.databasePath, policy, new Date(), editorial)!;
     console.log(`policy applied: ${stats.total} plugins served, snapshot ${stats.snapshotAt}`);
+    const out = approval && reviewList(config.databasePath, policy)?.find((i) => sameId(i.id, approval.repo));
+    // No snapshot read that commit: the next refresh reads it there (src/refresh/pinned-reads.ts).
+    if (out && out.kind === "kept_out")
+      console.log(`${out.id} stays out until a refresh reads it at ${approval!.commit}: ${out.rule}`);
     return 0;
   } finally {
     lock.release();

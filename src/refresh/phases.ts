@@ -23,6 +23,7 @@ import { fetchRest } from "./fetch/fetch-rest";
 import type { Outcome } from "./fetch/outcome";
 import { followManifests, followReplaced } from "./follow";
 import { ManifestReader } from "./manifests/reader";
+import { type CommitReadings, useCommitReadings } from "./pinned-reads";
 import { readJsonFile, sidePath, writeJsonFile } from "./side-files";
 import { decideCandidates } from "./validate/decisions";
 import { editorialByIdentity, type PinMismatch } from "./validate/identity";
@@ -225,15 +226,22 @@ export function validatePhase(run: Run, discovery: Discovery, asked: string[]): 
  * Builds, verifies and swaps in the new snapshot, then records the discovery state it was built
  * from. Under a policy only what it admits is served (catalog/snapshot/policy-apply.ts); the
  * history is told against what was served before, so a plugin the policy now keeps out is a removal.
+ * `commitReadings` are the approved commits this run read (pinned-reads.ts).
  * Answers how many plugins are served.
  */
-export function publishPhase(run: Run, discovery: Discovery, candidate: Candidate): number {
+export function publishPhase(
+  run: Run,
+  discovery: Discovery,
+  candidate: Candidate,
+  commitReadings: CommitReadings = new Map(),
+): number {
   run.progress.phase("publish", "files");
   const { snapshotAt, records } = candidate;
   const categories = categoryInfo(run.editorial);
   const categoryIds = categories.map((c) => c.id);
   const before = new Map([...run.previous.plugins].map(([key, p]) => [key, p.details]));
-  const judgedRecords = run.policy ? judged(run.policy, records, before) : undefined;
+  const refused = useCommitReadings(before, records, commitReadings);
+  const judgedRecords = run.policy ? judged(run.policy, records, before, refused) : undefined;
   const served = judgedRecords ? judgedRecords.filter((r) => r.rule === null).map((r) => r.record) : records;
   const shown = servedPrevious(run.previous);
   const history = carryHistory(shown, served, candidate.summary.renamed, snapshotAt);

@@ -25,6 +25,7 @@ import { SourceCaps } from "./discover/source-caps";
 import { BudgetExhausted, createGitHub, type Pacing } from "./github/client";
 import type { Usage } from "./github/usage";
 import { discoverPhase, fetchPhase, loadHints, previousFacts, publishPhase, validatePhase } from "./phases";
+import { commitReadsPhase } from "./pinned-reads";
 import { createProgress } from "./progress";
 import type { Run } from "./run-state";
 import { type GateCounts, UpstreamGate } from "./upstream/gate";
@@ -212,7 +213,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
     report.security = await securityPhase(run);
     report.remotes = await remotesPhase(run);
     const candidate = validatePhase(run, discovery, asked);
-    const served = publishPhase(run, discovery, candidate);
+    const served = publishPhase(run, discovery, candidate, await commitReadsPhase(run, candidate.records));
     if (run.policy) report.served = served;
     const { snapshotAt, records, summary, discovery: rules, pinMismatches, held } = candidate;
     Object.assign(report, { snapshotAt, total: records.length, summary, discovery: rules, pinMismatches, held });

@@ -1,11 +1,13 @@
 /** @jsxImportSource preact */
 /**
  * The operator's review page of a catalog held to a policy (review-routes.ts): the list
- * `npm run review` prints (catalog/snapshot/policy-review.ts).
+ * `npm run review` prints (catalog/snapshot/policy-review.ts), each waiting plugin with what its
+ * newer reading adds (update-panel.tsx).
  */
 import type { ReviewItem } from "../catalog/snapshot/policy-review";
 import { pluginPath } from "../http/paths";
 import { Page } from "./layout";
+import { UpdateChanges } from "./update-panel";
 
 const Commit = ({ sha }: { sha: string | null }) => <code>{sha === null ? "unknown" : sha.slice(0, 12)}</code>;
 
@@ -14,7 +16,12 @@ function Row({ item }: { item: ReviewItem }) {
     item.kind === "waiting" ? (
       <>
         served at <Commit sha={item.approved} />, head at <Commit sha={item.head} />
-        {/* Where a per-plugin diff of what the update adds (catalog/model/update-diff.ts) will be shown. */}
+        {item.diff ? <UpdateChanges update={item.diff} /> : <p>Nothing the diff shows changed.</p>}
+        {item.diff?.version_unchanged ? (
+          <p>
+            <span class="flag">same version</span> The content changed while the declared version did not move.
+          </p>
+        ) : null}
       </>
     ) : item.kind === "kept_out" ? (
       <>{item.rule}</>

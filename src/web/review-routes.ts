@@ -17,7 +17,8 @@ export const reviewDoc: RouteDoc<Snapshot> = {
   tag: "Pages",
   summary: "What a catalog held to a policy waits on (HTML, for its operator)",
   description:
-    "Plugins served at their approved commit while their head moved on, plugins a rule of the policy keeps out " +
+    "Plugins served at their approved commit while their head moved on (each with what the newer reading adds: " +
+    "components, install lines and packages, risk notes, context cost), plugins a rule of the policy keeps out " +
     "(with the rule), newcomers under an allowed owner: what `npm run review` prints. Behind `READ_TOKEN` when set; " +
     "a catalog held to no policy says so.",
   body: TextSchema,

@@ -4,18 +4,10 @@
  * update (update-diff.ts), in words. Nothing when no update was seen.
  */
 import { RISK_RULE_TEXT } from "../catalog/model/risk";
-import { COMPONENT_LISTS, type ComponentList, type LastUpdate } from "../catalog/model/update-diff";
+import { COMPONENT_LISTS, type LastUpdate } from "../catalog/model/update-diff";
+import { LIST_NAMES } from "../catalog/model/update-lines";
 import { DateText } from "./layout";
 import { Section } from "./record-parts";
-
-const LIST_NAMES: Record<ComponentList, string> = {
-  skills: "Skills",
-  commands: "Commands",
-  agents: "Agents",
-  hooks: "Hook events",
-  mcp_servers: "MCP servers",
-  plugins: "Marketplace plugins",
-};
 
 const short = (commit: string | null) => (commit === null ? "unknown" : commit.slice(0, 12));
 
@@ -152,12 +144,19 @@ export function LastUpdatePanel({ update }: { update: LastUpdate | null }) {
   return (
     <Section id="last-update" title="What the last update changed">
       <Seen update={update} />
-      <ul>
-        <ListLines update={update} way="added" />
-        <ListLines update={update} way="removed" />
-        <InstallLines update={update} />
-        <RiskAndCost update={update} />
-      </ul>
+      <UpdateChanges update={update} />
     </Section>
+  );
+}
+
+/** What a diff adds and drops, as a list (the review page shows it for each plugin waiting too). */
+export function UpdateChanges({ update }: { update: Changed }) {
+  return (
+    <ul>
+      <ListLines update={update} way="added" />
+      <ListLines update={update} way="removed" />
+      <InstallLines update={update} />
+      <RiskAndCost update={update} />
+    </ul>
   );
 }

@@ -1,14 +1,14 @@
 /**
  * The fake platform's GraphQL: aliased `repository(owner:, name:)` fields with the Repository
- * fields the refresher selects (the owner's `isVerified` when it is an organization), `object(expression: "HEAD:path")` inside them (a Blob with
+ * fields the refresher selects (the owner's `isVerified` when it is an organization), `object(expression: "HEAD:path")` inside them (or `"<commit>:path"`, read at a commit the repository had) (a Blob with
  * `byteSize` and `text`, a Tree for a folder, null when nothing is there), and `rateLimit`.
  */
-import { type FakeRepo, graphNode, type RepoStore } from "./github-repos";
+import { type FakeRepo, graphNode, type RepoStore, repoAt } from "./github-repos";
 import { objectId } from "./object-ids";
 
 const ALIAS = /(\w+)\s*:\s*repository\(\s*owner:\s*\$(\w+)\s*,\s*name:\s*\$(\w+)\s*\)/g;
-/** An `alias: object(expression: "HEAD:path")` field; its selection is the balanced block after it. */
-const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"HEAD:([^"]*)"\s*\)\s*/g;
+/** An `alias: object(expression: "HEAD:path")` field (or `"<commit>:path"`); its selection is the balanced block after it. */
+const OBJECT = /(\w+)\s*:\s*object\(\s*expression:\s*"(HEAD|[0-9a-f]{40}):([^"]*)"\s*\)\s*/g;
 /** The folder prefix of `path` ("" for the root, `HEAD:`). */
 const folderPrefix = (path: string) => (path.replace(/\/$/, "") === "" ? "" : `${path.replace(/\/$/, "")}/`);
 
@@ -25,9 +25,9 @@ function treeEntries(repo: FakeRepo, path: string): Array<{ name: string; type: 
   return [...entries].map(([name, type]) => ({ name, type }));
 }
 
-/** The `[alias, path, selection]` of each object field written directly in `block`. */
-function objectFields(block: string): Array<[string, string, string]> {
-  return [...block.matchAll(OBJECT)].map((m) => [m[1]!, m[2]!, blockAfter(block, m.index! + m[0].length) ?? ""]);
+/** The `[alias, rev, path, selection]` of each object field written directly in `block`. */
+function objectFields(block: string): Array<[string, string, string, string]> {
+  return [...block.matchAll(OBJECT)].map((m) => [m[1]!, m[2]!, m[3]!, blockAfter(block, m.index! + m[0].length) ?? ""]);
 }
 
 /** The selection block that follows `from` in `query` (balanced braces), or null. */
@@ -104,7 +104,10 @@ export function graphqlResponse(
     const found = repos.lookup(name);
     if (found) {
       const node = graphNode(found.repo, omit);
-      for (const [objectAlias, path, selection] of own) node[objectAlias] = gitObject(found.repo, path, selection);
+      for (const [objectAlias, rev, path, selection] of own) {
+        const at = repoAt(found.repo, rev);
+        node[objectAlias] = at === null ? null : gitObject(at, path, selection);
+      }
       data[alias!] = node;
     } else {
       data[alias!] = null;

@@ -28,6 +28,8 @@ export interface FakeRepo {
   release?: { tag: string; date: string } | null;
   /** The default branch's head commit; by default a hash of the files, so it moves when they change. */
   head?: unknown;
+  /** Earlier commits' files, by commit id: what `object(expression: "<sha>:path")` reads (update() keeps them). */
+  commits?: Record<string, Record<string, string>>;
   /**
    * The owner as GraphQL's `owner { ... on Organization { isVerified } }` sees it: an organization
    * with its domain verified (true) or not (false); a user when absent.
@@ -120,8 +122,14 @@ export class RepoStore {
     return found.repo;
   }
 
+  /** Changes a repository; new `files` are a new commit, the former head's files kept under its id. */
   update(name: string, fields: Partial<Omit<FakeRepo, "id" | "owner" | "name">>): void {
-    Object.assign(this.get(name), fields);
+    const repo = this.get(name);
+    if (fields.files) {
+      const head = headCommitOf(repo);
+      if (typeof head === "string") repo.commits = { ...repo.commits, [head]: repo.files };
+    }
+    Object.assign(repo, fields);
   }
 
   rename(from: string, to: string): void {
@@ -218,12 +226,24 @@ export function graphNode(repo: FakeRepo, omit: ReadonlySet<string>): Record<str
     isFork: Boolean(repo.parent),
     parent: repo.parent ? { nameWithOwner: repo.parent } : null,
     latestRelease: repo.release ? { tagName: repo.release.tag, publishedAt: repo.release.date } : null,
-    defaultBranchRef: { target: { oid: repo.head !== undefined ? repo.head : headOf(repo.files) } },
+    defaultBranchRef: { target: { oid: headCommitOf(repo) } },
     // A fragment on Organization answers nothing for a user.
     owner: repo.orgVerified === undefined ? {} : { isVerified: repo.orgVerified },
   };
   for (const field of omit) delete node[field];
   return node;
+}
+
+/** The default branch's head commit of `repo`. */
+export function headCommitOf(repo: FakeRepo): unknown {
+  return repo.head !== undefined ? repo.head : headOf(repo.files);
+}
+
+/** `repo` as it was at `rev` ("HEAD", the head's id or an earlier commit's); null for a commit it never had. */
+export function repoAt(repo: FakeRepo, rev: string): FakeRepo | null {
+  if (rev === "HEAD" || rev === headCommitOf(repo)) return repo;
+  const files = repo.commits?.[rev];
+  return files ? { ...repo, files } : null;
 }
 
 /** A commit id standing for the files: 40 lowercase hex digits that change whenever they do. */

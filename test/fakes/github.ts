@@ -65,6 +65,8 @@ export class FakeGitHub {
   readonly omitFields = new Set<string>();
   private readonly budgets = new Map<string, Budget>();
   private readonly failures: Failure[] = [];
+  /** GraphQL queries holding this text fail with a 502, every time: one query failing among others. */
+  failQueriesHolding: string | null = null;
   private readonly gates = new Map<Route, { resolveArrived: () => void; released: Promise<void> }>();
   private readonly server: ReturnType<typeof Bun.serve>;
   readonly url: string;
@@ -182,6 +184,8 @@ export class FakeGitHub {
     if (budget.remaining <= 0) return this.exhausted(route, headers());
     if (route === "graphql") {
       const body = (await request.json()) as { query: string; variables?: Record<string, string> };
+      if (this.failQueriesHolding !== null && body.query.includes(this.failQueriesHolding))
+        return this.json(502, { message: "Server Error" }, headers());
       const { payload, cost } = graphqlResponse(this.repos, body.query, body.variables ?? {}, budget, this.omitFields);
       budget.remaining -= cost;
       this.graphqlPoints += cost;

@@ -72,6 +72,9 @@ describe("npm run review", () => {
     expect(listed.code).toBe(0);
     expect(listed.out.split("\n").filter(Boolean)).toEqual([
       `waiting   acme/pinned  ${approved} → ${head}`,
+      // What the newer reading adds: its command's description is a word longer.
+      "  Context cost: 5 → 6 tokens (+1)",
+      "  Same version: the content changed while the declared version (none) did not move",
       "kept out  evil/thing  deny owner evil",
       `new       acme/fresh  at ${servedCommit("acme/fresh")} (its owner is allowed)`,
       `3 to review (policy ${policyPath()})`,

@@ -30,21 +30,44 @@ export function ruleFor(policy: Policy, record: PluginRecord): string | null {
 
 const commitOf = (details: PluginDetails | null | undefined) => details?.contents?.commit ?? null;
 
+/** The rule of a plugin whose approved commit was not read, naming why. */
+const notReadRule = (id: string, commit: string, why: string) => `allow repo ${id} commit ${commit}: not read, ${why}`;
+
+/**
+ * The refusals the rules of `records` name (notReadRule) for the commit `policy` still approves,
+ * by lowercased id: what re-applying a policy without fetching keeps saying.
+ */
+export function refusalsOf(policy: Policy, records: readonly PolicyRecord[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { record, rule } of records) {
+    const approved = approvedCommit(policy, record.id);
+    const prefix = approved === null ? null : notReadRule(record.id, approved, "");
+    if (prefix !== null && rule?.startsWith(prefix)) out.set(record.id.toLowerCase(), rule.slice(prefix.length));
+  }
+  return out;
+}
+
 /**
  * Every record with its rule under `policy`. A plugin approved at a commit its new reading is not
  * at is served with what its manifests said at that commit when `before` (the previous
  * snapshot's details, by lowercased id) was read there, if that still passes the policy; the new
  * reading waits for review beside it. The repository's own facts (stars, dates) are the new ones.
+ * `refused` says, by lowercased id, why reading an approved commit gave nothing (the platform does
+ * not know it, say): the rule of a plugin it keeps out names that.
  */
 export function judged(
   policy: Policy,
   records: readonly PluginRecord[],
   before: ReadonlyMap<string, PluginDetails | null> = new Map(),
+  refused: ReadonlyMap<string, string> = new Map(),
 ): PolicyRecord[] {
   return records.map((record) => {
     const approved = approvedCommit(policy, record.id);
     const rule = ruleFor(policy, record);
     if (approved === null || commitOf(record.details) === approved) return { record, rule };
+    const why = refused.get(record.id.toLowerCase());
+    if (why !== undefined && policyRule(policy, record) === null)
+      return { record, rule: notReadRule(record.id, approved, why) };
     const details = before.get(record.id.toLowerCase());
     if (commitOf(details) !== approved) return { record, rule };
     const old: PluginRecord = { ...record, details };

@@ -9,20 +9,31 @@ import { carryHistory } from "../model/history";
 import { allowEntry, type Policy, policyFingerprint } from "../model/policy";
 import { isoMillis } from "../model/time";
 import type { CategoryInfo, Editorial, PluginRecord, SnapshotInput, SnapshotStats } from "../model/types";
-import { judged, withPolicy } from "./policy-apply";
+import { type Changed, updateDiff } from "../model/update-diff";
+import { judged, refusalsOf, withPolicy } from "./policy-apply";
 import { readPolicyRecords, readPrevious, servedPrevious } from "./previous";
 import { publishSnapshot } from "./publish";
 
 /** One thing the operator may act on. */
 export type ReviewItem =
-  /** Served at its approved commit while the platform's head moved on. */
-  | { kind: "waiting"; id: string; approved: string; head: string | null }
+  /**
+   * Served at its approved commit while the platform's head moved on; `diff`, what the newer
+   * reading adds and drops (null when nothing the diff shows changed).
+   */
+  | { kind: "waiting"; id: string; approved: string; head: string | null; diff: Changed | null }
   /** Kept out by a rule (an update that broke a rule of an admitted plugin shows here too). */
   | { kind: "kept_out"; id: string; rule: string; commit: string | null }
   /** First seen in this snapshot and served because its owner is allowed. */
   | { kind: "new"; id: string; commit: string | null };
 
 const commitOf = (record: PluginRecord) => record.details?.contents?.commit ?? null;
+
+/** What the newer reading of a plugin served at its approved commit adds to the approved one. */
+function waitingDiff(approved: PluginRecord, newer: PluginRecord, snapshotAt: string | null): Changed | null {
+  if (!approved.details || !newer.details) return null;
+  const at = snapshotAt ?? isoMillis(new Date());
+  return updateDiff(approved.details, newer.details, at, at);
+}
 
 /**
  * What waits for review in the snapshot at `path` (its `policy_records` alone); null when it keeps
@@ -47,8 +58,10 @@ export function reviewList(path: string, policy: Policy | null): ReviewItem[] | 
   const items: ReviewItem[] = [];
   for (const { record, rule, newer } of records.values()) {
     const id = record.id;
-    if (newer) items.push({ kind: "waiting", id, approved: commitOf(record) ?? "", head: commitOf(newer) });
-    else if (rule !== null) items.push({ kind: "kept_out", id, rule, commit: commitOf(record) });
+    if (newer) {
+      const diff = waitingDiff(record, newer, snapshotAt);
+      items.push({ kind: "waiting", id, approved: commitOf(record) ?? "", head: commitOf(newer), diff });
+    } else if (rule !== null) items.push({ kind: "kept_out", id, rule, commit: commitOf(record) });
     else if (record.first_seen_at === snapshotAt && byOwner(id))
       items.push({ kind: "new", id, commit: commitOf(record) });
   }
@@ -113,7 +126,7 @@ export function reapplyPolicy(
     : servedRecords(previous, editorial!).map((record) => ({ record, rule: null, newer: undefined }));
   const latest = kept.map((r) => r.newer ?? r.record);
   const before = new Map(kept.map((r) => [r.record.id.toLowerCase(), r.record.details ?? null]));
-  const records = judged(policy, latest, before);
+  const records = judged(policy, latest, before, refusalsOf(policy, kept));
   const served = records.filter((r) => r.rule === null).map((r) => r.record);
   const snapshotAt = isoMillis(now);
   const history = carryHistory(servedPrevious(previous), served, [], snapshotAt);

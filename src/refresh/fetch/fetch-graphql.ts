@@ -24,6 +24,7 @@ import {
   partsSelection,
   skillSelection,
 } from "../manifests/reader";
+import { alias, atCommit } from "../manifests/selection";
 import { hookScripts, scriptSelection, withScriptRisk } from "../risk/hook-scripts";
 import type { UpstreamGate } from "../upstream/gate";
 import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
@@ -49,7 +50,12 @@ export interface GraphFetch {
   files: DiscoveryRules["evidence"]["files"];
   /** Reads the manifests each repository field brings (and the follow-up query's SKILL.md files). */
   manifests: ManifestReader;
+  /** Read every file at this commit rather than at HEAD (an approved commit, fetch-at-commit.ts). */
+  commit?: string;
 }
+
+/** The query as sent: at HEAD, or at `options.commit` when one is given. */
+const asked = (query: string, options: GraphFetch) => (options.commit ? atCommit(query, options.commit) : query);
 
 /** The fragment every repository field spreads: facts, one `object` per evidence file, the manifests. */
 function fragment(files: GraphFetch["files"], ownerFile: string): string {
@@ -78,7 +84,7 @@ function batchQuery(ids: string[], options: GraphFetch): { query: string; variab
   ${fields.join("\n  ")}
 }
 ${fragment(options.files, options.manifests.ownerFile)}`;
-  return { query, variables };
+  return { query: asked(query, options), variables };
 }
 
 async function runBatch(
@@ -129,9 +135,13 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   const text = (node.m_marketplace as { text?: unknown } | null)?.text;
   const readable = typeof text === "string" && Buffer.byteLength(text) <= DEFAULT_SOURCE_LIMITS.listMaxBytes;
   const lists = readable ? listedInManifest(text, options.gate, `manifest of ${facts.full_name}`) : [];
+  // Read at a commit, the root tree is null when the platform does not know that commit.
+  if (options.commit && node[alias("root")] === null) {
+    return { outcome: { kind: "gone", reason: `the platform does not know commit ${options.commit}` }, reading: null };
+  }
   const reading = options.manifests.read(node, facts.full_name);
   const outcome: Outcome = { kind: "fetched", facts, etag: null, files, lists };
-  return { outcome, reading, scripts: hookScripts(node), commit: headCommit(node) };
+  return { outcome, reading, scripts: hookScripts(node), commit: options.commit ?? headCommit(node) };
 }
 
 const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 || reading.skillLists.length > 0;
@@ -211,7 +221,7 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
   const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
   let data: BatchData;
   try {
-    data = await gh.octokit.graphql<BatchData>(query, variables);
+    data = await gh.octokit.graphql<BatchData>(asked(query, options), variables);
   } catch (error) {
     if (!(error instanceof GraphqlResponseError) || !error.data) throw error;
     data = error.data as BatchData;

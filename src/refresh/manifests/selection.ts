@@ -82,3 +82,12 @@ export function skillSelection(dirs: readonly string[], lists: readonly string[]
   );
   return [...reads, ...lists.map((path, i) => listSelection(`l${i}`, path))].join("\n  ");
 }
+
+/**
+ * A query or selection built to read at HEAD (every `object(expression: "HEAD:…")` of it) made to
+ * read at `commit` instead: the platform serves files by commit. `commit` is 40 lowercase hex.
+ */
+export function atCommit(query: string, commit: string): string {
+  if (!/^[0-9a-f]{40}$/.test(commit)) throw new Error(`not a commit: ${commit}`);
+  return query.replaceAll('expression: "HEAD:', `expression: "${commit}:`);
+}

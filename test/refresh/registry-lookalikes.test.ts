@@ -68,7 +68,11 @@ describe("an evidence topic on a repository only the registry names", () => {
   test("is no evidence: the entry and the topic are both a stranger's word; the same topic on a searched repository stays evidence", async () => {
     env = new Env({ searches: [{ query: "topic:mcp-tools" }] });
     registry = new FakeMcpRegistry();
-    env.github.add({ full_name: "spammer/github-mcp-server", description: "GitHub MCP server", topics: ["mcp-server"] });
+    env.github.add({
+      full_name: "spammer/github-mcp-server",
+      description: "GitHub MCP server",
+      topics: ["mcp-server"],
+    });
     env.github.add({ full_name: "found/kit", description: "tools", topics: ["mcp-server", "mcp-tools"] });
     registry.add(ownEntry("spammer/github-mcp-server"));
 

@@ -29,7 +29,8 @@ export function evidenceOf(
   if (override && !override.exclude) return "editors";
   // A repository only a registry entry led to needs a file of its own: anyone may publish the entry
   // and set the topic, so the two together are still one stranger's word.
-  const registryOnly = found !== undefined && found.rules.length > 0 && found.rules.every((r) => r.startsWith("registry "));
+  const registryOnly =
+    found !== undefined && found.rules.length > 0 && found.rules.every((r) => r.startsWith("registry "));
   if (!registryOnly && (facts.topics ?? []).some((t) => rules.evidence.topics.includes(t))) return "topic";
   if (files && files.length > 0) return "file";
   if (found && found.listed.length > 0) return "listed";

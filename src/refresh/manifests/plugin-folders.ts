@@ -16,7 +16,7 @@ import { hookEvents } from "./hook-events";
 import { ENTRY_NAME, Gate, isObject, type Json, MAX_ENTRIES, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { MarketplaceRead } from "./marketplace";
 import { mcpJson, serverNames } from "./mcp";
-import { readPlugin } from "./plugin-manifest";
+import { pluginNameRefusal, readPlugin } from "./plugin-manifest";
 import { folderNotes, pluginNotes, unionNotes } from "./plugin-risk";
 import { relativeFolder, treeEntries } from "./skill-places";
 
@@ -39,6 +39,19 @@ export interface PluginFolder {
   /** Hook and server files the entry lists. */
   files: { hooks: string[]; mcpServers: string[] };
   strict: boolean;
+  /** What its context counts, once the follow-up answered (plugin-context.ts). */
+  read?: FolderRead;
+}
+
+/** The files of one plugin folder its context cost reads, and the name the client counts them under. */
+export interface FolderRead {
+  /** plugin.json's name when Claude Code accepts it, else the entry's. */
+  plugin: string;
+  /** Paths from the repository's root of the command and agent files the client loads. */
+  commands: string[];
+  agents: string[];
+  /** Whether some component the client loads is not among them (a listed folder, a cut listing). */
+  partial: boolean;
 }
 
 const bare = (path: string) => path.replace(/^\.\//, "").replace(/\/$/, "");
@@ -114,12 +127,12 @@ export function partsSelection(folders: readonly PluginFolder[]): string {
     .join("\n  ");
 }
 
-/** Markdown file names of a listing, without `.md`, README left out, names checked. */
-function markdownNames(listing: unknown): string[] {
+/** Markdown files of a listing, README left out, names checked. */
+function markdownFiles(listing: unknown): string[] {
   return treeEntries(listing)
     .filter((e) => e.type === "blob" && e.name.toLowerCase().endsWith(".md") && !/^readme\.md$/i.test(e.name))
-    .map((e) => e.name.slice(0, -3))
-    .filter((n) => ENTRY_NAME.test(n));
+    .map((e) => e.name)
+    .filter((n) => ENTRY_NAME.test(n.slice(0, -3)));
 }
 
 const fileName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
@@ -130,13 +143,15 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
   const json = (alias: string, file: string) =>
     gate.json(gate.text(node[alias], file, MAX_MANIFEST_BYTES, id), file, id);
   let partial = false;
-  const names = (kind: ListKind, key: "c" | "a") => [
-    ...markdownNames(node[`g${i}${key}`]),
-    ...f.listed[kind].files.map(fileName).filter((n) => ENTRY_NAME.test(n)),
-    ...f.listed[kind].dirs.flatMap((_, k) => markdownNames(node[`g${i}l${key}${k}`])),
+  const inside = (dir: string, listing: unknown) => markdownFiles(listing).map((n) => under(f.folder, `${dir}/${n}`));
+  const paths = (kind: ListKind, key: "c" | "a") => [
+    ...inside(kind, node[`g${i}${key}`]),
+    ...f.listed[kind].files.filter((p) => ENTRY_NAME.test(fileName(p))).map((p) => under(f.folder, p)),
+    ...f.listed[kind].dirs.flatMap((d, k) => inside(d, node[`g${i}l${key}${k}`])),
   ];
-  const commands = names("commands", "c");
-  const agents = names("agents", "a");
+  const files = { commands: paths("commands", "c"), agents: paths("agents", "a") };
+  const commands = files.commands.map(fileName);
+  const agents = files.agents.map(fileName);
   const hooks: string[] = [];
   const servers: string[] = [];
   const hooksJson = json(`g${i}h`, "*/hooks/hooks.json");
@@ -155,17 +170,21 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
   if (isObject(f.raw.hooks)) hooks.push(...hookEvents(gate, f.raw.hooks, file, id));
   if (isObject(f.raw.mcpServers)) servers.push(...serverNames(gate, f.raw.mcpServers, file, id));
   const manifest = f.strict ? json(`g${i}j`, "*/.claude-plugin/plugin.json") : null;
+  let plugin = f.name;
   if (manifest) {
     const read = readPlugin(gate, manifest, id);
+    if (typeof manifest.name === "string" && pluginNameRefusal(manifest.name) === null) plugin = manifest.name;
     hooks.push(...read.hooks);
     servers.push(...read.mcpServers);
     for (const [kind, list] of [
       ["commands", commands],
       ["agents", agents],
     ] as const) {
-      const paths = pathsOf(manifest[kind]).map(bare);
-      list.push(...paths.filter((p) => p.endsWith(".md")).map(fileName));
-      if (paths.some((p) => !p.endsWith(".md"))) partial = true;
+      const listed = pathsOf(manifest[kind]).map(bare);
+      list.push(...listed.filter((p) => p.endsWith(".md")).map(fileName));
+      // Claude Code loads the files plugin.json lists instead of the folder's (context-paths.ts).
+      if (kind in manifest) files[kind] = listed.filter((p) => p.endsWith(".md")).map((p) => under(f.folder, p));
+      if (listed.some((p) => !p.endsWith(".md"))) partial = true;
     }
     if (typeof manifest.hooks === "string" || typeof manifest.mcpServers === "string") partial = true;
     if (manifest.skills !== undefined) partial = true;
@@ -181,6 +200,7 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     hooks: unique(hooks),
     mcp_servers: unique(servers),
     partial,
+    read: { plugin, ...files, partial } satisfies FolderRead,
   };
 }
 
@@ -224,6 +244,7 @@ export function finishPlugins(
       ...(read.partial ? { partial: true as const } : {}),
     };
     plugin.contents = parts;
+    at.f.read = read.read;
     noted.push({ parts, folder: at.f.folder, fresh: folderNotes(node, at.i, at.f.folder) });
     for (const list of LISTS)
       if (list !== "skills") contents[list] = unique([...(contents[list] as string[]), ...read[list]]);

@@ -26,10 +26,10 @@ export interface ComponentText {
   onInvoke: number;
 }
 
-/** The YAML's mapping, or null when it does not parse as one. */
+/** The YAML's mapping, or null when it does not parse as one (a key written twice is kept, as the client keeps it). */
 function parsed(yaml: string): Json | null {
   try {
-    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
+    const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: false });
     if (doc.errors.length > 0) return null;
     const data = doc.toJS({ maxAliasCount: 0 }) as unknown;
     return isObject(data) ? data : null;

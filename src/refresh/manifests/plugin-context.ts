@@ -6,7 +6,12 @@
  * read in one more follow-up round (`q<k>` aliases, at most PLUGIN_FILES_PER_QUERY per query
  * shared among its repositories); a file past that share leaves its plugin's figure incomplete.
  */
-import { CONTEXT_HOOKS, NOT_MEASURED, type PluginContextSummary } from "../../catalog/model/context-cost";
+import {
+  CONTEXT_HOOKS,
+  NOT_MEASURED,
+  type PluginContext,
+  type PluginContextSummary,
+} from "../../catalog/model/context-cost";
 import { componentText } from "./context-text";
 import { type Blob, isObject, type Json } from "./manifest-gate";
 import type { PluginFolder } from "./plugin-folders";
@@ -98,7 +103,8 @@ export function finishPluginContexts(
   const at = new Map(asked.map((p, k) => [p, `q${k}`]));
   for (const plugin of reading.details.contents?.plugins ?? []) {
     const f = byName.get(plugin.name);
-    if (!f?.read || !plugin.contents) continue;
+    // The plugin at the repository's root is the root plugin: its figure is the repository's (rootPluginContext).
+    if (!f?.read || !plugin.contents || f.folder === "") continue;
     let complete = !f.read.partial && plugin.contents.partial !== true;
     let chars = 0;
     const found = { skills: 0, commands: 0, agents: 0 };
@@ -122,4 +128,19 @@ export function finishPluginContexts(
     };
     plugin.context = context;
   }
+}
+
+/** The marketplace plugin at the repository's root takes the repository's own context (context-files.ts), summed up. */
+export function rootPluginContext(reading: ManifestReading, context: PluginContext): void {
+  const root = reading.pluginFolders.find((f) => f.folder === "" && f.read);
+  const plugin = root && reading.details.contents?.plugins.find((p) => p.name === root.name);
+  if (!plugin?.contents) return;
+  const count = (kind: Kind) => context.components.filter((c) => c.kind === kind).length;
+  plugin.context = {
+    always_on: context.always_on,
+    mcp_tools: context.mcp_tools,
+    complete: context.complete,
+    counts: { skills: count("skill"), commands: count("command"), agents: count("agent") },
+    ...(context.hooks_add_context ? { hooks_add_context: [...context.hooks_add_context] } : {}),
+  };
 }

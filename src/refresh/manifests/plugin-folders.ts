@@ -127,13 +127,14 @@ export function partsSelection(folders: readonly PluginFolder[]): string {
     .join("\n  ");
 }
 
-/** Markdown files of a listing, README left out, names checked. */
+/** Markdown files of a listing, names checked (a README too: Claude Code counts it, the inventory leaves it out). */
 function markdownFiles(listing: unknown): string[] {
   return treeEntries(listing)
-    .filter((e) => e.type === "blob" && e.name.toLowerCase().endsWith(".md") && !/^readme\.md$/i.test(e.name))
+    .filter((e) => e.type === "blob" && e.name.toLowerCase().endsWith(".md"))
     .map((e) => e.name)
     .filter((n) => ENTRY_NAME.test(n.slice(0, -3)));
 }
+const notReadme = (path: string) => !/(?:^|\/)readme\.md$/i.test(path);
 
 const fileName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
 const unique = (list: string[]) => [...new Set(list)];
@@ -150,8 +151,8 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     ...f.listed[kind].dirs.flatMap((d, k) => inside(d, node[`g${i}l${key}${k}`])),
   ];
   const files = { commands: paths("commands", "c"), agents: paths("agents", "a") };
-  const commands = files.commands.map(fileName);
-  const agents = files.agents.map(fileName);
+  const commands = files.commands.filter(notReadme).map(fileName);
+  const agents = files.agents.filter(notReadme).map(fileName);
   const hooks: string[] = [];
   const servers: string[] = [];
   const hooksJson = json(`g${i}h`, "*/hooks/hooks.json");
@@ -182,8 +183,8 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     ] as const) {
       const listed = pathsOf(manifest[kind]).map(bare);
       list.push(...listed.filter((p) => p.endsWith(".md")).map(fileName));
-      // Claude Code loads the files plugin.json lists instead of the folder's (context-paths.ts).
-      if (kind in manifest) files[kind] = listed.filter((p) => p.endsWith(".md")).map((p) => under(f.folder, p));
+      // plugin.json's list replaces the folder's scan, and `claude plugin details` counts no file it names (context-paths.ts).
+      if (kind in manifest) files[kind] = [];
       if (listed.some((p) => !p.endsWith(".md"))) partial = true;
     }
     if (typeof manifest.hooks === "string" || typeof manifest.mcpServers === "string") partial = true;

@@ -12,7 +12,7 @@ import {
   type PluginContext,
   type PluginContextSummary,
 } from "../../catalog/model/context-cost";
-import { componentText } from "./context-text";
+import { componentText, rootSkillName } from "./context-text";
 import { type Blob, isObject, type Json } from "./manifest-gate";
 import type { PluginFolder } from "./plugin-folders";
 import type { ManifestReading } from "./reading";
@@ -30,6 +30,8 @@ interface Wanted {
   path: string;
   /** Its alias in the skill follow-up's answer, when that query read it. */
   alias: string | null;
+  /** The folder's own SKILL.md: named by its front matter, else the plugin's name. */
+  root?: true;
 }
 
 const sanitized = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, "-");
@@ -59,6 +61,9 @@ function wanted(reading: ManifestReading, f: PluginFolder): Wanted[] {
     const stem = base(path).replace(/\.md$/i, "");
     return { kind, name: kind === "agent" ? stem : `${read.plugin}:${sanitized(stem)}`, path, alias: null };
   };
+  // A plugin folder without skill folders is a skill of its own when it holds a SKILL.md, as the root plugin is.
+  if (skills.length === 0 && read.rootSkill && f.folder !== "")
+    skills.push({ kind: "skill", name: read.plugin, path: `${f.folder}/SKILL.md`, alias: null, root: true });
   return [...skills, ...read.agents.map(file("agent")), ...read.commands.map(file("command"))];
 }
 
@@ -79,12 +84,13 @@ export function pluginFilesSelection(paths: readonly string[]): string {
 }
 
 /** The tokens of one component's file; null when it is no file, "unread" when its text did not come. */
-function counted(name: string, blob: unknown): number | "unread" | null {
+function counted(w: Wanted, blob: unknown): number | "unread" | null {
   if (blob === null) return null;
-  if (!isObject(blob)) return "unread";
+  if (!isObject(blob)) return w.root ? null : "unread";
   const { byteSize, text } = blob as Blob;
   if (typeof byteSize === "number" && byteSize > CLIENT_FILE_BYTES) return null;
   if (typeof text !== "string") return "unread";
+  const name = w.root ? `${w.name}:${sanitized(rootSkillName(text, w.name))}` : w.name;
   return componentText(name, text).alwaysOn;
 }
 
@@ -111,7 +117,7 @@ export function finishPluginContexts(
     for (const w of wanted(reading, f)) {
       const alias = w.alias ?? at.get(w.path);
       const answer = w.alias !== null ? first : second;
-      const tokens = alias === undefined || answer === null ? "unread" : counted(w.name, answer[alias]);
+      const tokens = alias === undefined || answer === null ? "unread" : counted(w, answer[alias]);
       if (tokens === "unread") complete = false;
       else if (tokens !== null) {
         chars += tokens;

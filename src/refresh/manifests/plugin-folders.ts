@@ -12,6 +12,7 @@ import type { Contents, PluginDetails } from "../../catalog/model/details";
 import { MAX_PART_ITEMS, type PluginParts } from "../../catalog/model/plugin-parts-schema";
 import type { RiskNote } from "../../catalog/model/risk";
 import { GateCounts } from "../upstream/gate";
+import { onlyDefault } from "./context-paths";
 import { hookEvents } from "./hook-events";
 import { ENTRY_NAME, Gate, isObject, type Json, MAX_ENTRIES, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { MarketplaceRead } from "./marketplace";
@@ -52,6 +53,8 @@ export interface FolderRead {
   agents: string[];
   /** Whether some component the client loads is not among them (a listed folder, a cut listing). */
   partial: boolean;
+  /** Whether neither plugin.json nor the entry lists skills: the folder's own SKILL.md is then one when `skills/` holds none. */
+  rootSkill: boolean;
 }
 
 const bare = (path: string) => path.replace(/^\.\//, "").replace(/\/$/, "");
@@ -184,11 +187,12 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
       const listed = pathsOf(manifest[kind]).map(bare);
       list.push(...listed.filter((p) => p.endsWith(".md")).map(fileName));
       // plugin.json's list replaces the folder's scan, and `claude plugin details` counts no file it names (context-paths.ts).
-      if (kind in manifest) files[kind] = [];
+      if (!(kind in manifest) || onlyDefault(manifest[kind], kind)) continue;
+      files[kind] = [];
       if (listed.some((p) => !p.endsWith(".md"))) partial = true;
     }
     if (typeof manifest.hooks === "string" || typeof manifest.mcpServers === "string") partial = true;
-    if (manifest.skills !== undefined) partial = true;
+    if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) partial = true;
   }
   const skillDirs = [under(f.folder, "skills"), ...pathsOf(f.raw.skills).map((p) => under(f.folder, bare(p)))];
   const own = skills
@@ -201,7 +205,7 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     hooks: unique(hooks),
     mcp_servers: unique(servers),
     partial,
-    read: { plugin, ...files, partial } satisfies FolderRead,
+    read: { plugin, ...files, partial, rootSkill: manifest?.skills === undefined && f.raw.skills === undefined },
   };
 }
 

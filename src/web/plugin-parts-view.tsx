@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 /** A marketplace plugin's own parts on the plugin page (contents.plugins[].contents), folded under one line of counts. */
+import { NOT_MEASURED, type PluginContextSummary } from "../catalog/model/context-cost";
 import { number } from "./layout";
 
 /** The content lists' headings. */
@@ -13,7 +14,7 @@ export const CONTENT_KINDS: Record<string, string> = {
 };
 
 /** A marketplace plugin's own parts, folded: one line of counts, each list when opened. */
-export function PluginParts({ parts, install }: { parts: unknown; install: unknown }) {
+export function PluginParts({ parts, install, context }: { parts: unknown; install: unknown; context?: unknown }) {
   const command = typeof install === "string" ? install : null;
   if (parts === null || typeof parts !== "object" || Array.isArray(parts))
     return command ? (
@@ -36,6 +37,7 @@ export function PluginParts({ parts, install }: { parts: unknown; install: unkno
           Install: <code>{command}</code>
         </p>
       ) : null}
+      <ContextLine context={context} />
       {kinds.map((k) => {
         const list = Array.isArray(own[k]) ? (own[k] as unknown[]) : [];
         const more = (counts[k] as number) - list.length;
@@ -53,5 +55,25 @@ export function PluginParts({ parts, install }: { parts: unknown; install: unkno
       ) : null}
       {own.partial === true ? <p>Some of this plugin's parts were not read.</p> : null}
     </details>
+  );
+}
+
+/** The plugin's own context cost (contents.plugins[].context): what installing it alone adds to every session. */
+function ContextLine({ context }: { context: unknown }) {
+  if (context === null || typeof context !== "object" || Array.isArray(context)) return null;
+  const c = context as Partial<PluginContextSummary>;
+  if (typeof c.always_on !== "number") return null;
+  const caveats = [
+    c.mcp_tools === NOT_MEASURED ? "MCP tool schemas not measured" : null,
+    Array.isArray(c.hooks_add_context) && c.hooks_add_context.length > 0
+      ? `${c.hooks_add_context.join(" and ")} hooks add what they print`
+      : null,
+    c.complete === false ? "not every file was read" : null,
+  ].filter(Boolean);
+  return (
+    <p>
+      Context cost: ~{number(c.always_on)} tokens in every session
+      {caveats.length > 0 ? ` (${caveats.join("; ")})` : null}.
+    </p>
   );
 }

@@ -211,6 +211,7 @@ function ContentItem({ item }: { item: unknown }) {
     no_install: noInstall,
     contents: parts,
     install_command: installCommand,
+    context,
   } = item as Record<string, unknown>;
   return (
     <li>
@@ -221,7 +222,7 @@ function ContentItem({ item }: { item: unknown }) {
       {typeof refused === "string" ? ` — not installable: ${refused}` : null}
       {typeof noInstall === "string" ? ` — no install line: ${noInstall}` : null}
       {parts !== undefined || installCommand !== undefined ? (
-        <PluginParts parts={parts} install={installCommand} />
+        <PluginParts parts={parts} install={installCommand} context={context} />
       ) : null}
       {typeof copyOf === "string" ? (
         <>

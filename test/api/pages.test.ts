@@ -84,6 +84,7 @@ beforeAll(() => {
             risk: [{ rule: "pipe-to-shell", file: "plugins/fmt/hooks/hooks.json", line: 3, excerpt: "curl x | sh" }],
           },
           install_command: "/plugin install fmt@claude-plugins-x",
+          context: { always_on: 1234, mcp_tools: 0, complete: true, counts: { skills: 0, commands: 3, agents: 0 } },
         },
         {
           name: "old",
@@ -291,6 +292,7 @@ describe("GET /plugin/{owner}/{repo}", () => {
     expect(text).toContain(
       "<li><strong>fmt</strong> (./plugins/fmt)<details><summary>3 commands, 1 hooks</summary>" +
         "<p>Install: <code>/plugin install fmt@claude-plugins-x</code></p>" +
+        "<p>Context cost: ~1,234 tokens in every session.</p>" +
         "<p>Commands: format, check and 1 more</p><p>Hooks: PostToolUse</p>" +
         '<p>Risk notes: 1 in its folder (see <a href="#risk">Risk notes</a>).</p></details></li>',
     );

@@ -386,6 +386,8 @@ export const FIXTURES: Record<string, ManifestFixture> = {
             source: "./",
             description: "Document skills",
             contents: { ...parts, skills: ["alpha", "beta"], counts: { ...parts.counts, skills: 2 } },
+            // The plugin at the root takes the root plugin's figure: "skill-pack:alpha First skill" and the other, 56 characters.
+            context: { always_on: 14, mcp_tools: 0, complete: true, counts: { skills: 2, commands: 0, agents: 0 } },
             install_command: "/plugin install document-skills@skill-pack",
           },
         ],

@@ -129,6 +129,8 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
             source: "./plugins/docs",
             description: null,
             contents: ownParts("pdf", { commands: ["fill"], agents: ["reader"] }),
+            // "docs:pdf Reads PDF forms", "reader Reads forms", "docs:fill Fills a form": 64 characters.
+            context: { always_on: 16, mcp_tools: 0, complete: true, counts: { skills: 1, commands: 1, agents: 1 } },
             install_command: "/plugin install docs@tools-market",
           },
           {
@@ -136,6 +138,13 @@ export const SKILL_LAYOUTS: Record<string, ManifestFixture> = {
             source: "./extras/lint",
             description: null,
             contents: ownParts("style", { hooks: ["PostToolUse"], mcp_servers: ["lint-srv"] }),
+            // Its SKILL.md, outside `plugins/<p>`, is read in the plugin files' round: "lint:style Checks style".
+            context: {
+              always_on: 6,
+              mcp_tools: "not measured",
+              complete: true,
+              counts: { skills: 1, commands: 0, agents: 0 },
+            },
             install_command: "/plugin install lint@tools-market",
           },
         ],

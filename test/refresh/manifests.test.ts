@@ -50,11 +50,13 @@ describe("manifests read in the refresh's GraphQL batches", () => {
       expect(plugin.latest_release).toEqual(expected.latest_release ?? null);
       expect(plugin.deprecated).toBe(false);
     }
-    // The skill folders' SKILL.md files cost one more query for the whole batch; the other two are the
-    // batch of the catalog and the one of the repository its marketplace names.
+    // The skill folders' SKILL.md files cost one more query for the whole batch, and the marketplace
+    // plugins' files it did not read one more; the other two are the batch of the catalog and the one
+    // of the repository its marketplace names.
     expect(report.usage.skillQueries).toBe(1);
-    expect(report.usage.calls.graphql).toBe(3);
-    expect(report.usage.callsText()).toContain("graphql 3 (3 points; 1 of them read skill folders)");
+    expect(report.usage.pluginFileQueries).toBe(1);
+    expect(report.usage.calls.graphql).toBe(4);
+    expect(report.usage.callsText()).toContain("graphql 4 (4 points; 1 of them read skill folders)");
   });
 
   test("a server.json's name and version are kept: the MCP registry API serves the server under them", async () => {

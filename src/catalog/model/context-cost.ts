@@ -86,3 +86,42 @@ export function contextMaxValues(context: PluginContext | undefined | null): num
   const tokens = measuredTokens(context);
   return tokens === null ? [] : CONTEXT_MAX_VALUES.filter((max) => tokens <= max);
 }
+
+/**
+ * One marketplace plugin's context cost (`contents.plugins[].context`): what installing that plugin
+ * alone adds to every session, counted by the same method as the repository's `context` (which is
+ * the root plugin's only), from the files of that plugin's folder in the marketplace's repository.
+ */
+export const PluginContextSummarySchema = Type.Object(
+  {
+    always_on: Type.Integer({
+      minimum: 0,
+      maximum: 100_000_000,
+      description: "Tokens this plugin's skills, commands and agents add to every session: Math.round(Σ chars / 4).",
+    }),
+    mcp_tools: Type.Union([Type.Literal(NOT_MEASURED), Type.Literal(0)], {
+      description: "0 when the plugin declares no MCP server, else `not measured`.",
+    }),
+    complete: Type.Boolean({
+      description:
+        "Whether every component was read: false when a file was past the follow-up's share, a listed folder was not read, or a hook adds context.",
+    }),
+    counts: Type.Object(
+      {
+        skills: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+        commands: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+        agents: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+      },
+      { additionalProperties: false, description: "The components counted, by kind." },
+    ),
+    hooks_add_context: Type.Optional(
+      Type.Array(Type.Union(CONTEXT_HOOKS.map((event) => Type.Literal(event))), { maxItems: CONTEXT_HOOKS.length }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "This marketplace plugin's own context cost, by the method of the repository's `context.method`; the repository's `context` stays its root plugin's.",
+  },
+);
+export type PluginContextSummary = Static<typeof PluginContextSummarySchema>;

@@ -6,7 +6,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { ContextSchema } from "./context-cost";
+import { ContextSchema, PluginContextSummarySchema } from "./context-cost";
 import {
   acceptableEnvName,
   acceptableServerName,
@@ -83,6 +83,7 @@ export const ContentsSchema = Type.Object(
         ),
         entry: Type.Optional(PluginEntrySchema),
         contents: Type.Optional(PluginPartsSchema),
+        context: Type.Optional(PluginContextSummarySchema),
         install_command: Type.Optional(
           Type.String({
             minLength: 1,

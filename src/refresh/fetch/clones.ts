@@ -8,6 +8,7 @@
 import type { PluginDetails } from "../../catalog/model/details";
 import type { DiscoveryRules } from "../discover/discovery-rules";
 import { contextFileCount, contextSelection, finishContext } from "../manifests/context-files";
+import { finishPluginContexts, pluginFilePaths, pluginFilesSelection } from "../manifests/plugin-context";
 import { ManifestReader, manifestSelection, partsSelection, skillSelection } from "../manifests/reader";
 import type { GateCounts } from "../upstream/gate";
 import type { RepoFiles } from "./clone-files";
@@ -110,6 +111,9 @@ export function cloneReader(
       if (reading.skillDirs.length > 0 || reading.skillLists.length > 0)
         reading.details = manifests.finishSkills(reading, { objects, lists }, id);
       manifests.finishPlugins(reading, node, id);
+      const paths = pluginFilePaths(reading);
+      const second = paths.length > 0 ? answerSelection(files, pluginFilesSelection(paths)) : null;
+      finishPluginContexts(reading, node, second, paths);
     }
     finishContext(reading, node);
     return manifests.checked(reading.details, id);

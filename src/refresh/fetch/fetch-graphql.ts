@@ -28,7 +28,11 @@ import { alias, atCommit } from "../manifests/selection";
 import { hookScripts, scriptSelection, withScriptRisk } from "../risk/hook-scripts";
 import type { UpstreamGate } from "../upstream/gate";
 import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
+import { fairShare } from "./fair-share";
 import type { Outcome } from "./outcome";
+import { readPluginFiles } from "./plugin-files-query";
+
+export { fairShare } from "./fair-share";
 
 /** The platform's limit of nodes per query, and the size that keeps a query at one point. */
 export const GRAPHQL_BATCH = 100;
@@ -157,18 +161,6 @@ export const SKILL_LISTS_PER_QUERY = 200;
 /** Plugin folders one follow-up query reads at most (about five files each), shared likewise. */
 export const PLUGIN_FOLDERS_PER_QUERY = 400;
 
-/** The most folders each repository may read so that all of them together stay within `total`. */
-export function fairShare(wanted: readonly number[], total: number): number {
-  let low = 0;
-  let high = Math.max(0, ...wanted);
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (wanted.reduce((sum, n) => sum + Math.min(n, mid), 0) <= total) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
 /**
  * The one follow-up query of a batch: the SKILL.md of each repository's skill folders (their
  * names came in the batch's trees). Completes each reading; a failed query leaves the skills unread.
@@ -279,6 +271,7 @@ export async function fetchGraph(
       return { id, read };
     });
     await readSkills(gh, reads, options);
+    await readPluginFiles(gh, reads);
     onBatch(reads.map(({ id, read }): [string, Outcome] => [id.toLowerCase(), settle(read, options)]));
   }
 }

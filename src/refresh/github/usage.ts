@@ -22,6 +22,8 @@ export class Usage {
   graphqlPoints = 0;
   /** GraphQL queries that read skill folders' SKILL.md after a batch (counted in `graphql` too). */
   skillQueries = 0;
+  /** GraphQL queries that read marketplace plugins' command, agent and SKILL.md files after those (in `graphql` too). */
+  pluginFileQueries = 0;
   readonly budgets = new Map<string, Budget>();
   readonly waits: Wait[] = [];
 

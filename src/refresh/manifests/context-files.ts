@@ -17,6 +17,7 @@ import { stripInvisible } from "../../catalog/model/invisible";
 import { manifestPaths } from "./context-paths";
 import { type ComponentKind, componentText, rootSkillName } from "./context-text";
 import { type Blob, isObject, type Json, MAX_ENTRIES } from "./manifest-gate";
+import { rootPluginContext } from "./plugin-context";
 import { pluginNameRefusal } from "./plugin-manifest";
 import type { ContextFiles, ManifestReading } from "./reading";
 import { alias, type TreeKey } from "./selection";
@@ -170,6 +171,7 @@ export function finishContext(reading: ManifestReading, node: Json | null): void
     ...(hooks.length > 0 ? { hooks_add_context: [...hooks] } : {}),
   };
   d.context = context;
+  rootPluginContext(reading, context);
 }
 
 /** Command and agent files one follow-up query reads at most, shared evenly among its repositories. */

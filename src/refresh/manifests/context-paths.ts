@@ -23,17 +23,34 @@ export interface ManifestPaths {
  * files counts nothing.
  */
 function namesFolders(manifest: Json, key: "commands" | "agents"): boolean {
-  if (!(key in manifest)) return false;
+  if (!(key in manifest) || onlyDefault(manifest[key], key)) return false;
   const listed = Array.isArray(manifest[key]) ? (manifest[key] as unknown[]) : [manifest[key]];
   return !listed.every((p) => typeof p === "string" && p.endsWith(".md"));
 }
 
+/**
+ * Whether a plugin.json list names only the default folder (`"./commands/"`; for skills, folders
+ * under `skills/` too): Claude Code then loads what its scan of that folder loads.
+ */
+export function onlyDefault(value: unknown, folder: "commands" | "agents" | "skills"): boolean {
+  const listed = Array.isArray(value) ? value : [value];
+  return (
+    listed.length > 0 &&
+    listed.every((p) => {
+      if (typeof p !== "string") return false;
+      const path = p.replace(/^\.\//, "").replace(/\/$/, "");
+      return path === folder || (folder === "skills" && /^skills\/[^/]+$/.test(path));
+    })
+  );
+}
+
 export function manifestPaths(manifest: Json | null): ManifestPaths & { ownCommands: boolean; ownAgents: boolean } {
   if (manifest === null) return { skills: [], partial: false, ownCommands: false, ownAgents: false };
-  const ownCommands = "commands" in manifest;
-  const ownAgents = "agents" in manifest;
+  const ownCommands = "commands" in manifest && !onlyDefault(manifest.commands, "commands");
+  const ownAgents = "agents" in manifest && !onlyDefault(manifest.agents, "agents");
   const others = namesFolders(manifest, "commands") || namesFolders(manifest, "agents");
-  if (!("skills" in manifest)) return { skills: [], partial: others, ownCommands, ownAgents };
+  if (!("skills" in manifest) || onlyDefault(manifest.skills, "skills"))
+    return { skills: [], partial: others, ownCommands, ownAgents };
   const listed = Array.isArray(manifest.skills) ? manifest.skills : [manifest.skills];
   const skills: string[] = [];
   let partial = others || listed.length > MAX_PATHS;

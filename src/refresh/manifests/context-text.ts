@@ -26,10 +26,10 @@ export interface ComponentText {
   onInvoke: number;
 }
 
-/** The YAML's mapping, or null when it does not parse as one. */
+/** The YAML's mapping, or null when it does not parse as one (a key written twice is kept, as the client keeps it). */
 function parsed(yaml: string): Json | null {
   try {
-    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
+    const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: false });
     if (doc.errors.length > 0) return null;
     const data = doc.toJS({ maxAliasCount: 0 }) as unknown;
     return isObject(data) ? data : null;
@@ -40,10 +40,12 @@ function parsed(yaml: string): Json | null {
 
 /** A plain one-line value that YAML refuses (`description: Use it: now`), quoted as the client retries it. */
 const PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_-]*):[ \t]+([^'"|>[{\s].*)$/;
-const quoted = (yaml: string) =>
+/** Any one-line top-level value but a block scalar's (`argument-hint: [a] [b]`, `"x" y`): the last retry, as the client's. */
+const ANY = /^([A-Za-z0-9_][A-Za-z0-9_-]*):[ \t]+([^|>\s].*)$/;
+const quoted = (yaml: string, line = PLAIN) =>
   yaml
     .split(/\r?\n/)
-    .map((line) => line.replace(PLAIN, (_, key: string, value: string) => `${key}: ${JSON.stringify(value.trim())}`))
+    .map((text) => text.replace(line, (_, key: string, value: string) => `${key}: ${JSON.stringify(value.trim())}`))
     .join("\n");
 
 /**
@@ -61,7 +63,7 @@ function split(text: string): { data: Json; body: string } {
   const yaml = whole ? front : usedFields(front, CONTEXT_FIELDS);
   if (yaml === null || nestedTooDeep(yaml)) return { data: {}, body };
   if (yaml.length > USED_PARSE_MAX) return { data: asWritten(yaml), body };
-  return { data: parsed(yaml) ?? parsed(quoted(yaml)) ?? {}, body };
+  return { data: parsed(yaml) ?? parsed(quoted(yaml)) ?? parsed(quoted(yaml, ANY)) ?? {}, body };
 }
 
 /** The used fields' values as written, each key's lines after its `key:` joined: the length the client would count, near enough. */

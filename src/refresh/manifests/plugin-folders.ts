@@ -12,11 +12,12 @@ import type { Contents, PluginDetails } from "../../catalog/model/details";
 import { MAX_PART_ITEMS, type PluginParts } from "../../catalog/model/plugin-parts-schema";
 import type { RiskNote } from "../../catalog/model/risk";
 import { GateCounts } from "../upstream/gate";
+import { onlyDefault } from "./context-paths";
 import { hookEvents } from "./hook-events";
 import { ENTRY_NAME, Gate, isObject, type Json, MAX_ENTRIES, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { MarketplaceRead } from "./marketplace";
 import { mcpJson, serverNames } from "./mcp";
-import { readPlugin } from "./plugin-manifest";
+import { pluginNameRefusal, readPlugin } from "./plugin-manifest";
 import { folderNotes, pluginNotes, unionNotes } from "./plugin-risk";
 import { relativeFolder, treeEntries } from "./skill-places";
 
@@ -39,6 +40,21 @@ export interface PluginFolder {
   /** Hook and server files the entry lists. */
   files: { hooks: string[]; mcpServers: string[] };
   strict: boolean;
+  /** What its context counts, once the follow-up answered (plugin-context.ts). */
+  read?: FolderRead;
+}
+
+/** The files of one plugin folder its context cost reads, and the name the client counts them under. */
+export interface FolderRead {
+  /** plugin.json's name when Claude Code accepts it, else the entry's. */
+  plugin: string;
+  /** Paths from the repository's root of the command and agent files the client loads. */
+  commands: string[];
+  agents: string[];
+  /** Whether some component the client loads is not among them (a listed folder, a cut listing). */
+  partial: boolean;
+  /** Whether neither plugin.json nor the entry lists skills: the folder's own SKILL.md is then one when `skills/` holds none. */
+  rootSkill: boolean;
 }
 
 const bare = (path: string) => path.replace(/^\.\//, "").replace(/\/$/, "");
@@ -114,13 +130,14 @@ export function partsSelection(folders: readonly PluginFolder[]): string {
     .join("\n  ");
 }
 
-/** Markdown file names of a listing, without `.md`, README left out, names checked. */
-function markdownNames(listing: unknown): string[] {
+/** Markdown files of a listing, names checked (a README too: Claude Code counts it, the inventory leaves it out). */
+function markdownFiles(listing: unknown): string[] {
   return treeEntries(listing)
-    .filter((e) => e.type === "blob" && e.name.toLowerCase().endsWith(".md") && !/^readme\.md$/i.test(e.name))
-    .map((e) => e.name.slice(0, -3))
-    .filter((n) => ENTRY_NAME.test(n));
+    .filter((e) => e.type === "blob" && e.name.toLowerCase().endsWith(".md"))
+    .map((e) => e.name)
+    .filter((n) => ENTRY_NAME.test(n.slice(0, -3)));
 }
+const notReadme = (path: string) => !/(?:^|\/)readme\.md$/i.test(path);
 
 const fileName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
 const unique = (list: string[]) => [...new Set(list)];
@@ -130,13 +147,15 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
   const json = (alias: string, file: string) =>
     gate.json(gate.text(node[alias], file, MAX_MANIFEST_BYTES, id), file, id);
   let partial = false;
-  const names = (kind: ListKind, key: "c" | "a") => [
-    ...markdownNames(node[`g${i}${key}`]),
-    ...f.listed[kind].files.map(fileName).filter((n) => ENTRY_NAME.test(n)),
-    ...f.listed[kind].dirs.flatMap((_, k) => markdownNames(node[`g${i}l${key}${k}`])),
+  const inside = (dir: string, listing: unknown) => markdownFiles(listing).map((n) => under(f.folder, `${dir}/${n}`));
+  const paths = (kind: ListKind, key: "c" | "a") => [
+    ...inside(kind, node[`g${i}${key}`]),
+    ...f.listed[kind].files.filter((p) => ENTRY_NAME.test(fileName(p))).map((p) => under(f.folder, p)),
+    ...f.listed[kind].dirs.flatMap((d, k) => inside(d, node[`g${i}l${key}${k}`])),
   ];
-  const commands = names("commands", "c");
-  const agents = names("agents", "a");
+  const files = { commands: paths("commands", "c"), agents: paths("agents", "a") };
+  const commands = files.commands.filter(notReadme).map(fileName);
+  const agents = files.agents.filter(notReadme).map(fileName);
   const hooks: string[] = [];
   const servers: string[] = [];
   const hooksJson = json(`g${i}h`, "*/hooks/hooks.json");
@@ -155,20 +174,25 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
   if (isObject(f.raw.hooks)) hooks.push(...hookEvents(gate, f.raw.hooks, file, id));
   if (isObject(f.raw.mcpServers)) servers.push(...serverNames(gate, f.raw.mcpServers, file, id));
   const manifest = f.strict ? json(`g${i}j`, "*/.claude-plugin/plugin.json") : null;
+  let plugin = f.name;
   if (manifest) {
     const read = readPlugin(gate, manifest, id);
+    if (typeof manifest.name === "string" && pluginNameRefusal(manifest.name) === null) plugin = manifest.name;
     hooks.push(...read.hooks);
     servers.push(...read.mcpServers);
     for (const [kind, list] of [
       ["commands", commands],
       ["agents", agents],
     ] as const) {
-      const paths = pathsOf(manifest[kind]).map(bare);
-      list.push(...paths.filter((p) => p.endsWith(".md")).map(fileName));
-      if (paths.some((p) => !p.endsWith(".md"))) partial = true;
+      const listed = pathsOf(manifest[kind]).map(bare);
+      list.push(...listed.filter((p) => p.endsWith(".md")).map(fileName));
+      // plugin.json's list replaces the folder's scan, and `claude plugin details` counts no file it names (context-paths.ts).
+      if (!(kind in manifest) || onlyDefault(manifest[kind], kind)) continue;
+      files[kind] = [];
+      if (listed.some((p) => !p.endsWith(".md"))) partial = true;
     }
     if (typeof manifest.hooks === "string" || typeof manifest.mcpServers === "string") partial = true;
-    if (manifest.skills !== undefined) partial = true;
+    if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) partial = true;
   }
   const skillDirs = [under(f.folder, "skills"), ...pathsOf(f.raw.skills).map((p) => under(f.folder, bare(p)))];
   const own = skills
@@ -181,6 +205,7 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     hooks: unique(hooks),
     mcp_servers: unique(servers),
     partial,
+    read: { plugin, ...files, partial, rootSkill: manifest?.skills === undefined && f.raw.skills === undefined },
   };
 }
 
@@ -224,6 +249,7 @@ export function finishPlugins(
       ...(read.partial ? { partial: true as const } : {}),
     };
     plugin.contents = parts;
+    at.f.read = read.read;
     noted.push({ parts, folder: at.f.folder, fresh: folderNotes(node, at.i, at.f.folder) });
     for (const list of LISTS)
       if (list !== "skills") contents[list] = unique([...(contents[list] as string[]), ...read[list]]);

@@ -86,6 +86,20 @@ const PLUGINS: Record<string, Record<string, string>> = {
     "skills/SKILL.md": "---\nname: whole\ndescription: The skills folder is one skill.\n---\n",
     "skills/inner/SKILL.md": "---\nname: inner\ndescription: Not looked at.\n---\n",
   },
+  // plugin.json naming the default folders, a repeated key and values YAML refuses: the client keeps each description.
+  "odd-front": {
+    ".claude-plugin/plugin.json": JSON.stringify({
+      name: "odd-front",
+      version: "1.0.0",
+      commands: "./commands/",
+      skills: "./skills/",
+    }),
+    "skills/dup/SKILL.md":
+      "---\nname: dup\ndescription: Kept beside a repeated key.\ncontext: fork\ncontext: fork\n---\n",
+    "commands/hint.md":
+      '---\ndescription: Kept beside a hint YAML refuses.\nargument-hint: "[n]" [--dry-run]\n---\nBody.\n',
+    "commands/list.md": "---\ndescription: Kept beside a flow list left open.\nargument-hint: [task] [--all]\n---\n",
+  },
   "only-mcp": {
     ".claude-plugin/plugin.json": manifest("only-mcp"),
     ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "node", args: ["server.js"] } } }),

@@ -11,10 +11,21 @@ const front = (lines: string[], body = "Do it.") => `---\n${lines.join("\n")}\n-
 const BROKEN = "tags: {open";
 
 describe("front matter read within bounds", () => {
-  test("a small front matter is parsed whole: a YAML error anywhere loses the description, as in the client", () => {
-    const text = front(["description: Deploys the app", BROKEN]);
-    // Without a description the body's first line stands in.
-    expect(componentText("deploy", text).alwaysOn).toBe("deploy Do it.".length);
+  test("a small front matter YAML refuses is retried with its one-line values quoted, as the client retries it", () => {
+    // `claude plugin details` keeps the description beside `tags: {open` or `argument-hint: [a] [--b]`.
+    for (const broken of [BROKEN, "argument-hint: [a] [--b]", 'hint: "a" b'])
+      expect(componentText("deploy", front(["description: Deploys the app", broken])).alwaysOn).toBe(
+        "deploy Deploys the app".length,
+      );
+    // A front matter no retry mends has no description: the body's first line stands in.
+    expect(componentText("deploy", front(["description: Deploys the app", "tags:", "  - [open"])).alwaysOn).toBe(
+      "deploy Do it.".length,
+    );
+  });
+
+  test("a key written twice keeps the front matter readable, as in the client", () => {
+    const text = front(["description: Deploys the app", "context: fork", "context: fork"]);
+    expect(componentText("deploy", text).alwaysOn).toBe("deploy Deploys the app".length);
   });
 
   test("past 8 KB only the used fields are parsed: other fields, broken or not, are never handed to the parser", () => {

@@ -31,6 +31,7 @@ import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
 import { fairShare } from "./fair-share";
 import type { Outcome } from "./outcome";
 import { readPluginFiles } from "./plugin-files-query";
+import { readListedPaths } from "./plugin-listed-query";
 
 export { fairShare } from "./fair-share";
 
@@ -271,6 +272,7 @@ export async function fetchGraph(
       return { id, read };
     });
     await readSkills(gh, reads, options);
+    await readListedPaths(gh, reads, options.manifests);
     await readPluginFiles(gh, reads);
     onBatch(reads.map(({ id, read }): [string, Outcome] => [id.toLowerCase(), settle(read, options)]));
   }

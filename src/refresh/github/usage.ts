@@ -24,6 +24,8 @@ export class Usage {
   skillQueries = 0;
   /** GraphQL queries that read marketplace plugins' command, agent and SKILL.md files after those (in `graphql` too). */
   pluginFileQueries = 0;
+  /** GraphQL queries that read the folders and files marketplace plugins' plugin.json files list (in `graphql` too). */
+  pluginListedQueries = 0;
   readonly budgets = new Map<string, Budget>();
   readonly waits: Wait[] = [];
 

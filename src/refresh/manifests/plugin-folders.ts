@@ -42,6 +42,18 @@ export interface PluginFolder {
   strict: boolean;
   /** What its context counts, once the follow-up answered (plugin-context.ts). */
   read?: FolderRead;
+  /** The folders and files its plugin.json lists, read in one more round (plugin-listed.ts). */
+  pending?: ListedPaths;
+}
+
+/** The paths a plugin.json lists beyond the default folders, from the plugin's folder, each checked. */
+export interface ListedPaths {
+  commands: string[];
+  agents: string[];
+  hooks: string[];
+  mcpServers: string[];
+  /** Whether the plugin stays partial once they are read (listed skills, a refused or cut path). */
+  rest: boolean;
 }
 
 /** The files of one plugin folder its context cost reads, and the name the client counts them under. */
@@ -58,11 +70,32 @@ export interface FolderRead {
 }
 
 const bare = (path: string) => path.replace(/^\.\//, "").replace(/\/$/, "");
-const under = (folder: string, path: string) => (folder === "" ? path : path === "" ? folder : `${folder}/${path}`);
+export const under = (folder: string, path: string) =>
+  folder === "" ? path : path === "" ? folder : `${folder}/${path}`;
 const pathsOf = (value: unknown): string[] =>
   (typeof value === "string" ? [value] : Array.isArray(value) ? value : [])
     .filter((p): p is string => typeof p === "string" && relativeFolder(undefined, p) !== null)
     .slice(0, MAX_LISTED);
+
+const LISTED_FILE = "*/.claude-plugin/plugin.json";
+
+/**
+ * The paths plugin.json value `value` lists, within MAX_LISTED: a path that escapes the plugin's
+ * folder (absolute, `..`) is refused with its reason and never read; `cut` when some were left.
+ */
+function listedPaths(gate: Gate, value: unknown, id: string): { paths: string[]; cut: boolean } {
+  const listed = (Array.isArray(value) ? value : [value]).filter((p): p is string => typeof p === "string");
+  const paths: string[] = [];
+  let cut = listed.length > MAX_LISTED;
+  for (const path of listed.slice(0, MAX_LISTED)) {
+    if (path.startsWith("/") || path.split(/[/\\]/).includes("..")) {
+      gate.refuse(LISTED_FILE, "listed path escapes the plugin folder", id);
+      cut = true;
+    } else if (relativeFolder(undefined, path) === null) cut = true;
+    else paths.push(bare(path));
+  }
+  return { paths, cut };
+}
 
 const GITHUB = /^(?:https:\/\/github\.com\/)?([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(?:\.git)?$/;
 
@@ -131,16 +164,16 @@ export function partsSelection(folders: readonly PluginFolder[]): string {
 }
 
 /** Markdown files of a listing, names checked (a README too: Claude Code counts it, the inventory leaves it out). */
-function markdownFiles(listing: unknown): string[] {
+export function markdownFiles(listing: unknown): string[] {
   return treeEntries(listing)
     .filter((e) => e.type === "blob" && e.name.toLowerCase().endsWith(".md"))
     .map((e) => e.name)
     .filter((n) => ENTRY_NAME.test(n.slice(0, -3)));
 }
-const notReadme = (path: string) => !/(?:^|\/)readme\.md$/i.test(path);
+export const notReadme = (path: string) => !/(?:^|\/)readme\.md$/i.test(path);
 
-const fileName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-const unique = (list: string[]) => [...new Set(list)];
+export const fileName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+export const unique = (list: string[]) => [...new Set(list)];
 
 /** One plugin's parts from the follow-up's answer `node`. */
 function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: Contents["skills"], id: string) {
@@ -180,19 +213,32 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     if (typeof manifest.name === "string" && pluginNameRefusal(manifest.name) === null) plugin = manifest.name;
     hooks.push(...read.hooks);
     servers.push(...read.mcpServers);
+    const pending: ListedPaths = { commands: [], agents: [], hooks: [], mcpServers: [], rest: false };
     for (const [kind, list] of [
       ["commands", commands],
       ["agents", agents],
     ] as const) {
-      const listed = pathsOf(manifest[kind]).map(bare);
-      list.push(...listed.filter((p) => p.endsWith(".md")).map(fileName));
+      if (!(kind in manifest)) continue;
+      const listed = listedPaths(gate, manifest[kind], id);
+      list.push(...listed.paths.filter((p) => p.endsWith(".md")).map(fileName));
       // plugin.json's list replaces the folder's scan, and `claude plugin details` counts no file it names (context-paths.ts).
-      if (!(kind in manifest) || onlyDefault(manifest[kind], kind)) continue;
+      if (onlyDefault(manifest[kind], kind)) continue;
       files[kind] = [];
-      if (listed.some((p) => !p.endsWith(".md"))) partial = true;
+      pending[kind] = listed.paths.filter((p) => !p.endsWith(".md"));
+      pending.rest ||= listed.cut;
     }
-    if (typeof manifest.hooks === "string" || typeof manifest.mcpServers === "string") partial = true;
-    if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) partial = true;
+    for (const kind of ["hooks", "mcpServers"] as const) {
+      const value = manifest[kind];
+      const named = (Array.isArray(value) ? value : [value]).filter((p) => typeof p === "string");
+      if (named.length === 0) continue;
+      const listed = listedPaths(gate, named, id);
+      pending[kind] = listed.paths;
+      pending.rest ||= listed.cut;
+    }
+    if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) pending.rest = true;
+    const some = pending.commands.length + pending.agents.length + pending.hooks.length + pending.mcpServers.length;
+    if (some > 0 || pending.rest) partial = true;
+    if (some > 0) f.pending = pending;
   }
   const skillDirs = [under(f.folder, "skills"), ...pathsOf(f.raw.skills).map((p) => under(f.folder, bare(p)))];
   const own = skills
@@ -209,7 +255,7 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
   };
 }
 
-const LISTS = ["skills", "commands", "agents", "hooks", "mcp_servers"] as const;
+export const LISTS = ["skills", "commands", "agents", "hooks", "mcp_servers"] as const;
 
 /**
  * Gives each plugin its parts from the follow-up's answer (`node`, null when the

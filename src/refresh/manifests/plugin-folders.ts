@@ -79,19 +79,25 @@ const pathsOf = (value: unknown): string[] =>
 
 const LISTED_FILE = "*/.claude-plugin/plugin.json";
 
+/** `.md` files plugin.json names directly, kept per kind at most (they cost no read). */
+const MAX_LISTED_FILES = 100;
+
 /**
- * The paths plugin.json value `value` lists, within MAX_LISTED: a path that escapes the plugin's
- * folder (absolute, `..`) is refused with its reason and never read; `cut` when some were left.
+ * The paths plugin.json value `value` lists, within MAX_LISTED folders and files to read and
+ * MAX_LISTED_FILES `.md` files: a path that escapes the plugin's folder (absolute, `..`) is
+ * refused with its reason and never read; `cut` when some were left.
  */
 function listedPaths(gate: Gate, value: unknown, id: string): { paths: string[]; cut: boolean } {
   const listed = (Array.isArray(value) ? value : [value]).filter((p): p is string => typeof p === "string");
   const paths: string[] = [];
-  let cut = listed.length > MAX_LISTED;
-  for (const path of listed.slice(0, MAX_LISTED)) {
+  let cut = listed.length > MAX_LISTED_FILES;
+  let reads = 0;
+  for (const path of listed.slice(0, MAX_LISTED_FILES)) {
     if (path.startsWith("/") || path.split(/[/\\]/).includes("..")) {
       gate.refuse(LISTED_FILE, "listed path escapes the plugin folder", id);
       cut = true;
     } else if (relativeFolder(undefined, path) === null) cut = true;
+    else if (!path.endsWith(".md") && ++reads > MAX_LISTED) cut = true;
     else paths.push(bare(path));
   }
   return { paths, cut };

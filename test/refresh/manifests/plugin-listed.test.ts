@@ -108,6 +108,15 @@ describe("paths a plugin's plugin.json lists", () => {
     expect(kit.partial).toBe(true);
   }, 60_000);
 
+  test("30 agent files named directly are all kept, and the plugin is whole", () => {
+    const agents = Array.from({ length: 30 }, (_, i) => `./a${i}.md`);
+    const files = listing({ agents });
+    for (let i = 0; i < 30; i++) files[`plugins/kit/a${i}.md`] = md(`a${i}`);
+    const kit = readRepo(files, "acme/tools").details!.contents!.plugins.find((p) => p.name === "kit")!.contents!;
+    expect(kit.counts.agents).toBe(30);
+    expect(kit.partial).toBeUndefined();
+  });
+
   test("a local copy reads the same listed paths", () => {
     const read = readRepo(listing(LISTED), "acme/tools");
     const kit = read.details!.contents!.plugins.find((p) => p.name === "kit")!.contents!;

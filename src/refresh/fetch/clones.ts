@@ -9,7 +9,7 @@ import type { PluginDetails } from "../../catalog/model/details";
 import type { DiscoveryRules } from "../discover/discovery-rules";
 import { contextFileCount, contextSelection, finishContext } from "../manifests/context-files";
 import { finishPluginContexts, pluginFilePaths, pluginFilesSelection } from "../manifests/plugin-context";
-import { LISTED_PER_QUERY, listedAsks, listedSelection } from "../manifests/plugin-listed";
+import { finishListed, LISTED_PER_QUERY, listedAsks, listedSelection } from "../manifests/plugin-listed";
 import { ManifestReader, manifestSelection, partsSelection, skillSelection } from "../manifests/reader";
 import type { GateCounts } from "../upstream/gate";
 import type { RepoFiles } from "./clone-files";
@@ -113,7 +113,8 @@ export function cloneReader(
         reading.details = manifests.finishSkills(reading, { objects, lists }, id);
       manifests.finishPlugins(reading, node, id);
       const asks = listedAsks(reading.pluginFolders).slice(0, LISTED_PER_QUERY);
-      if (asks.length > 0) manifests.finishListed(reading, answerSelection(files, listedSelection(asks)), asks, id);
+      if (asks.length > 0)
+        finishListed(manifests.gate, reading, answerSelection(files, listedSelection(asks)), asks, id);
       const paths = pluginFilePaths(reading);
       const second = paths.length > 0 ? answerSelection(files, pluginFilesSelection(paths)) : null;
       finishPluginContexts(reading, node, second, paths);

@@ -7,7 +7,13 @@
  */
 import { GraphqlResponseError } from "@octokit/graphql";
 import type { GitHub } from "../github/client";
-import { LISTED_PER_QUERY, type ListedAsk, listedAsks, listedSelection } from "../manifests/plugin-listed";
+import {
+  finishListed,
+  LISTED_PER_QUERY,
+  type ListedAsk,
+  listedAsks,
+  listedSelection,
+} from "../manifests/plugin-listed";
 import type { ManifestReader } from "../manifests/reader";
 import { fairShare } from "./fair-share";
 import type { FollowedRead } from "./plugin-files-query";
@@ -53,6 +59,6 @@ export async function readListedPaths(
   if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
   todo.forEach((t, i) => {
     const node = (data[`r${i}`] as Json | null | undefined) ?? null;
-    manifests.finishListed(t.reading, node, t.asks, t.id);
+    finishListed(manifests.gate, t.reading, node, t.asks, t.id);
   });
 }

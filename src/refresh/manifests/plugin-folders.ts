@@ -12,19 +12,17 @@ import type { Contents, PluginDetails } from "../../catalog/model/details";
 import { MAX_PART_ITEMS, type PluginParts } from "../../catalog/model/plugin-parts-schema";
 import type { RiskNote } from "../../catalog/model/risk";
 import { GateCounts } from "../upstream/gate";
-import { onlyDefault } from "./context-paths";
 import { hookEvents } from "./hook-events";
 import { ENTRY_NAME, Gate, isObject, type Json, MAX_ENTRIES, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { MarketplaceRead } from "./marketplace";
 import { mcpJson, serverNames } from "./mcp";
+import { bare, type ListedPaths, MAX_LISTED, manifestListed } from "./plugin-json-paths";
 import { pluginNameRefusal, readPlugin } from "./plugin-manifest";
 import { folderNotes, pluginNotes, unionNotes } from "./plugin-risk";
 import { relativeFolder, treeEntries } from "./skill-places";
 
 /** Plugin folders one repository's follow-up reads at most; past it a plugin has no contents of its own. */
 export const MAX_PLUGIN_FOLDERS = 300;
-/** Listed paths of one kind read per plugin at most. */
-const MAX_LISTED = 20;
 
 type ListKind = "commands" | "agents";
 
@@ -46,16 +44,6 @@ export interface PluginFolder {
   pending?: ListedPaths;
 }
 
-/** The paths a plugin.json lists beyond the default folders, from the plugin's folder, each checked. */
-export interface ListedPaths {
-  commands: string[];
-  agents: string[];
-  hooks: string[];
-  mcpServers: string[];
-  /** Whether the plugin stays partial once they are read (listed skills, a refused or cut path). */
-  rest: boolean;
-}
-
 /** The files of one plugin folder its context cost reads, and the name the client counts them under. */
 export interface FolderRead {
   /** plugin.json's name when Claude Code accepts it, else the entry's. */
@@ -69,39 +57,12 @@ export interface FolderRead {
   rootSkill: boolean;
 }
 
-const bare = (path: string) => path.replace(/^\.\//, "").replace(/\/$/, "");
 export const under = (folder: string, path: string) =>
   folder === "" ? path : path === "" ? folder : `${folder}/${path}`;
 const pathsOf = (value: unknown): string[] =>
   (typeof value === "string" ? [value] : Array.isArray(value) ? value : [])
     .filter((p): p is string => typeof p === "string" && relativeFolder(undefined, p) !== null)
     .slice(0, MAX_LISTED);
-
-const LISTED_FILE = "*/.claude-plugin/plugin.json";
-
-/** `.md` files plugin.json names directly, kept per kind at most (they cost no read). */
-const MAX_LISTED_FILES = 100;
-
-/**
- * The paths plugin.json value `value` lists, within MAX_LISTED folders and files to read and
- * MAX_LISTED_FILES `.md` files: a path that escapes the plugin's folder (absolute, `..`) is
- * refused with its reason and never read; `cut` when some were left.
- */
-function listedPaths(gate: Gate, value: unknown, id: string): { paths: string[]; cut: boolean } {
-  const listed = (Array.isArray(value) ? value : [value]).filter((p): p is string => typeof p === "string");
-  const paths: string[] = [];
-  let cut = listed.length > MAX_LISTED_FILES;
-  let reads = 0;
-  for (const path of listed.slice(0, MAX_LISTED_FILES)) {
-    if (path.startsWith("/") || path.split(/[/\\]/).includes("..")) {
-      gate.refuse(LISTED_FILE, "listed path escapes the plugin folder", id);
-      cut = true;
-    } else if (relativeFolder(undefined, path) === null) cut = true;
-    else if (!path.endsWith(".md") && ++reads > MAX_LISTED) cut = true;
-    else paths.push(bare(path));
-  }
-  return { paths, cut };
-}
 
 const GITHUB = /^(?:https:\/\/github\.com\/)?([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(?:\.git)?$/;
 
@@ -219,32 +180,12 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     if (typeof manifest.name === "string" && pluginNameRefusal(manifest.name) === null) plugin = manifest.name;
     hooks.push(...read.hooks);
     servers.push(...read.mcpServers);
-    const pending: ListedPaths = { commands: [], agents: [], hooks: [], mcpServers: [], rest: false };
-    for (const [kind, list] of [
-      ["commands", commands],
-      ["agents", agents],
-    ] as const) {
-      if (!(kind in manifest)) continue;
-      const listed = listedPaths(gate, manifest[kind], id);
-      list.push(...listed.paths.filter((p) => p.endsWith(".md")).map(fileName));
-      // plugin.json's list replaces the folder's scan, and `claude plugin details` counts no file it names (context-paths.ts).
-      if (onlyDefault(manifest[kind], kind)) continue;
-      files[kind] = [];
-      pending[kind] = listed.paths.filter((p) => !p.endsWith(".md"));
-      pending.rest ||= listed.cut;
-    }
-    for (const kind of ["hooks", "mcpServers"] as const) {
-      const value = manifest[kind];
-      const named = (Array.isArray(value) ? value : [value]).filter((p) => typeof p === "string");
-      if (named.length === 0) continue;
-      const listed = listedPaths(gate, named, id);
-      pending[kind] = listed.paths;
-      pending.rest ||= listed.cut;
-    }
-    if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) pending.rest = true;
-    const some = pending.commands.length + pending.agents.length + pending.hooks.length + pending.mcpServers.length;
-    if (some > 0 || pending.rest) partial = true;
-    if (some > 0) f.pending = pending;
+    const listed = manifestListed(gate, manifest, id);
+    commands.push(...listed.files.commands);
+    agents.push(...listed.files.agents);
+    for (const kind of listed.replaced) files[kind] = [];
+    if (listed.partial) partial = true;
+    if (listed.pending) f.pending = listed.pending;
   }
   const skillDirs = [under(f.folder, "skills"), ...pathsOf(f.raw.skills).map((p) => under(f.folder, bare(p)))];
   const own = skills

@@ -5,7 +5,6 @@
  * merged into the plugin's contents and the repository's union; a plugin whose listed paths were
  * all read is no longer partial. Hook files go through the hook reader and get their risk notes.
  */
-import type { PluginDetails } from "../../catalog/model/details";
 import { MAX_PART_ITEMS, type PluginParts } from "../../catalog/model/plugin-parts-schema";
 import { riskNotes } from "../risk/index";
 import { blobText } from "../risk/manifest";
@@ -14,6 +13,7 @@ import { type Gate, type Json, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import { mcpJson } from "./mcp";
 import { fileName, LISTS, markdownFiles, notReadme, type PluginFolder, under, unique } from "./plugin-folders";
 import { pluginNotes, unionNotes } from "./plugin-risk";
+import type { ManifestReading } from "./reading";
 
 /** Listed folders and files one query reads at most, shared evenly among its repositories. */
 export const LISTED_PER_QUERY = 500;
@@ -59,12 +59,12 @@ const FILE = { hooks: "plugin.json hooks file", mcpServers: "plugin.json mcpServ
  */
 export function finishListed(
   gate: Gate,
-  details: PluginDetails,
-  folders: readonly PluginFolder[],
+  reading: ManifestReading,
   node: Json | null,
   asked: readonly ListedAsk[],
   id: string,
 ): void {
+  const { details, pluginFolders: folders } = reading;
   const contents = details.contents;
   if (!contents) return;
   const fresh: PluginParts["risk"] = [];

@@ -42,7 +42,6 @@ import { otherHarnesses } from "./other-harnesses";
 import { MAX_OWNER_BYTES, type OwnerFile, ownerVerified, readOwnerFile } from "./owner-file";
 import { dependencies } from "./packages";
 import { finishPlugins, pluginFolderList, pluginInstallLines } from "./plugin-folders";
-import { finishListed, type ListedAsk } from "./plugin-listed";
 import { readPlugin } from "./plugin-manifest";
 import type { Found, ManifestReading } from "./reading";
 import { alias, type FileKey, MANIFEST_FILES, MANIFEST_TREES, OWNER_ALIAS, type TreeKey } from "./selection";
@@ -59,7 +58,8 @@ export { SKILLS_CLI } from "./skills";
 
 /** Reads one repository's manifests; every refusal is counted under `manifest <file>: <reason>`. */
 export class ManifestReader {
-  private readonly gate: Gate;
+  /** Every refusal of its readings passes it (the listed round's too: plugin-listed.ts). */
+  readonly gate: Gate;
 
   constructor(
     counts: GateCounts,
@@ -268,11 +268,6 @@ export class ManifestReader {
   /** Completes a reading with each marketplace plugin's own parts, from the follow-up's answer (null when it failed). */
   finishPlugins(reading: ManifestReading, node: Json | null, id: string): void {
     finishPlugins(this.gate, reading.details, reading.pluginFolders, node, id);
-  }
-
-  /** Completes a reading's plugins with the paths their plugin.json lists, from the listed round's answer (null when it failed). */
-  finishListed(reading: ManifestReading, node: Json | null, asked: readonly ListedAsk[], id: string): void {
-    finishListed(this.gate, reading.details, reading.pluginFolders, node, asked, id);
   }
 
   /** The details with every list within its cap (`truncated` names the cut ones), checked against their schema once more. */

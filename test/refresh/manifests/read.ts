@@ -6,7 +6,7 @@
 import type { PluginDetails } from "../../../src/catalog/model/details";
 import type { RepoFiles } from "../../../src/refresh/fetch/clone-files";
 import { answerSelection } from "../../../src/refresh/fetch/clones";
-import { listedAsks, listedSelection } from "../../../src/refresh/manifests/plugin-listed";
+import { finishListed, listedAsks, listedSelection } from "../../../src/refresh/manifests/plugin-listed";
 import {
   ManifestReader,
   manifestSelection,
@@ -65,7 +65,7 @@ export function readRepo(files: Record<string, string>, id = "acme/repo", readLi
   if (reading.pluginFolders.length)
     reader.finishPlugins(reading, answerSelection(copy, partsSelection(reading.pluginFolders)), id);
   const asks = listedAsks(reading.pluginFolders);
-  if (asks.length) reader.finishListed(reading, answerSelection(copy, listedSelection(asks)), asks, id);
+  if (asks.length) finishListed(reader.gate, reading, answerSelection(copy, listedSelection(asks)), asks, id);
   const details = reader.checked(reading.details, id);
   return { details, refused: Object.fromEntries(counts.leftOut), skillDirs: reading.skillDirs };
 }

@@ -61,7 +61,9 @@ describe("the skills follow-up query", () => {
       run.github.add({ full_name: `market${r}/kit`, topics: ["agent-skills"], files });
     }
     const report = published(await run.refresh());
-    expect(report.usage.calls.graphql).toBe(2);
+    // The batch, its follow-up listing the plugin folders, and the round reading those plugins' files for their context cost.
+    expect(report.usage.calls.graphql).toBe(3);
+    expect(report.usage.pluginFileQueries).toBe(1);
     const server = run.serve();
     const response = await fetch(`${server.url}/api/v1/plugins/market7/kit?include=contents`);
     const { skills } = ((await response.json()) as { data: { plugin: { contents: { skills: unknown[] } } } }).data

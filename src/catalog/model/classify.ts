@@ -108,6 +108,39 @@ export function toRecord(
   };
 }
 
+/** The record fields repository facts are made of. */
+export type FactFields = Pick<
+  PluginRecord,
+  | "id"
+  | "description"
+  | "homepage"
+  | "stars"
+  | "forks"
+  | "language"
+  | "license"
+  | "archived"
+  | "created_at"
+  | "pushed_at"
+  | "topics"
+>;
+
+/** A record's repository facts, the inverse of toRecord's: the record's `""` for an unknown value is null again. */
+export function recordFacts(r: FactFields): RepoFacts {
+  return {
+    full_name: r.id,
+    description: r.description || null,
+    homepage: r.homepage,
+    stars: r.stars,
+    forks: r.forks,
+    language: r.language || null,
+    license: r.license || null,
+    archived: r.archived,
+    created_at: r.created_at,
+    pushed_at: r.pushed_at,
+    topics: r.topics,
+  };
+}
+
 /**
  * Turns a list of facts into records, dropping exclusions and duplicate ids (first wins; ids
  * compare case-insensitively, as on the platform).

@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import type { Log } from "../../base/log";
 import type { CandidateDecision } from "../model/candidates";
+import { recordFacts } from "../model/classify";
 import { type PluginDetails, validDetails } from "../model/details";
 import { type DetailFragments, detailFragments, withoutEmptyParts } from "../model/fragments";
 import type { PreviousHistory } from "../model/history";
@@ -63,20 +64,7 @@ export function servedPrevious(previous: PreviousCatalog): PreviousCatalog {
 function heldPlugin(record: PluginRecord, snapshotAt: string): PreviousPlugin {
   return {
     id: record.id,
-    facts: {
-      database_id: record.repo_id,
-      full_name: record.id,
-      description: record.description || null,
-      homepage: record.homepage,
-      stars: record.stars,
-      forks: record.forks,
-      language: record.language || null,
-      license: record.license || null,
-      archived: record.archived,
-      created_at: record.created_at,
-      pushed_at: record.pushed_at,
-      topics: record.topics,
-    },
+    facts: { database_id: record.repo_id, ...recordFacts(record) },
     json: JSON.stringify(fullView(record)),
     firstSeenAt: record.first_seen_at,
     etag: record.etag,
@@ -164,21 +152,9 @@ function fragmentsOfRow(row: Row): DetailFragments {
   };
 }
 
-/** A record's repository facts back from its columns: the record's `""` for an unknown value is null again. */
+/** A record's repository facts back from its columns. */
 function factsOfRow(row: Row): RepoFacts {
-  return {
-    full_name: row.id,
-    description: row.description || null,
-    homepage: row.homepage,
-    stars: row.stars,
-    forks: row.forks,
-    language: row.language || null,
-    license: row.license || null,
-    archived: row.archived === 1,
-    created_at: row.created_at,
-    pushed_at: row.pushed_at,
-    topics: JSON.parse(row.topics) as string[],
-  };
+  return recordFacts({ ...row, archived: row.archived === 1, topics: JSON.parse(row.topics) as string[] });
 }
 
 /**

@@ -233,3 +233,28 @@ describe("a plugin approved at a commit no snapshot read", () => {
     expect((await review()).out).toContain(`kept out  acme/pinned  ${rule}`);
   });
 });
+
+describe("every follow-up round of a reading at an approved commit", () => {
+  test("reads that commit: a marketplace plugin's listed folder as it was, not as the head holds it", async () => {
+    const kit = (command: string) => ({
+      ".claude-plugin/marketplace.json": json({
+        name: "kit-market",
+        owner: { name: "acme" },
+        plugins: [{ name: "kit", source: "./plugins/kit", description: "A kit" }],
+      }),
+      "plugins/kit/.claude-plugin/plugin.json": json({ name: "kit", commands: ["./extra"] }),
+      [`plugins/kit/extra/${command}.md`]: `---\ndescription: The ${command} command\n---\nBody`,
+    });
+    const [first, second] = [kit("old"), kit("new")];
+    env = new Env({ repositories: ["acme/kit"] });
+    env.github.add({ full_name: "acme/kit", stars: 10, files: first });
+    env.github.repos.update("acme/kit", { files: second });
+    writeFileSync(policyPath(), `allow:\n  - repo: acme/kit\n    commit: ${headOf(first)}\n`);
+    published(await refresh());
+    const { url } = env.serve();
+    const plugin = (await get(url, "/api/v1/plugins/acme/kit?include=contents")).body.data.plugin;
+    expect(plugin.contents.commit).toBe(headOf(first));
+    expect(plugin.contents.plugins[0].contents.commands).toEqual(["old"]);
+    expect(plugin.contents.commands).toEqual(["old"]);
+  });
+});

@@ -32,6 +32,7 @@ import { fairShare } from "./fair-share";
 import type { Outcome } from "./outcome";
 import { readPluginFiles } from "./plugin-files-query";
 import { readListedPaths } from "./plugin-listed-query";
+import { askRepositories } from "./repository-query";
 
 export { fairShare } from "./fair-share";
 
@@ -193,15 +194,8 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
     CONTEXT_FILES_PER_QUERY,
   );
   for (const { read } of todo) shareContextFiles(read.reading!.context, files);
-  const variables: Record<string, string> = {};
-  const declarations: string[] = [];
-  const fields: string[] = [];
-  todo.forEach(({ read }, i) => {
+  const asks = todo.map(({ read }) => {
     const facts = (read.outcome as Extract<Outcome, { kind: "fetched" }>).facts;
-    const [owner, name] = facts.full_name.split("/") as [string, string];
-    variables[`o${i}`] = owner;
-    variables[`n${i}`] = name;
-    declarations.push(`$o${i}: String!, $n${i}: String!`);
     const { skillDirs, skillLists, context, pluginFolders } = read.reading!;
     const selection = [
       skillSelection(skillDirs, skillLists),
@@ -209,21 +203,12 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
       contextSelection(context),
       partsSelection(pluginFolders),
     ].filter(Boolean);
-    fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${selection.join("\n  ")} }`);
+    return { id: facts.full_name, selection: selection.join("\n  ") };
   });
-  const query = `query Skills(${declarations.join(", ")}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
-  let data: BatchData;
-  try {
-    data = await gh.octokit.graphql<BatchData>(asked(query, options), variables);
-  } catch (error) {
-    if (!(error instanceof GraphqlResponseError) || !error.data) throw error;
-    data = error.data as BatchData;
-  }
+  const answers = await askRepositories(gh, "Skills", asks, options.commit);
   gh.usage.skillQueries++;
-  const rate = data.rateLimit;
-  if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
   todo.forEach(({ read }, i) => {
-    const node = data[`r${i}`] as Record<string, unknown> | null | undefined;
+    const node = answers[i];
     read.followUp = node ?? null;
     const reading = read.reading!;
     const objects = new Map(reading.skillDirs.map((dir, k) => [dir, node?.[`k${k}`]]));
@@ -272,8 +257,8 @@ export async function fetchGraph(
       return { id, read };
     });
     await readSkills(gh, reads, options);
-    await readListedPaths(gh, reads, options.manifests);
-    await readPluginFiles(gh, reads);
+    await readListedPaths(gh, reads, options.manifests, options.commit);
+    await readPluginFiles(gh, reads, options.commit);
     onBatch(reads.map(({ id, read }): [string, Outcome] => [id.toLowerCase(), settle(read, options)]));
   }
 }

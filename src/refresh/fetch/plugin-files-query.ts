@@ -5,7 +5,6 @@
  * repository of the batch needs one, and at most PLUGIN_FILES_PER_QUERY files shared fairly; an
  * answer with errors leaves the files it lacks unread and those plugins' figures incomplete.
  */
-import { GraphqlResponseError } from "@octokit/graphql";
 import type { GitHub } from "../github/client";
 import {
   finishPluginContexts,
@@ -15,6 +14,7 @@ import {
 } from "../manifests/plugin-context";
 import type { ManifestReading } from "../manifests/reader";
 import { fairShare } from "./fair-share";
+import { askRepositories } from "./repository-query";
 
 type Json = Record<string, unknown>;
 
@@ -25,8 +25,14 @@ export interface FollowedRead {
   followUp?: Json | null;
 }
 
+const ask = (t: { id: string; paths: string[] }) => ({ id: t.id, selection: pluginFilesSelection(t.paths) });
+
 /** Reads the files each plugin folder's context still needs, and gives every marketplace plugin its context. */
-export async function readPluginFiles(gh: GitHub, reads: ReadonlyArray<{ read: FollowedRead }>): Promise<void> {
+export async function readPluginFiles(
+  gh: GitHub,
+  reads: ReadonlyArray<{ read: FollowedRead }>,
+  commit?: string,
+): Promise<void> {
   const todo = reads.flatMap(({ read }) =>
     read.reading && read.outcome.kind === "fetched" && read.outcome.facts && read.reading.pluginFolders.length > 0
       ? [{ read, reading: read.reading, id: read.outcome.facts.full_name, paths: pluginFilePaths(read.reading) }]
@@ -38,30 +44,11 @@ export async function readPluginFiles(gh: GitHub, reads: ReadonlyArray<{ read: F
   );
   for (const t of todo) t.paths = t.paths.slice(0, share);
   const asking = todo.filter((t) => t.paths.length > 0);
-  let data: Json = {};
-  if (asking.length > 0) {
-    const variables: Record<string, string> = {};
-    const fields = asking.map((t, i) => {
-      const [owner, name] = t.id.split("/") as [string, string];
-      variables[`o${i}`] = owner;
-      variables[`n${i}`] = name;
-      return `r${i}: repository(owner: $o${i}, name: $n${i}) { ${pluginFilesSelection(t.paths)} }`;
-    });
-    const declarations = asking.map((_, i) => `$o${i}: String!, $n${i}: String!`).join(", ");
-    const query = `query PluginFiles(${declarations}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
-    try {
-      data = await gh.octokit.graphql<Json>(query, variables);
-    } catch (error) {
-      if (!(error instanceof GraphqlResponseError) || !error.data) throw error;
-      data = error.data as Json;
-    }
-    gh.usage.pluginFileQueries++;
-    const rate = data.rateLimit as { cost?: unknown; remaining?: unknown; resetAt?: unknown } | undefined;
-    if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
-  }
+  const answers = asking.length > 0 ? await askRepositories(gh, "PluginFiles", asking.map(ask), commit) : [];
+  if (asking.length > 0) gh.usage.pluginFileQueries++;
   for (const t of todo) {
     const i = asking.indexOf(t);
-    const node = i < 0 ? null : ((data[`r${i}`] as Json | null | undefined) ?? null);
+    const node = i < 0 ? null : (answers[i] ?? null);
     finishPluginContexts(t.reading, t.read.followUp ?? null, node, t.paths);
   }
 }

@@ -5,7 +5,6 @@
  * LISTED_PER_QUERY paths shared fairly; a path past its share, or an answer that failed, leaves
  * its plugin partial.
  */
-import { GraphqlResponseError } from "@octokit/graphql";
 import type { GitHub } from "../github/client";
 import {
   finishListed,
@@ -17,14 +16,14 @@ import {
 import type { ManifestReader } from "../manifests/reader";
 import { fairShare } from "./fair-share";
 import type { FollowedRead } from "./plugin-files-query";
-
-type Json = Record<string, unknown>;
+import { askRepositories } from "./repository-query";
 
 /** Reads the paths the batch's plugins list, and merges them into their contents. */
 export async function readListedPaths(
   gh: GitHub,
   reads: ReadonlyArray<{ read: FollowedRead }>,
   manifests: ManifestReader,
+  commit?: string,
 ): Promise<void> {
   const todo = reads.flatMap(({ read }) => {
     const reading = read.reading;
@@ -38,27 +37,15 @@ export async function readListedPaths(
     LISTED_PER_QUERY,
   );
   for (const t of todo) t.asks = t.asks.slice(0, share);
-  const variables: Record<string, string> = {};
-  const fields = todo.map((t, i) => {
-    const [owner, name] = t.id.split("/") as [string, string];
-    variables[`o${i}`] = owner;
-    variables[`n${i}`] = name;
-    return `r${i}: repository(owner: $o${i}, name: $n${i}) { ${listedSelection(t.asks)} }`;
-  });
-  const declarations = todo.map((_, i) => `$o${i}: String!, $n${i}: String!`).join(", ");
-  const query = `query PluginListed(${declarations}) {\n  rateLimit { cost remaining resetAt }\n  ${fields.join("\n  ")}\n}`;
-  let data: Json = {};
-  try {
-    data = await gh.octokit.graphql<Json>(query, variables);
-  } catch (error) {
-    if (!(error instanceof GraphqlResponseError) || !error.data) throw error;
-    data = error.data as Json;
-  }
+  const answers = await askRepositories(
+    gh,
+    "PluginListed",
+    todo.map((t) => ({ id: t.id, selection: listedSelection(t.asks) })),
+    commit,
+  );
   gh.usage.pluginListedQueries++;
-  const rate = data.rateLimit as { cost?: unknown; remaining?: unknown; resetAt?: unknown } | undefined;
-  if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
   todo.forEach((t, i) => {
-    const node = (data[`r${i}`] as Json | null | undefined) ?? null;
+    const node = answers[i] ?? null;
     finishListed(manifests.gate, t.reading, node, t.asks, t.id);
   });
 }

@@ -3,7 +3,9 @@
  * share whose package lines could be proven by what the repository itself shows, by kind, and the
  * share that needs a registry's answer (docs/clients.md, *Packages that belong to the repository*).
  *
- * Usage: `bun run jobs/proof-shares.ts [path-to-depth.json]`
+ * Usage: `bun run jobs/proof-shares.ts [path-to-depth.json]`, or `bun run jobs/proof-shares.ts --copies
+ * <folder>` for local copies of repositories (`<folder>/<owner>/<repo>/`, the files at their paths, as
+ * `npm run default:depth` takes them), each read by the refresh's own reader first.
  *
  * Kinds, each MCP server counted under the first that fits:
  * - `ghcr`: a server.json image under the repository owner's ghcr.io namespace: proven offline.
@@ -13,11 +15,15 @@
  * - `no line`: provable only by signed provenance of the package its package file names, or the MCP
  *   registry's record in the owner's namespace listing it (a registry's answer either way).
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { detailsProblem, type PluginDetails } from "../src/catalog/model/details";
 import { ociVerdict } from "../src/refresh/checks/packages/package-verdict";
 import { imageOf } from "../src/refresh/checks/packages/packages-check";
+import { loadDiscoveryRules } from "../src/refresh/discover/discovery-rules";
+import { workTreeFiles } from "../src/refresh/fetch/clone-files";
+import { cloneReader } from "../src/refresh/fetch/clones";
+import { GateCounts } from "../src/refresh/upstream/gate";
 
 export const KINDS = ["ghcr", "server-json", "other image", "remote only", "no line"] as const;
 export type Kind = (typeof KINDS)[number];
@@ -50,9 +56,24 @@ export function proofShares(depth: { plugins: Record<string, { details?: unknown
   return { servers, counts };
 }
 
+/** The details the refresh's reader gives each copy in `folder` (`<owner>/<repo>/`), as a depth file's entries. */
+export function readCopies(folder: string): { plugins: Record<string, { details: PluginDetails | null }> } {
+  const read = cloneReader(new GateCounts(), loadDiscoveryRules(resolve(import.meta.dir, "..", "db")).evidence);
+  const plugins: Record<string, { details: PluginDetails | null }> = {};
+  for (const owner of readdirSync(folder))
+    for (const repo of readdirSync(join(folder, owner))) {
+      const id = `${owner}/${repo}`;
+      plugins[id] = { details: read(workTreeFiles(join(folder, owner, repo)), id) };
+    }
+  return { plugins };
+}
+
 if (import.meta.main) {
-  const path = resolve(process.argv[2] ?? "db/depth.json");
-  const { servers, counts } = proofShares(JSON.parse(readFileSync(path, "utf8")));
+  const copies = process.argv[2] === "--copies" ? process.argv[3] : undefined;
+  if (process.argv[2] === "--copies" && !copies)
+    throw new Error("usage: bun run jobs/proof-shares.ts --copies <folder>");
+  const path = resolve(copies ?? process.argv[2] ?? "db/depth.json");
+  const { servers, counts } = proofShares(copies ? readCopies(path) : JSON.parse(readFileSync(path, "utf8")));
   const pct = (n: number) => (servers === 0 ? "0.0" : ((n / servers) * 100).toFixed(1));
   console.log(`MCP servers in ${path}: ${servers}`);
   for (const kind of KINDS)

@@ -30,7 +30,7 @@ async function servedPackages(url: string): Promise<string[]> {
 }
 
 describe("a stranger's package naming a victim's repository", () => {
-  test("gives the victim no line: not on its page, not under has=install, not in /v0.1/servers", async () => {
+  test("gives the victim no line: not on its page, not under has=install, not in /v0.1/servers, the marketplaces or the clients' settings", async () => {
     env = new Env({ searches: [{ query: "topic:mcp-server" }] });
     env.github.setRemaining("search", 1000);
     registries = new FakeRegistries();
@@ -67,6 +67,23 @@ describe("a stranger's package naming a victim's repository", () => {
     expect(served).not.toContain("weather-mcp-server@6.6.6");
     expect(served).not.toContain("py-notes-mcp@9.9.9");
     expect(served.some((p) => p.includes("weather-mcp-server") || p.includes("py-notes"))).toBe(false);
+    // Nor in what the clients install from: the served marketplaces and the clients' settings.
+    for (const path of [
+      "/market/claude/marketplace.json",
+      "/market/claude/managed-settings.json",
+      "/market/vscode/settings.json",
+    ]) {
+      const body = await (await fetch(`${url}${path}`)).text();
+      expect({ path, attacker: /6\.6\.6|9\.9\.9|weather-mcp-server@|py-notes-mcp==/.test(body) }).toEqual({
+        path,
+        attacker: false,
+      });
+    }
+    const settings = (await json(`${url}/market/claude/managed-settings.json`)) as {
+      allowedMcpServers?: Array<{ serverCommand?: string[] }>;
+    };
+    const commands = (settings.allowedMcpServers ?? []).map((s) => (s.serverCommand ?? []).join(" "));
+    expect(commands.some((c) => c.includes("weather-mcp@0.3.0"))).toBe(true);
     // The refresh counts them as MCP servers with no proven line.
     expect(report.packages?.mcp_servers).toBe(13);
   });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { distractors } from "./distractors";
 import type { FakeGitHub } from "./github";
 import { marketplaceManifest, type RepoSeed } from "./github-repos";
+import { tickerFiles } from "./ticker-files";
 
 export interface RealPlugin {
   full_name: string;
@@ -112,7 +113,7 @@ function sdkFile(p: RealPlugin, i: number): Record<string, string> {
 const skillMd = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill\n---\n\n# ${name}\n`;
 
 function seedOf(p: RealPlugin, sources: Set<string>, i: number): RepoSeed {
-  const files: Record<string, string> = {};
+  const files: Record<string, string> = sources.has("acc-ticker") ? tickerFiles(p.full_name) : {};
   const kind = (p.category ?? "").split("/")[0];
   if (sources.has("cm-mkt"))
     files[".claude-plugin/marketplace.json"] = marketplaceManifest(p.full_name.split("/")[1]!, ["./"]);

@@ -68,6 +68,6 @@ export async function askMissing(
     const answer = got[j] ?? null;
     answers[a.i] = answer === null ? null : { ...parts[a.i]!.known, ...answer };
   });
-  asks.forEach((a, i) => a.known?.learn(a.selection, answers[i]));
+  for (const [i, a] of asks.entries()) a.known?.learn(a.selection, answers[i]);
   return { answers, asked: asking.length > 0 };
 }

@@ -7,7 +7,8 @@
  * read, GraphQL calls by kind, points, calls per 100 repositories, wall time and peak RSS. Then
  * compares each repository's published details (contents counts per kind, install lines) with
  * what the clone reader gives on the same files, and lists the disagreements. Exits 0, saying
- * so, when the corpus is absent.
+ * so, when the corpus is absent. `bun run bench:corpus-cost <owner/repo>` prints both sides of that
+ * repository's disagreement; `CORPUS_ONLY=<owner/repo>,…` loads only those repositories.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,7 +37,8 @@ copyFileSync(join(DB_DIR, "categories.json"), join(dataDir, "categories.json"));
 writeFileSync(join(dataDir, "curated.json"), JSON.stringify({ plugins: [] }));
 writeFileSync(join(dataDir, "overrides.json"), JSON.stringify({ overrides: {} }));
 const rules = loadDiscoveryRules(DB_DIR);
-const ids = corpusRepositories();
+const only = process.env.CORPUS_ONLY?.split(",");
+const ids = corpusRepositories().filter((id) => !only || only.includes(id));
 const none = { searches: [], code: [], marketplaces: [], lists: [] };
 writeFileSync(join(dataDir, "discovery.json"), JSON.stringify({ ...rules, ...none, repositories: ids }));
 
@@ -90,6 +92,7 @@ for (const id of ids) {
   const counts = keys.filter((k) => (refreshed.counts[k] ?? 0) !== (cloned.counts[k] ?? 0));
   const lines = JSON.stringify(refreshed.install) !== JSON.stringify(cloned.install);
   if (counts.length === 0 && !lines) continue;
+  if (id === process.argv[2]) console.log(JSON.stringify({ id, refreshed, cloned }, null, 1));
   const said = counts.map((k) => `${k} ${refreshed.counts[k] ?? 0} vs ${cloned.counts[k] ?? 0}`);
   if (lines) {
     const only = (a: string[], b: string[]) => a.filter((x) => !b.includes(x)).length;

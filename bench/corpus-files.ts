@@ -8,7 +8,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FolderEntry, RepoFiles } from "../src/refresh/fetch/clone-files";
 
-export const CORPUS = join(import.meta.dir, "..", "..", "shared", "data", "real-manifests");
+/** The corpus beside the checkout, or the folder REAL_MANIFESTS names. */
+export const CORPUS =
+  process.env.REAL_MANIFESTS || join(import.meta.dir, "..", "..", "shared", "data", "real-manifests");
 
 /** Whether the corpus is there (it is never copied into the repository). */
 export const corpusPresent = () =>

@@ -222,6 +222,7 @@ async function refreshLocked(options: RefreshOptions): Promise<RefreshResult> {
       snapshotAt: candidate.snapshotAt,
       total: candidate.records.length,
       calls: run.gh.usage.total,
+      graphql: run.gh.usage.graphqlKinds(),
     });
     return { status: "published", report };
   } catch (error) {

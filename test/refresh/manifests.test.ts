@@ -56,7 +56,8 @@ describe("manifests read in the refresh's GraphQL batches", () => {
     expect(report.usage.skillQueries).toBe(1);
     expect(report.usage.pluginFileQueries).toBe(1);
     expect(report.usage.calls.graphql).toBe(4);
-    expect(report.usage.callsText()).toContain("graphql 4 (4 points; 1 of them read skill folders)");
+    expect(report.usage.callsText()).toContain("graphql 4 (4 points; follow-ups: 1 skill folders, 1 plugin files)");
+    expect(report.usage.graphqlKinds()).toEqual({ batches: 2, skill: 1, plugin_files: 1, plugin_listed: 0, points: 4 });
   });
 
   test("a server.json's name and version are kept: the MCP registry API serves the server under them", async () => {

@@ -29,10 +29,10 @@ import { hookScripts, scriptSelection, withScriptRisk } from "../risk/hook-scrip
 import type { UpstreamGate } from "../upstream/gate";
 import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
 import { fairShare } from "./fair-share";
+import { askMissing, KnownFields } from "./known-fields";
 import type { Outcome } from "./outcome";
 import { readPluginFiles } from "./plugin-files-query";
 import { readListedPaths } from "./plugin-listed-query";
-import { askRepositories } from "./repository-query";
 
 export { fairShare } from "./fair-share";
 
@@ -126,6 +126,8 @@ interface Read {
   scripts?: string[];
   /** The follow-up query's answer for this repository, when one was asked (its context files are read there). */
   followUp?: Record<string, unknown> | null;
+  /** The fields the batch and the follow-up rounds brought so far: a later round does not ask them again. */
+  known?: KnownFields;
 }
 
 function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
@@ -147,7 +149,9 @@ function outcomeOf(node: Record<string, unknown>, options: GraphFetch): Read {
   }
   const reading = options.manifests.read(node, facts.full_name);
   const outcome: Outcome = { kind: "fetched", facts, etag: null, files, lists };
-  return { outcome, reading, scripts: hookScripts(node), commit: options.commit ?? headCommit(node) };
+  const known = new KnownFields();
+  known.learn(manifestSelection(options.manifests.ownerFile), node);
+  return { outcome, reading, scripts: hookScripts(node), commit: options.commit ?? headCommit(node), known };
 }
 
 const needsSkills = (reading: ManifestReading) => reading.skillDirs.length > 0 || reading.skillLists.length > 0;
@@ -203,10 +207,10 @@ async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, 
       contextSelection(context),
       partsSelection(pluginFolders),
     ].filter(Boolean);
-    return { id: facts.full_name, selection: selection.join("\n  ") };
+    return { id: facts.full_name, selection: selection.join("\n  "), known: read.known };
   });
-  const answers = await askRepositories(gh, "Skills", asks, options.commit);
-  gh.usage.skillQueries++;
+  const { answers, asked } = await askMissing(gh, "Skills", asks, options.commit);
+  if (asked) gh.usage.skillQueries++;
   todo.forEach(({ read }, i) => {
     const node = answers[i];
     read.followUp = node ?? null;
@@ -245,6 +249,7 @@ export async function fetchGraph(
   for (let start = 0; start < ids.length; start += GRAPHQL_BATCH) {
     const batch = ids.slice(start, start + GRAPHQL_BATCH);
     const { data, errors } = await runBatch(gh, batch, options);
+    gh.usage.batchQueries++;
     const rate = data.rateLimit;
     if (rate) gh.usage.addPoints(Number(rate.cost) || 0, Number(rate.remaining) || 0, String(rate.resetAt));
     const reasons = new Map(errors.map((e) => [String(e.path?.[0]), e.type ?? "NOT_FOUND"]));

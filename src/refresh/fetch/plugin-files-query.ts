@@ -14,7 +14,7 @@ import {
 } from "../manifests/plugin-context";
 import type { ManifestReading } from "../manifests/reader";
 import { fairShare } from "./fair-share";
-import { askRepositories } from "./repository-query";
+import { askMissing, type KnownFields } from "./known-fields";
 
 type Json = Record<string, unknown>;
 
@@ -23,9 +23,13 @@ export interface FollowedRead {
   reading: ManifestReading | null;
   outcome: { kind: string; facts?: { full_name: string } };
   followUp?: Json | null;
+  /** The fields the batch and the rounds before brought: not asked again. */
+  known?: KnownFields;
 }
 
-const ask = (t: { id: string; paths: string[] }) => ({ id: t.id, selection: pluginFilesSelection(t.paths) });
+/** The files the plugins outside the root still need: the root plugin's figure is the repository's own. */
+const pathsOf = (reading: ManifestReading) =>
+  pluginFilePaths({ ...reading, pluginFolders: reading.pluginFolders.filter((f) => f.folder !== "") });
 
 /** Reads the files each plugin folder's context still needs, and gives every marketplace plugin its context. */
 export async function readPluginFiles(
@@ -35,7 +39,7 @@ export async function readPluginFiles(
 ): Promise<void> {
   const todo = reads.flatMap(({ read }) =>
     read.reading && read.outcome.kind === "fetched" && read.outcome.facts && read.reading.pluginFolders.length > 0
-      ? [{ read, reading: read.reading, id: read.outcome.facts.full_name, paths: pluginFilePaths(read.reading) }]
+      ? [{ read, reading: read.reading, id: read.outcome.facts.full_name, paths: pathsOf(read.reading) }]
       : [],
   );
   const share = fairShare(
@@ -43,12 +47,10 @@ export async function readPluginFiles(
     PLUGIN_FILES_PER_QUERY,
   );
   for (const t of todo) t.paths = t.paths.slice(0, share);
-  const asking = todo.filter((t) => t.paths.length > 0);
-  const answers = asking.length > 0 ? await askRepositories(gh, "PluginFiles", asking.map(ask), commit) : [];
-  if (asking.length > 0) gh.usage.pluginFileQueries++;
-  for (const t of todo) {
-    const i = asking.indexOf(t);
-    const node = i < 0 ? null : (answers[i] ?? null);
-    finishPluginContexts(t.reading, t.read.followUp ?? null, node, t.paths);
-  }
+  const asks = todo.map((t) => ({ id: t.id, selection: pluginFilesSelection(t.paths), known: t.read.known }));
+  const { answers, asked } = await askMissing(gh, "PluginFiles", asks, commit);
+  if (asked) gh.usage.pluginFileQueries++;
+  todo.forEach((t, i) => {
+    finishPluginContexts(t.reading, t.read.followUp ?? null, t.paths.length > 0 ? answers[i]! : null, t.paths);
+  });
 }

@@ -15,8 +15,8 @@ import {
 } from "../manifests/plugin-listed";
 import type { ManifestReader } from "../manifests/reader";
 import { fairShare } from "./fair-share";
+import { askMissing } from "./known-fields";
 import type { FollowedRead } from "./plugin-files-query";
-import { askRepositories } from "./repository-query";
 
 /** Reads the paths the batch's plugins list, and merges them into their contents. */
 export async function readListedPaths(
@@ -29,7 +29,7 @@ export async function readListedPaths(
     const reading = read.reading;
     if (!reading || read.outcome.kind !== "fetched" || !read.outcome.facts) return [];
     const asks: ListedAsk[] = listedAsks(reading.pluginFolders);
-    return asks.length > 0 ? [{ reading, id: read.outcome.facts.full_name, asks }] : [];
+    return asks.length > 0 ? [{ reading, id: read.outcome.facts.full_name, asks, known: read.known }] : [];
   });
   if (todo.length === 0) return;
   const share = fairShare(
@@ -37,13 +37,13 @@ export async function readListedPaths(
     LISTED_PER_QUERY,
   );
   for (const t of todo) t.asks = t.asks.slice(0, share);
-  const answers = await askRepositories(
+  const { answers, asked } = await askMissing(
     gh,
     "PluginListed",
-    todo.map((t) => ({ id: t.id, selection: listedSelection(t.asks) })),
+    todo.map((t) => ({ id: t.id, selection: listedSelection(t.asks), known: t.known })),
     commit,
   );
-  gh.usage.pluginListedQueries++;
+  if (asked) gh.usage.pluginListedQueries++;
   todo.forEach((t, i) => {
     const node = answers[i] ?? null;
     finishListed(manifests.gate, t.reading, node, t.asks, t.id);

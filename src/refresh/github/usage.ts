@@ -20,6 +20,8 @@ export interface Wait {
 export class Usage {
   readonly calls: Record<CallKind, number> = { search: 0, code: 0, graphql: 0, rest: 0, conditional: 0 };
   graphqlPoints = 0;
+  /** GraphQL queries of repositories in batches of up to 100, before their follow-ups (in `graphql` too). */
+  batchQueries = 0;
   /** GraphQL queries that read skill folders' SKILL.md after a batch (counted in `graphql` too). */
   skillQueries = 0;
   /** GraphQL queries that read marketplace plugins' command, agent and SKILL.md files after those (in `graphql` too). */
@@ -73,12 +75,27 @@ export class Usage {
     return [...this.budgets].map(([name, b]) => `${name} ${b.remaining}/${b.limit}`).join(", ");
   }
 
-  /** `search 4, code 1, graphql 10 (10 points), rest 3, conditional 997`. */
+  /** The GraphQL queries by kind: the batches of repositories, and each follow-up round after them (retries not counted). */
+  graphqlKinds(): { batches: number; skill: number; plugin_files: number; plugin_listed: number; points: number } {
+    const skill = this.skillQueries;
+    const plugin_files = this.pluginFileQueries;
+    const plugin_listed = this.pluginListedQueries;
+    return { batches: this.batchQueries, skill, plugin_files, plugin_listed, points: this.graphqlPoints };
+  }
+
+  /** `search 4, code search 1, graphql 10 (10 points; follow-ups: 2 skill folders, 1 plugin files, 1 listed paths), rest 3, rest 304 997 (free)`. */
   callsText(): string {
     const c = this.calls;
+    const k = this.graphqlKinds();
+    const rounds: Array<[number, string]> = [
+      [k.skill, "skill folders"],
+      [k.plugin_files, "plugin files"],
+      [k.plugin_listed, "listed paths"],
+    ];
+    const named = rounds.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
     return (
       `search ${c.search}, code search ${c.code}, graphql ${c.graphql} (${this.graphqlPoints} points` +
-      `${this.skillQueries ? `; ${this.skillQueries} of them read skill folders` : ""}), ` +
+      `${named.length ? `; follow-ups: ${named.join(", ")}` : ""}), ` +
       `rest ${c.rest}, rest 304 ${c.conditional} (free)`
     );
   }

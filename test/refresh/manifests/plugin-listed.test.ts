@@ -61,9 +61,16 @@ describe("paths a plugin's plugin.json lists", () => {
     const run = new Env({ searches: [{ query: "topic:claude-code-plugin" }] });
     env = run;
     run.github.add({ full_name: "acme/tools", topics: ["claude-code-plugin"], files: listing(LISTED) });
-    const report = published(await run.refresh());
+    const events: Array<[string, Record<string, unknown>]> = [];
+    const report = published(await run.refresh({ log: (event, fields) => events.push([event, fields]) }));
     expect(report.usage.pluginListedQueries).toBe(1);
     expect(report.usage.calls.graphql).toBe(4);
+    // The summary line and the run's last event name each kind of query.
+    expect(report.usage.callsText()).toContain(
+      "graphql 4 (4 points; follow-ups: 1 skill folders, 1 plugin files, 1 listed paths)",
+    );
+    const done = events.find(([event]) => event === "refresh.published")?.[1];
+    expect(done?.graphql).toEqual({ batches: 1, skill: 1, plugin_files: 1, plugin_listed: 1, points: 4 });
     const contents = await contentsOf(run.serve().url, "acme/tools");
     const kit = contents.plugins.find((p) => p.name === "kit")!.contents!;
     expect(kit.partial).toBeUndefined();

@@ -11,3 +11,37 @@ export function fairShare(wanted: readonly number[], total: number): number {
   }
   return low;
 }
+
+/** Queries one follow-up round may send for a batch: big repositories get rounds of their own, up to this many. */
+export const ROUNDS_PER_FOLLOW_UP = 4;
+
+/**
+ * Splits `items` into at most `rounds` queries, in order, so that each query's reads stay within
+ * `caps` (one cap per kind of read, `needs` giving an item's reads of each kind): an item joins the
+ * current query while everything fits, and starts the next one when it does not. What the last
+ * query cannot hold is shared fairly there. An item that alone needs more than a cap gets a query
+ * of its own and the cap whole.
+ */
+export function packRounds<T>(
+  items: readonly T[],
+  needs: (item: T) => readonly number[],
+  caps: readonly number[],
+  rounds = ROUNDS_PER_FOLLOW_UP,
+): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let used = caps.map(() => 0);
+  for (const item of items) {
+    const want = needs(item);
+    const fits = want.every((n, k) => used[k]! + Math.min(n, caps[k]!) <= caps[k]!);
+    if (!fits && current.length > 0 && groups.length < rounds - 1) {
+      groups.push(current);
+      current = [];
+      used = caps.map(() => 0);
+    }
+    current.push(item);
+    used = used.map((u, k) => u + Math.min(want[k] ?? 0, caps[k]!));
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}

@@ -28,7 +28,7 @@ import { alias, atCommit } from "../manifests/selection";
 import { hookScripts, scriptSelection, withScriptRisk } from "../risk/hook-scripts";
 import type { UpstreamGate } from "../upstream/gate";
 import { fromGraph, REPO_FIELDS } from "../upstream/repo-facts";
-import { fairShare } from "./fair-share";
+import { fairShare, packRounds } from "./fair-share";
 import { askMissing, KnownFields } from "./known-fields";
 import type { Outcome } from "./outcome";
 import { readPluginFiles } from "./plugin-files-query";
@@ -168,14 +168,28 @@ export const SKILL_LISTS_PER_QUERY = 200;
 export const PLUGIN_FOLDERS_PER_QUERY = 400;
 
 /**
- * The one follow-up query of a batch: the SKILL.md of each repository's skill folders (their
- * names came in the batch's trees). Completes each reading; a failed query leaves the skills unread.
+ * The first follow-up round of a batch: the SKILL.md of each repository's skill folders (their
+ * names came in the batch's trees), plugin folders, hook scripts and context files. One query when
+ * the batch's repositories fit its caps together; big ones get queries of their own, at most
+ * ROUNDS_PER_FOLLOW_UP. Completes each reading; a failed query leaves its repositories' skills unread.
  */
 async function readSkills(gh: GitHub, reads: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
   const todo = reads
     .filter((r) => r.read.reading && (needsFollowUp(r.read.reading) || (r.read.scripts?.length ?? 0) > 0))
     .slice(0, SKILL_REPOS);
-  if (todo.length === 0) return;
+  const rounds = packRounds(
+    todo,
+    ({ read }) => {
+      const r = read.reading!;
+      return [r.skillDirs.length, r.skillLists.length, r.pluginFolders.length, contextFileCount(r.context)];
+    },
+    [SKILL_FILES_PER_QUERY, SKILL_LISTS_PER_QUERY, PLUGIN_FOLDERS_PER_QUERY, CONTEXT_FILES_PER_QUERY],
+  );
+  for (const round of rounds) await readSkillRound(gh, round, options);
+}
+
+/** One query of the first follow-up round, its reads shared fairly among `todo` within the caps. */
+async function readSkillRound(gh: GitHub, todo: Array<{ id: string; read: Read }>, options: GraphFetch): Promise<void> {
   const share = fairShare(
     todo.map((r) => r.read.reading!.skillDirs.length),
     SKILL_FILES_PER_QUERY,

@@ -1,8 +1,9 @@
 /**
  * The second follow-up query of a batch: the command, agent and SKILL.md files of each
  * marketplace plugin's folder that the first follow-up listed but did not read, for each plugin's
- * own context cost (manifests/plugin-context.ts). One query per batch at most, only when some
- * repository of the batch needs one, and at most PLUGIN_FILES_PER_QUERY files shared fairly; an
+ * own context cost (manifests/plugin-context.ts). One query per batch when the files fit
+ * PLUGIN_FILES_PER_QUERY, more (at most ROUNDS_PER_FOLLOW_UP) for big repositories, none when no
+ * repository of the batch needs one; what the last query cannot hold is shared fairly; an
  * answer with errors leaves the files it lacks unread and those plugins' figures incomplete.
  */
 import type { GitHub } from "../github/client";
@@ -13,7 +14,7 @@ import {
   pluginFilesSelection,
 } from "../manifests/plugin-context";
 import type { ManifestReading } from "../manifests/reader";
-import { fairShare } from "./fair-share";
+import { fairShare, packRounds } from "./fair-share";
 import { askMissing, type KnownFields } from "./known-fields";
 
 type Json = Record<string, unknown>;
@@ -42,15 +43,17 @@ export async function readPluginFiles(
       ? [{ read, reading: read.reading, id: read.outcome.facts.full_name, paths: pathsOf(read.reading) }]
       : [],
   );
-  const share = fairShare(
-    todo.map((t) => t.paths.length),
-    PLUGIN_FILES_PER_QUERY,
-  );
-  for (const t of todo) t.paths = t.paths.slice(0, share);
-  const asks = todo.map((t) => ({ id: t.id, selection: pluginFilesSelection(t.paths), known: t.read.known }));
-  const { answers, asked } = await askMissing(gh, "PluginFiles", asks, commit);
-  if (asked) gh.usage.pluginFileQueries++;
-  todo.forEach((t, i) => {
-    finishPluginContexts(t.reading, t.read.followUp ?? null, t.paths.length > 0 ? answers[i]! : null, t.paths);
-  });
+  for (const round of packRounds(todo, (t) => [t.paths.length], [PLUGIN_FILES_PER_QUERY])) {
+    const share = fairShare(
+      round.map((t) => t.paths.length),
+      PLUGIN_FILES_PER_QUERY,
+    );
+    for (const t of round) t.paths = t.paths.slice(0, share);
+    const asks = round.map((t) => ({ id: t.id, selection: pluginFilesSelection(t.paths), known: t.read.known }));
+    const { answers, asked } = await askMissing(gh, "PluginFiles", asks, commit);
+    if (asked) gh.usage.pluginFileQueries++;
+    round.forEach((t, i) => {
+      finishPluginContexts(t.reading, t.read.followUp ?? null, t.paths.length > 0 ? answers[i]! : null, t.paths);
+    });
+  }
 }

@@ -1,9 +1,9 @@
 /**
  * The listed-paths round of a batch: the folders and files each marketplace plugin's plugin.json
  * lists (manifests/plugin-listed.ts), read after the first follow-up brought plugin.json. One
- * query per batch at most, only when some repository of the batch has such plugins, and at most
- * LISTED_PER_QUERY paths shared fairly; a path past its share, or an answer that failed, leaves
- * its plugin partial.
+ * query per batch when the paths fit LISTED_PER_QUERY, more (at most ROUNDS_PER_FOLLOW_UP) for big
+ * repositories, none when no repository of the batch has such plugins; a path past the last query's
+ * fair share, or an answer that failed, leaves its plugin partial.
  */
 import type { GitHub } from "../github/client";
 import {
@@ -14,7 +14,7 @@ import {
   listedSelection,
 } from "../manifests/plugin-listed";
 import type { ManifestReader } from "../manifests/reader";
-import { fairShare } from "./fair-share";
+import { fairShare, packRounds } from "./fair-share";
 import { askMissing } from "./known-fields";
 import type { FollowedRead } from "./plugin-files-query";
 
@@ -31,21 +31,22 @@ export async function readListedPaths(
     const asks: ListedAsk[] = listedAsks(reading.pluginFolders);
     return asks.length > 0 ? [{ reading, id: read.outcome.facts.full_name, asks, known: read.known }] : [];
   });
-  if (todo.length === 0) return;
-  const share = fairShare(
-    todo.map((t) => t.asks.length),
-    LISTED_PER_QUERY,
-  );
-  for (const t of todo) t.asks = t.asks.slice(0, share);
-  const { answers, asked } = await askMissing(
-    gh,
-    "PluginListed",
-    todo.map((t) => ({ id: t.id, selection: listedSelection(t.asks), known: t.known })),
-    commit,
-  );
-  if (asked) gh.usage.pluginListedQueries++;
-  todo.forEach((t, i) => {
-    const node = answers[i] ?? null;
-    finishListed(manifests.gate, t.reading, node, t.asks, t.id);
-  });
+  for (const round of packRounds(todo, (t) => [t.asks.length], [LISTED_PER_QUERY])) {
+    const share = fairShare(
+      round.map((t) => t.asks.length),
+      LISTED_PER_QUERY,
+    );
+    for (const t of round) t.asks = t.asks.slice(0, share);
+    const { answers, asked } = await askMissing(
+      gh,
+      "PluginListed",
+      round.map((t) => ({ id: t.id, selection: listedSelection(t.asks), known: t.known })),
+      commit,
+    );
+    if (asked) gh.usage.pluginListedQueries++;
+    round.forEach((t, i) => {
+      const node = answers[i] ?? null;
+      finishListed(manifests.gate, t.reading, node, t.asks, t.id);
+    });
+  }
 }

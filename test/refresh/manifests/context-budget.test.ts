@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { PluginContext } from "../../../src/catalog/model/context-cost";
+import { ROUNDS_PER_FOLLOW_UP } from "../../../src/refresh/fetch/fair-share";
 import { fairShare } from "../../../src/refresh/fetch/fetch-graphql";
 import { CONTEXT_FILES_PER_QUERY } from "../../../src/refresh/manifests/context-files";
 import { Env, published } from "../support";
@@ -55,20 +56,25 @@ describe("the context files' budget", () => {
     expect(context.components.find((c) => c.name === "kit7:cmd-0")?.always_on).toBe(5);
   }, 60_000);
 
-  test("a plugin with more files than the query's share is read in part and said to be", async () => {
+  test("big plugins get follow-up queries of their own, up to the rounds' limit; past it, one is read in part and said to be", async () => {
     const run = new Env({ searches: [{ query: "topic:claude-code-plugin" }] });
     env = run;
-    // 900 commands are listed up to the cap of 500, with 300 agents: two such plugins share the query's files.
-    for (const owner of ["big", "huge"])
+    // 900 commands are listed up to the cap of 500, with 300 agents: 800 files each, so no two fit one query.
+    const owners = ["a", "b", "c", "d", "e"];
+    for (const owner of owners)
       run.github.add({ full_name: `${owner}/kit`, topics: ["claude-code-plugin"], files: plugin(owner, 900, 300, 0) });
     run.github.add({ full_name: "small/kit", topics: ["claude-code-plugin"], files: plugin("small", 3, 1, 0) });
     const report = published(await run.refresh());
-    expect(report.usage.skillQueries).toBe(1);
+    expect(report.usage.skillQueries).toBe(ROUNDS_PER_FOLLOW_UP);
     const server = run.serve();
-    const big = await contextOf(server.url, "big/kit");
-    expect(big.complete).toBe(false);
-    expect(big.components.length).toBe(fairShare([800, 800, 4], CONTEXT_FILES_PER_QUERY));
-    expect(big.components.filter((c) => c.kind === "command").length).toBe(big.components.length);
+    // The first ones had a query each: every file the listing named was read.
+    const first = await contextOf(server.url, "a/kit");
+    expect(first.components.length).toBe(800);
+    // The last query holds what is left, shared fairly: read in part, and said to be.
+    const last = await contextOf(server.url, "e/kit");
+    expect(last.complete).toBe(false);
+    expect(last.components.length).toBe(fairShare([800, 800, 4], CONTEXT_FILES_PER_QUERY));
+    expect(last.components.filter((c) => c.kind === "command").length).toBe(last.components.length);
     expect((await contextOf(server.url, "small/kit")).complete).toBe(true);
   }, 60_000);
 

@@ -5,7 +5,7 @@
  * are still named. A real refresh against the fake platform, served by the real app.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { ROUNDS_PER_FOLLOW_UP } from "../../../src/refresh/fetch/fair-share";
+import { packRounds, ROUNDS_PER_FOLLOW_UP } from "../../../src/refresh/fetch/fair-share";
 import { fairShare, SKILL_FILES_PER_QUERY, SKILL_LISTS_PER_QUERY } from "../../../src/refresh/fetch/fetch-graphql";
 import { Env, published } from "../support";
 
@@ -45,6 +45,32 @@ describe("the skills follow-up query", () => {
     expect(fairShare([50, 50, 3], 60)).toBe(28);
     expect(fairShare([5, 5], 1000)).toBe(5);
     expect(fairShare(Array(100).fill(500), SKILL_FILES_PER_QUERY)).toBe(10);
+  });
+
+  test("packs repositories into queries in order, a big one alone, at most the rounds' limit", () => {
+    const one = (n: number) => [n];
+    expect(packRounds([600, 300, 200, 1500, 5], one, [1000])).toEqual([[600, 300], [200], [1500], [5]]);
+    expect(packRounds([900, 900, 900, 900, 900, 900], one, [1000])).toEqual([[900], [900], [900], [900, 900, 900]]);
+    expect(packRounds([5, 5], one, [1000])).toEqual([[5, 5]]);
+    expect(packRounds([], one, [1000])).toEqual([]);
+    // Every cap holds: two kinds of reads, the second one full.
+    expect(
+      packRounds(
+        [
+          [1, 150],
+          [1, 100],
+          [1, 10],
+        ],
+        (r) => r,
+        [1000, 200],
+      ),
+    ).toEqual([
+      [[1, 150]],
+      [
+        [1, 100],
+        [1, 10],
+      ],
+    ]);
   });
 
   test("thirty 50-skill packs cost two follow-up queries, and every skill is read", async () => {

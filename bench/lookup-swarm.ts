@@ -32,12 +32,16 @@ const cpus = navigator.hardwareConcurrency ?? 1;
 interface Run extends SwarmResult {
   idleP99: number;
   answersPerSecond: number;
+  /** The highest peak of the service's run, its start included, MB. */
   highestRssMb: number;
 }
 
-/** One run on one tree's service, started fresh on a copy of the catalog: the prober alone, then the swarm. */
-async function measure(tree: string, path: string, times: string[]): Promise<Run> {
-  const db = join(COST_OUT, `lookup-${count}.sqlite`);
+/**
+ * One run on one tree's service, started fresh on a copy of the catalog (one file per tree, so a
+ * start finds the documents its tree wrote at the previous one): the prober alone, then the swarm.
+ */
+async function measure(tree: string, k: number, path: string, times: string[]): Promise<Run> {
+  const db = join(COST_OUT, `lookup-${count}-${k}.sqlite`);
   copyFileSync(path, db);
   const server = await startService(db, await freePort(), cpus > 1 ? 0 : null, {
     RATE_LIMIT_WINDOW_MS: "2000",
@@ -65,7 +69,7 @@ const spread = (values: number[], digits = 1) =>
 
 function printSummary(results: Map<string, Run[]>): void {
   console.log(
-    "\n| tree | /healthz p50 ms | p99 ms | max ms | alone p99 ms | lookup 200 | 503 | other | answers/s | lookup p99 ms | peak RSS MB |",
+    "\n| tree | /healthz p50 ms | p99 ms | max ms | alone p99 ms | lookup 200 | 503 | other | answers/s | lookup p99 ms | peak RSS MB (swarm) |",
   );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const [label, rs] of results) {
@@ -75,7 +79,7 @@ function printSummary(results: Map<string, Run[]>): void {
     console.log(
       `| ${label} | ${of((r) => r.p50)} | ${of((r) => r.p99)} | ${of((r) => r.max)} | ${of((r) => r.idleP99)} | ` +
         `${of((r) => r.statuses["200"] ?? 0, 0)} | ${of((r) => r.statuses["503"] ?? 0, 0)} | ${of(other, 0)} | ` +
-        `${of((r) => r.answersPerSecond)} | ${of((r) => r.answerP99)} | ${of((r) => r.highestRssMb, 0)} |`,
+        `${of((r) => r.answersPerSecond)} | ${of((r) => r.answerP99)} | ${of((r) => r.peakRssMb, 0)} |`,
     );
   }
   console.log("\nmedian (range) over the runs; /healthz target p99 <= 50 ms (bench/cost-report.ts)");
@@ -91,14 +95,15 @@ console.log(
 const results = new Map<string, Run[]>(trees.map(([label]) => [label, []]));
 for (let run = 0; run < runs; run++) {
   for (let k = 0; k < trees.length; k++) {
-    const [label, tree] = trees[(run + k) % trees.length]!;
-    const r = await measure(tree, path, times);
+    const t = (run + k) % trees.length;
+    const [label, tree] = trees[t]!;
+    const r = await measure(tree, t, path, times);
     results.get(label)!.push(r);
     console.log(
       `run ${run + 1}, ${label}: /healthz p50 ${f(r.p50, 1)} p99 ${f(r.p99, 1)} max ${f(r.max, 1)} ms over ${r.probes} ` +
         `probes (${r.failures} failed; alone p99 ${f(r.idleP99, 1)}); statuses ${JSON.stringify(r.statuses)}, ` +
         `${f(r.answersPerSecond, 1)} answers/s, lookup p50 ${f(r.answerP50, 1)} p99 ${f(r.answerP99, 1)} ms; ` +
-        `peak RSS ${f(r.highestRssMb)} MB`,
+        `peak RSS during the swarm ${f(r.peakRssMb)} MB (${f(r.rssBefore)} MB as it began, ${f(r.highestRssMb)} MB with the start)`,
     );
   }
 }

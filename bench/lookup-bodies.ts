@@ -83,8 +83,11 @@ export function lookupBodies(held: HeldIds, times: string[], clients: number): (
     const client = all[i]!;
     if (team(i) === null && next() < CHANGES) {
       if (client.ids.length < 100 && next() < 0.7) client.ids = [...new Set([...client.ids, installed()])];
-      else if (client.ids.length > 1)
-        client.ids = client.ids.filter((_, k) => k !== Math.floor(next() * client.ids.length));
+      else if (client.ids.length > 1) {
+        // One uninstalled: its index drawn once, so a list never empties.
+        const gone = Math.floor(next() * client.ids.length);
+        client.ids = client.ids.filter((_, k) => k !== gone);
+      }
       client.since = times.at(-1)!;
     }
     const { ids, since } = client;

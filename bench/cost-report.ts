@@ -20,7 +20,7 @@ export function printTable(rows: CostRow[]): void {
   }
 }
 
-export function printTargets(rows: CostRow[], s: SwarmResult, everyday: SwarmResult): void {
+export function printTargets(rows: CostRow[], s: SwarmResult, everyday: SwarmResult, lookup: SwarmResult): void {
   const get = (prefix: string) => rows.find((r) => r.request.startsWith(prefix))!;
   const checks: Array<[string, number, number]> = [
     ["/healthz p99 during the swarm on the expensive mix (ms)", s.p99, TARGETS.healthP99],
@@ -28,6 +28,8 @@ export function printTargets(rows: CostRow[], s: SwarmResult, everyday: SwarmRes
     ["peak RSS during the swarm on the expensive mix (MB)", s.peakRssMb, TARGETS.peakRssMb],
     ["/healthz p99 during the swarm on the everyday mix (ms)", everyday.p99, TARGETS.healthP99],
     ["/healthz max during the swarm on the everyday mix (ms)", everyday.max, TARGETS.healthMax],
+    ["/healthz p99 during the swarm POSTing the lookup (ms)", lookup.p99, TARGETS.healthP99],
+    ["/healthz max during the swarm POSTing the lookup (ms)", lookup.max, TARGETS.healthMax],
     ["304 without gzip, warm (ms)", get("catalog.json 304").warmMs, TARGETS.revalidateMs],
     [
       "changes since 24 h repeated, gzip, whole answer (ms)",

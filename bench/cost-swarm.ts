@@ -17,8 +17,11 @@ export async function probeIdle(server: RunningServer, seconds: number) {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, probes: sorted.length };
 }
 
-/** One request of a swarm, made with a junk parameter: its path, headers and method (GET unless said). */
-export type SwarmRequest = (junk: string) => [string, Record<string, string>, string?];
+/**
+ * One request of a swarm by client `client`, made with a junk parameter: its path, headers, method
+ * (GET unless said) and body.
+ */
+export type SwarmRequest = (junk: string, client: number) => [string, Record<string, string>, string?, string?];
 
 /** The expensive mix: the sync documents plain and compressed, revalidation, corrections, the API document, a search. */
 export async function expensiveMix(url: string, times: string[]): Promise<SwarmRequest[]> {
@@ -65,31 +68,38 @@ export async function everydayMix(url: string): Promise<SwarmRequest[]> {
   ];
 }
 
-/** The swarm: polite clients on distinct addresses, each one request per 2.1 s to a random request of `mix`. */
-export async function swarm(server: RunningServer, memory: Memory, mix: SwarmRequest[]) {
+/**
+ * The swarm: polite clients on distinct addresses, each one request per `everyMs` (2.1 s unless
+ * said) to a random request of `mix`.
+ */
+export async function swarm(server: RunningServer, memory: Memory, mix: SwarmRequest[], everyMs = SWARM.everyMs) {
   const url = server.url;
   const next = random(99);
   const deadline = performance.now() + SWARM.seconds * 1000 - 200;
   const statuses = new Map<number, number>();
+  const answered: number[] = [];
   let bytes = 0;
   const client = async (i: number) => {
     const address = `10.200.${i >> 8}.${i & 255}`;
-    await Bun.sleep(next() * SWARM.everyMs);
+    await Bun.sleep(next() * everyMs);
     while (performance.now() < deadline) {
       const started = performance.now();
-      const [path, headers, method] = mix[Math.floor(next() * mix.length)]!(`junk${Math.floor(next() * 1e9)}=1`);
+      const junk = `junk${Math.floor(next() * 1e9)}=1`;
+      const [path, headers, method, body] = mix[Math.floor(next() * mix.length)]!(junk, i);
       try {
         const res = await fetch(`${url}${path}`, {
           method: method ?? "GET",
           headers: { ...headers, "x-forwarded-for": address },
+          body,
           decompress: false,
         });
         bytes += (await res.arrayBuffer()).byteLength;
+        answered.push(performance.now() - started);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       } catch {
         statuses.set(0, (statuses.get(0) ?? 0) + 1);
       }
-      await Bun.sleep(Math.max(0, SWARM.everyMs - (performance.now() - started)));
+      await Bun.sleep(Math.max(0, everyMs - (performance.now() - started)));
     }
   };
   const probed = startProber(url, SWARM.probeEveryMs, SWARM.seconds);
@@ -98,7 +108,11 @@ export async function swarm(server: RunningServer, memory: Memory, mix: SwarmReq
   await Promise.all(Array.from({ length: SWARM.clients }, (_, i) => client(i)));
   const { latencies, failures } = await probed();
   const sorted = latencies.sort((a, b) => a - b);
+  answered.sort((a, b) => a - b);
   return {
+    /** The clients' requests, each to its last byte: p50 and p99, ms. */
+    answerP50: percentile(answered, 50),
+    answerP99: percentile(answered, 99),
     probes: sorted.length,
     failures,
     p50: percentile(sorted, 50),
@@ -106,7 +120,7 @@ export async function swarm(server: RunningServer, memory: Memory, mix: SwarmReq
     max: sorted.at(-1)!,
     rssBefore,
     peakRssMb: memory.peak(),
-    statuses: Object.fromEntries(statuses),
+    statuses: Object.fromEntries(statuses) as Record<string, number>,
     mb: bytes / 2 ** 20,
   };
 }

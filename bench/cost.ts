@@ -5,20 +5,17 @@
  * Usage: bun run bench:cost [count] [SOURCE_TREE=<dir>…]   (count: 100000 by default; each
  * SOURCE_TREE runs that checkout's service too, one after another in the same run, for ratios)
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeAtomically } from "../src/base/atomic-write";
+import { COST_OUT, historyFile } from "./cost-history";
 import { type Memory, memoryOf } from "./cost-memory";
 import { f, printTable, printTargets } from "./cost-report";
 import { afterSwap, neverReading } from "./cost-stress";
 import { everydayMix, expensiveMix, probeIdle, SWARM, type SwarmRequest, swarm } from "./cost-swarm";
 import { costTable } from "./cost-table";
+import { heldIds, lookupMix } from "./lookup-bodies";
 import { clientsOffServerCpu, freePort, memoryLimitCollections, type RunningServer, startService } from "./server";
-import { buildHistory, syntheticInput } from "./synthetic";
 
-/** Publishes after the first, six hours apart: a day of history. */
-const PUBLISHES = 4;
-const OUT = join(import.meta.dir, "out", "cost");
 const ROOT = join(import.meta.dir, "..");
 
 const args = process.argv.slice(2);
@@ -28,26 +25,6 @@ const trees: Array<[string, string]> = [
   ["this tree", ROOT],
 ];
 const cpus = navigator.hardwareConcurrency ?? 1;
-
-/** The last snapshot of a day of publishes and the snapshot times, built once and kept in bench/out/cost. */
-function historyFile(): { path: string; times: string[] } {
-  mkdirSync(OUT, { recursive: true });
-  const path = join(OUT, `catalog-${count}.sqlite`);
-  const about = join(OUT, `catalog-${count}.json`);
-  const version = "realistic-2";
-  if (existsSync(path) && existsSync(about)) {
-    const known = JSON.parse(readFileSync(about, "utf8")) as { version: string; times: string[] };
-    if (known.version === version) return { path, times: known.times };
-  }
-  const input = syntheticInput(count, 42, { vocabulary: "realistic" });
-  const started = performance.now();
-  const { times } = writeAtomically(path, (building) => buildHistory(building, input, PUBLISHES));
-  writeFileSync(about, JSON.stringify({ version, times }));
-  console.log(
-    `built ${count} plugins, ${PUBLISHES + 1} publishes in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-  );
-  return { path, times };
-}
 
 /** The server's request.slow lines (handler time over 50 ms) written after `from` characters of its log. */
 function slowRequests(logPath: string, from: number): Array<{ route: string; durationMs: number }> {
@@ -82,9 +59,9 @@ async function swarmed(name: string, server: RunningServer, memory: Memory, mix:
 
 /** Every measurement of bench:cost on one tree's service, printed as it comes. */
 async function measureTree(label: string, tree: string, path: string, times: string[]): Promise<void> {
-  const db = join(OUT, `serve-${count}.sqlite`);
+  const db = join(COST_OUT, `serve-${count}.sqlite`);
   copyFileSync(path, db);
-  const logPath = join(OUT, "server.log");
+  const logPath = join(COST_OUT, "server.log");
   const server = await startService(
     db,
     await freePort(),
@@ -120,14 +97,16 @@ async function measureTree(label: string, tree: string, path: string, times: str
       logPath,
     );
     const everyday = await swarmed("the everyday mix", server, memory, await everydayMix(server.url), logPath);
+    const lookups = lookupMix(heldIds(path), times, SWARM.clients);
+    const lookup = await swarmed("the lookup's POST", server, memory, lookups, logPath);
     console.log(`the highest peak RSS of the whole run of this service: ${f(memory.highest())} MB`);
-    printTargets(rows, expensive, everyday);
+    printTargets(rows, expensive, everyday, lookup);
   } finally {
     await server.stop();
   }
 }
 
-const { path, times } = historyFile();
+const { path, times } = historyFile(count);
 const apart = clientsOffServerCpu();
 console.log(
   `bench:cost: ${count} plugins (realistic vocabulary), ${times.length} snapshots 6 h apart; ${cpus} CPUs, ` +

@@ -51,7 +51,7 @@ function rssOf(pid: number): number {
 }
 
 async function waitReady(url: string, child: Subprocess): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready`);
     try {
@@ -61,7 +61,7 @@ async function waitReady(url: string, child: Subprocess): Promise<void> {
     }
     await Bun.sleep(50);
   }
-  throw new Error(`server at ${url} not ready after 20 s`);
+  throw new Error(`server at ${url} not ready after 60 s`);
 }
 
 /** Servers still running, stopped if the bench itself is stopped. */

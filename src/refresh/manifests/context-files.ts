@@ -69,7 +69,7 @@ export function contextFiles(node: Json, manifest: Json | null, loads: boolean, 
     plugin: pluginName(manifest, id),
     repository: id.slice(id.indexOf("/") + 1),
     commands: paths.ownCommands ? [] : commands.files,
-    agents: paths.ownAgents ? [] : agents.files,
+    agents: [...(paths.ownAgents ? [] : agents.files.map((f) => `agents/${f}`)), ...paths.agentFiles],
     partial: commands.cut || agents.cut || paths.partial,
     skillPaths: paths.skills,
     skillsIsSkill,
@@ -84,7 +84,7 @@ export function contextSelection(files: ContextFiles | null | undefined): string
     `${alias}: object(expression: ${JSON.stringify(`HEAD:${path}`)}) { ... on Blob { byteSize isTruncated text } }`;
   return [
     ...files.commands.map((f, i) => at(`c${i}`, `commands/${f}`)),
-    ...files.agents.map((f, i) => at(`a${i}`, `agents/${f}`)),
+    ...files.agents.map((p, i) => at(`a${i}`, p)),
     ...files.skillPaths.map((p, i) => at(`p${i}`, p === "" ? "SKILL.md" : `${p}/SKILL.md`)),
   ].join("\n  ");
 }
@@ -100,7 +100,7 @@ function component(kind: ComponentKind, name: string, blob: unknown): Counted | 
   const { byteSize, isTruncated, text } = blob as Blob;
   if (typeof byteSize === "number" && byteSize > CLIENT_FILE_BYTES) return null;
   if (typeof text !== "string") return "unread";
-  const counted = componentText(name, text);
+  const counted = componentText(name, text, kind);
   const onInvoke = isTruncated === true ? null : Math.round(counted.onInvoke / 4);
   return { kind, name, always_on: Math.round(counted.alwaysOn / 4), on_invoke: onInvoke, chars: counted.alwaysOn };
 }
@@ -143,7 +143,7 @@ function components(reading: ManifestReading, files: ContextFiles, node: Json | 
         `p${i}`,
       );
   }
-  for (const [i, f] of files.agents.entries()) add("agent", f.slice(0, -3), `a${i}`);
+  for (const [i, p] of files.agents.entries()) add("agent", p.slice(p.lastIndexOf("/") + 1, -3), `a${i}`);
   for (const [i, f] of files.commands.entries())
     add("command", `${files.plugin}:${sanitized(f.slice(0, -3))}`, `c${i}`);
   return { found, complete: complete && found.length <= MAX_COMPONENTS };

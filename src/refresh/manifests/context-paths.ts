@@ -19,8 +19,8 @@ export interface ManifestPaths {
 
 /**
  * `commands` or `agents` in plugin.json replaces the folder's scan; `claude plugin details`
- * inventories the folders it names (not read here: partial) and no file it names. So a list of
- * files counts nothing.
+ * inventories the folders it names (not read here: partial), the agent files it names and no
+ * command file it names.
  */
 function namesFolders(manifest: Json, key: "commands" | "agents"): boolean {
   if (!(key in manifest) || onlyDefault(manifest[key], key)) return false;
@@ -44,13 +44,28 @@ export function onlyDefault(value: unknown, folder: "commands" | "agents" | "ski
   );
 }
 
-export function manifestPaths(manifest: Json | null): ManifestPaths & { ownCommands: boolean; ownAgents: boolean } {
-  if (manifest === null) return { skills: [], partial: false, ownCommands: false, ownAgents: false };
+/** The `.md` files plugin.json's `agents` names, plain relative paths without `./`: the client counts them (2.1.337). */
+function agentFiles(manifest: Json): string[] {
+  if (!("agents" in manifest) || onlyDefault(manifest.agents, "agents")) return [];
+  const listed = Array.isArray(manifest.agents) ? (manifest.agents as unknown[]) : [manifest.agents];
+  const files: string[] = [];
+  for (const path of listed.slice(0, MAX_PATHS)) {
+    const match = typeof path === "string" && path.endsWith(".md") ? PLAIN_PATH.exec(path) : null;
+    const bare = match?.[1];
+    if (bare && !bare.split("/").some((p) => p === "." || p === "..") && !files.includes(bare)) files.push(bare);
+  }
+  return files;
+}
+
+type Paths = ManifestPaths & { ownCommands: boolean; ownAgents: boolean; agentFiles: string[] };
+
+export function manifestPaths(manifest: Json | null): Paths {
+  if (manifest === null) return { skills: [], partial: false, ownCommands: false, ownAgents: false, agentFiles: [] };
   const ownCommands = "commands" in manifest && !onlyDefault(manifest.commands, "commands");
   const ownAgents = "agents" in manifest && !onlyDefault(manifest.agents, "agents");
   const others = namesFolders(manifest, "commands") || namesFolders(manifest, "agents");
-  if (!("skills" in manifest) || onlyDefault(manifest.skills, "skills"))
-    return { skills: [], partial: others, ownCommands, ownAgents };
+  const own = { ownCommands, ownAgents, agentFiles: agentFiles(manifest) };
+  if (!("skills" in manifest) || onlyDefault(manifest.skills, "skills")) return { skills: [], partial: others, ...own };
   const listed = Array.isArray(manifest.skills) ? manifest.skills : [manifest.skills];
   const skills: string[] = [];
   let partial = others || listed.length > MAX_PATHS;
@@ -59,5 +74,5 @@ export function manifestPaths(manifest: Json | null): ManifestPaths & { ownComma
     if (match === null || (match[1] ?? "").split("/").some((p) => p === "." || p === "..")) partial = true;
     else if (!skills.includes(match[1] ?? "")) skills.push(match[1] ?? "");
   }
-  return { skills, partial, ownCommands, ownAgents };
+  return { skills, partial, ...own };
 }

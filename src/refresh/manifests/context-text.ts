@@ -5,6 +5,7 @@
  * (skills.ts): only the used fields reach the YAML parser, and a deep one is refused.
  */
 import { parseDocument } from "yaml";
+import { listingText } from "./listing-text";
 import { isObject, type Json } from "./manifest-gate";
 import { nestedTooDeep, usedFields } from "./skills";
 
@@ -107,11 +108,14 @@ export function rootSkillName(text: string, fallback: string): string {
 /**
  * The lengths of one component: `[name, description, when_to_use].filter(Boolean).join(" ")` and
  * its trimmed body. Without a description the body's first line stands in (or `Skill`), for every
- * kind: the estimate does not use the agents' runtime fallbacks.
+ * kind: the estimate does not use the agents' runtime fallbacks. A skill's or command's texts are
+ * counted as the client lists them (listing-text.ts), an agent's as written.
  */
-export function componentText(name: string, text: string): ComponentText {
+export function componentText(name: string, text: string, kind: ComponentKind): ComponentText {
   const { data, body } = split(text);
+  const shown = kind === "agent" ? (t: string) => t : listingText;
   const description = textOf(data.description, true) || firstLine(body) || "Skill";
-  const counted = [name, description, textOf(data.when_to_use, false)];
+  const whenToUse = textOf(data.when_to_use, false);
+  const counted = [name, shown(description), whenToUse && shown(whenToUse)];
   return { alwaysOn: counted.filter(Boolean).join(" ").length, onInvoke: body.trim().length };
 }

@@ -91,7 +91,7 @@ function counted(w: Wanted, blob: unknown): number | "unread" | null {
   if (typeof byteSize === "number" && byteSize > CLIENT_FILE_BYTES) return null;
   if (typeof text !== "string") return "unread";
   const name = w.root ? `${w.name}:${sanitized(rootSkillName(text, w.name))}` : w.name;
-  return componentText(name, text).alwaysOn;
+  return componentText(name, text, w.kind).alwaysOn;
 }
 
 /**

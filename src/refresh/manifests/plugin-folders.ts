@@ -184,6 +184,7 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     commands.push(...listed.files.commands);
     agents.push(...listed.files.agents);
     for (const kind of listed.replaced) files[kind] = [];
+    files.agents.push(...listed.agentFiles.map((p) => under(f.folder, p)));
     if (listed.partial) partial = true;
     if (listed.pending) f.pending = listed.pending;
   }

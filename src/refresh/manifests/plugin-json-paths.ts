@@ -1,6 +1,6 @@
 /**
  * The paths a marketplace plugin's own `.claude-plugin/plugin.json` lists: `.md` files of
- * `commands` and `agents` (named, never read), the folders of those two beyond the defaults, and
+ * `commands` (named, never read) and `agents` (named, read for their cost), the folders of those two beyond the defaults, and
  * `hooks` and `mcpServers` files, which the listed round reads (plugin-listed.ts). A path that
  * escapes the plugin's folder (absolute, `..`) is refused with its reason and never read.
  */
@@ -50,6 +50,8 @@ function listedPaths(gate: Gate, value: unknown, id: string): { paths: string[];
 export interface ManifestListed {
   /** Names of the `.md` files it lists. */
   files: { commands: string[]; agents: string[] };
+  /** The `.md` files `agents` lists, from the plugin's folder: the client counts them (2.1.337), never a command file. */
+  agentFiles: string[];
   /** The kinds whose list replaces the folder's scan in the client's count (context-paths.ts). */
   replaced: Array<"commands" | "agents">;
   /** What the listed round still reads, when anything. */
@@ -62,13 +64,15 @@ export interface ManifestListed {
 export function manifestListed(gate: Gate, manifest: Json, id: string): ManifestListed {
   const pending: ListedPaths = { commands: [], agents: [], hooks: [], mcpServers: [], rest: false };
   const files = { commands: [] as string[], agents: [] as string[] };
+  let agentFiles: string[] = [];
   const replaced: ManifestListed["replaced"] = [];
   for (const kind of ["commands", "agents"] as const) {
     if (!(kind in manifest)) continue;
     const listed = listedPaths(gate, manifest[kind], id);
     files[kind] = listed.paths.filter((p) => p.endsWith(".md")).map(fileName);
-    // plugin.json's list replaces the folder's scan, and `claude plugin details` counts no file it names.
+    // plugin.json's list replaces the folder's scan; `claude plugin details` counts the agent files it names, no command file.
     if (onlyDefault(manifest[kind], kind)) continue;
+    if (kind === "agents") agentFiles = listed.paths.filter((p) => p.endsWith(".md"));
     replaced.push(kind);
     pending[kind] = listed.paths.filter((p) => !p.endsWith(".md"));
     pending.rest ||= listed.cut;
@@ -83,5 +87,5 @@ export function manifestListed(gate: Gate, manifest: Json, id: string): Manifest
   }
   if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) pending.rest = true;
   const some = pending.commands.length + pending.agents.length + pending.hooks.length + pending.mcpServers.length;
-  return { files, replaced, pending: some > 0 ? pending : null, partial: some > 0 || pending.rest };
+  return { files, agentFiles, replaced, pending: some > 0 ? pending : null, partial: some > 0 || pending.rest };
 }

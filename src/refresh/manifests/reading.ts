@@ -38,6 +38,7 @@ export interface ContextFiles {
   /** The repository's name: the folder a clone of it is, which names a root skill without a front-matter name. */
   repository: string;
   commands: string[];
+  /** Paths from the root of the agent files: `agents/*.md`, then the `.md` files plugin.json's `agents` names. */
   agents: string[];
   /** Whether the inventory may miss components: a folder past its cap, a name not kept, manifest paths. */
   partial: boolean;

@@ -100,6 +100,15 @@ const PLUGINS: Record<string, Record<string, string>> = {
       '---\ndescription: Kept beside a hint YAML refuses.\nargument-hint: "[n]" [--dry-run]\n---\nBody.\n',
     "commands/list.md": "---\ndescription: Kept beside a flow list left open.\nargument-hint: [task] [--all]\n---\n",
   },
+  // A skill's or command's texts are counted as listed (`<` as `&lt;`, a run of invisible characters as one space); an agent's as written.
+  "angle-text": {
+    ".claude-plugin/plugin.json": manifest("angle-text"),
+    "skills/pipe/SKILL.md":
+      '---\nname: pipe\ndescription: "trace -> interview <then> plan"\nwhen_to_use: On a <bug>.\n---\n',
+    "skills/blank/SKILL.md": "---\ndescription: |\n  two\n\n  lines\u200b\u200bhere\n---\n",
+    "commands/tag.md": "---\ndescription: Wraps text in <b> tags\n---\n",
+    "agents/arrow.md": "---\ndescription: Turns a -> b into <b>\n---\n",
+  },
   "only-mcp": {
     ".claude-plugin/plugin.json": manifest("only-mcp"),
     ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "node", args: ["server.js"] } } }),

@@ -34,7 +34,10 @@ export function listedAsks(folders: readonly PluginFolder[]): ListedAsk[] {
   return folders.flatMap((folder) => {
     const p = folder.pending;
     if (!p) return [];
-    return KINDS.flatMap((kind) => p[kind].map((path) => ({ folder, kind, path: under(folder.folder, path) })));
+    // The root plugin's figure is the repository's (context-files.ts): its listed skills are not asked, and it stays partial.
+    return KINDS.filter((kind) => kind !== "skills" || folder.folder !== "").flatMap((kind) =>
+      p[kind].map((path) => ({ folder, kind, path: under(folder.folder, path) })),
+    );
   });
 }
 
@@ -89,7 +92,6 @@ export function finishListed(
     if (!pending || !parts || !f.read) continue;
     const wanted = listedAsks([f]);
     const mine = asked.flatMap((a, k) => (a.folder === f ? [{ a, answer: node?.[`p${k}`] }] : []));
-    // The root plugin's figure is the repository's (context-files.ts): its listed skills are not named here.
     const rootSkills = f.folder === "" && pending.skills.length > 0;
     let complete = node !== null && mine.length === wanted.length && !pending.rest && !rootSkills;
     const found: Record<Kind, string[]> = { commands: [], agents: [], hooks: [], mcpServers: [], skills: [] };

@@ -117,7 +117,7 @@ export function cloneReader(
         finishListed(manifests.gate, reading, answerSelection(files, listedSelection(asks)), asks, id);
       const paths = pluginFilePaths(reading);
       const second = paths.length > 0 ? answerSelection(files, pluginFilesSelection(paths)) : null;
-      finishPluginContexts(reading, node, second, paths);
+      finishPluginContexts(manifests.gate, reading, node, second, paths, id);
     }
     finishContext(reading, node);
     return manifests.checked(reading.details, id);

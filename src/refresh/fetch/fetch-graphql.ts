@@ -277,7 +277,7 @@ export async function fetchGraph(
     });
     await readSkills(gh, reads, options);
     await readListedPaths(gh, reads, options.manifests, options.commit);
-    await readPluginFiles(gh, reads, options.commit);
+    await readPluginFiles(gh, reads, options.manifests.gate, options.commit);
     onBatch(reads.map(({ id, read }): [string, Outcome] => [id.toLowerCase(), settle(read, options)]));
   }
 }

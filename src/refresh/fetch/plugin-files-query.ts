@@ -7,6 +7,7 @@
  * answer with errors leaves the files it lacks unread and those plugins' figures incomplete.
  */
 import type { GitHub } from "../github/client";
+import type { Gate } from "../manifests/manifest-gate";
 import {
   finishPluginContexts,
   PLUGIN_FILES_PER_QUERY,
@@ -36,6 +37,7 @@ const pathsOf = (reading: ManifestReading) =>
 export async function readPluginFiles(
   gh: GitHub,
   reads: ReadonlyArray<{ read: FollowedRead }>,
+  gate: Gate,
   commit?: string,
 ): Promise<void> {
   const todo = reads.flatMap(({ read }) =>
@@ -53,7 +55,8 @@ export async function readPluginFiles(
     const { answers, asked } = await askMissing(gh, "PluginFiles", asks, commit);
     if (asked) gh.usage.pluginFileQueries++;
     round.forEach((t, i) => {
-      finishPluginContexts(t.reading, t.read.followUp ?? null, t.paths.length > 0 ? answers[i]! : null, t.paths);
+      const second = t.paths.length > 0 ? answers[i]! : null;
+      finishPluginContexts(gate, t.reading, t.read.followUp ?? null, second, t.paths, t.id);
     });
   }
 }

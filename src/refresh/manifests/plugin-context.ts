@@ -12,10 +12,12 @@ import {
   type PluginContext,
   type PluginContextSummary,
 } from "../../catalog/model/context-cost";
+import { MAX_PART_ITEMS, type PluginParts } from "../../catalog/model/plugin-parts-schema";
 import { componentText, rootSkillName } from "./context-text";
-import { type Blob, isObject, type Json } from "./manifest-gate";
+import { type Blob, type Gate, isObject, type Json, MAX_MANIFEST_BYTES } from "./manifest-gate";
 import type { PluginFolder } from "./plugin-folders";
 import type { ManifestReading } from "./reading";
+import { frontMatter } from "./skills";
 
 /** Files the second follow-up query reads at most, shared evenly among its repositories. */
 export const PLUGIN_FILES_PER_QUERY = 1000;
@@ -30,8 +32,11 @@ interface Wanted {
   path: string;
   /** Its alias in the skill follow-up's answer, when that query read it. */
   alias: string | null;
-  /** The folder's own SKILL.md: named by its front matter, else the plugin's name. */
+  /** The folder's own SKILL.md: named by its front matter, else the plugin's name (`fallback`, when given). */
   root?: true;
+  fallback?: string;
+  /** A skill plugin.json's `skills` lists (plugin-listed.ts): its name joins the plugin's parts once read. */
+  listed?: true;
 }
 
 const sanitized = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, "-");
@@ -64,7 +69,32 @@ function wanted(reading: ManifestReading, f: PluginFolder): Wanted[] {
   // A plugin folder without skill folders is a skill of its own when it holds a SKILL.md, as the root plugin is.
   if (skills.length === 0 && read.rootSkill && f.folder !== "")
     skills.push({ kind: "skill", name: read.plugin, path: `${f.folder}/SKILL.md`, alias: null, root: true });
+  const scanned = new Set(skills.map((w) => w.path));
+  for (const { path, direct } of read.listedSkills) {
+    const at = `${path}/SKILL.md`;
+    if (scanned.has(at)) continue;
+    // The client names a listed folder holding SKILL.md by its front matter, else the folder; a subfolder by its name.
+    const name = direct ? read.plugin : `${read.plugin}:${sanitized(base(path))}`;
+    skills.push({
+      kind: "skill",
+      name,
+      path: at,
+      alias: null,
+      listed: true,
+      ...(direct ? { root: true, fallback: base(path) } : {}),
+    });
+  }
   return [...skills, ...read.agents.map(file("agent")), ...read.commands.map(file("command"))];
+}
+
+/** The name a listed skill's SKILL.md gives it among the plugin's parts, checked as every SKILL.md is; null when refused. */
+function listedName(gate: Gate, w: Wanted, blob: unknown, id: string): string | null {
+  if (!isObject(blob) || typeof blob.text !== "string") return null;
+  const file = w.path.length <= 100 ? w.path : "*/SKILL.md";
+  if (blob.isTruncated === true || (typeof blob.byteSize === "number" && blob.byteSize > MAX_MANIFEST_BYTES))
+    return gate.refuse(file, "too large", id);
+  const folder = w.path.slice(0, -"/SKILL.md".length);
+  return frontMatter(gate, blob.text, file, id, base(folder))?.name ?? null;
 }
 
 /** The files a reading's plugin folders still need read: the second follow-up's paths, in order. */
@@ -90,7 +120,7 @@ function counted(w: Wanted, blob: unknown): number | "unread" | null {
   const { byteSize, text } = blob as Blob;
   if (typeof byteSize === "number" && byteSize > CLIENT_FILE_BYTES) return null;
   if (typeof text !== "string") return "unread";
-  const name = w.root ? `${w.name}:${sanitized(rootSkillName(text, w.name))}` : w.name;
+  const name = w.root ? `${w.name}:${sanitized(rootSkillName(text, w.fallback ?? w.name))}` : w.name;
   return componentText(name, text, w.kind).alwaysOn;
 }
 
@@ -100,10 +130,12 @@ function counted(w: Wanted, blob: unknown): number | "unread" | null {
  * the files it should have brought unread, and the figure incomplete.
  */
 export function finishPluginContexts(
+  gate: Gate,
   reading: ManifestReading,
   first: Json | null,
   second: Json | null,
   asked: readonly string[],
+  id: string,
 ): void {
   const byName = new Map(reading.pluginFolders.map((f) => [f.name, f]));
   const at = new Map(asked.map((p, k) => [p, `q${k}`]));
@@ -114,16 +146,21 @@ export function finishPluginContexts(
     let complete = !f.read.partial && plugin.contents.partial !== true;
     let chars = 0;
     const found = { skills: 0, commands: 0, agents: 0 };
+    const names: string[] = [];
     for (const w of wanted(reading, f)) {
       const alias = w.alias ?? at.get(w.path);
       const answer = w.alias !== null ? first : second;
-      const tokens = alias === undefined || answer === null ? "unread" : counted(w, answer[alias]);
+      const blob = alias === undefined || answer === null ? undefined : answer[alias];
+      const tokens = blob === undefined ? "unread" : counted(w, blob);
+      const name = w.listed ? listedName(gate, w, blob, id) : null;
+      if (name !== null) names.push(name);
       if (tokens === "unread") complete = false;
       else if (tokens !== null) {
         chars += tokens;
         found[`${w.kind}s`]++;
       }
     }
+    addSkills(plugin.contents, names);
     const hooks = CONTEXT_HOOKS.filter((event) => plugin.contents?.hooks.includes(event));
     const context: PluginContextSummary = {
       always_on: Math.round(chars / 4),
@@ -134,6 +171,13 @@ export function finishPluginContexts(
     };
     plugin.context = context;
   }
+}
+
+/** Adds the listed skills' `names` to the plugin's parts (within MAX_PART_ITEMS) and its count. */
+function addSkills(parts: PluginParts, names: string[]): void {
+  const fresh = [...new Set(names)].filter((n) => !parts.skills.includes(n));
+  parts.skills.push(...fresh.slice(0, Math.max(0, MAX_PART_ITEMS - parts.skills.length)));
+  parts.counts.skills += fresh.length;
 }
 
 /** The marketplace plugin at the repository's root takes the repository's own context (context-files.ts), summed up. */

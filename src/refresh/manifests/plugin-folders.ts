@@ -53,6 +53,8 @@ export interface FolderRead {
   agents: string[];
   /** Whether some component the client loads is not among them (a listed folder, a cut listing). */
   partial: boolean;
+  /** Skill folders plugin.json's `skills` paths hold (the listed round): `direct` when the path itself holds SKILL.md. */
+  listedSkills: Array<{ path: string; direct: boolean }>;
   /** Whether neither plugin.json nor the entry lists skills: the folder's own SKILL.md is then one when `skills/` holds none. */
   rootSkill: boolean;
 }
@@ -199,7 +201,13 @@ function readParts(gate: Gate, f: PluginFolder, i: number, node: Json, skills: C
     hooks: unique(hooks),
     mcp_servers: unique(servers),
     partial,
-    read: { plugin, ...files, partial, rootSkill: manifest?.skills === undefined && f.raw.skills === undefined },
+    read: {
+      plugin,
+      ...files,
+      partial,
+      listedSkills: [],
+      rootSkill: manifest?.skills === undefined && f.raw.skills === undefined,
+    },
   };
 }
 

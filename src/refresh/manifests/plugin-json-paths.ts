@@ -1,7 +1,7 @@
 /**
  * The paths a marketplace plugin's own `.claude-plugin/plugin.json` lists: `.md` files of
  * `commands` (named, never read) and `agents` (named, read for their cost), the folders of those two beyond the defaults, and
- * `hooks` and `mcpServers` files, which the listed round reads (plugin-listed.ts). A path that
+ * `hooks` and `mcpServers` files and `skills` folders, which the listed round reads (plugin-listed.ts). A path that
  * escapes the plugin's folder (absolute, `..`) is refused with its reason and never read.
  */
 import { onlyDefault } from "./context-paths";
@@ -23,7 +23,9 @@ export interface ListedPaths {
   agents: string[];
   hooks: string[];
   mcpServers: string[];
-  /** Whether the plugin stays partial once they are read (listed skills, a refused or cut path). */
+  /** Folders `skills` lists beyond `skills/` (which the client scans anyway), listed two levels deep. */
+  skills: string[];
+  /** Whether the plugin stays partial once they are read (a refused or cut path). */
   rest: boolean;
 }
 
@@ -62,7 +64,7 @@ export interface ManifestListed {
 
 /** What plugin.json `manifest` lists of commands, agents, hooks and servers. */
 export function manifestListed(gate: Gate, manifest: Json, id: string): ManifestListed {
-  const pending: ListedPaths = { commands: [], agents: [], hooks: [], mcpServers: [], rest: false };
+  const pending: ListedPaths = { commands: [], agents: [], hooks: [], mcpServers: [], skills: [], rest: false };
   const files = { commands: [] as string[], agents: [] as string[] };
   let agentFiles: string[] = [];
   const replaced: ManifestListed["replaced"] = [];
@@ -85,7 +87,17 @@ export function manifestListed(gate: Gate, manifest: Json, id: string): Manifest
     pending[kind] = listed.paths;
     pending.rest ||= listed.cut;
   }
-  if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) pending.rest = true;
-  const some = pending.commands.length + pending.agents.length + pending.hooks.length + pending.mcpServers.length;
+  if (manifest.skills !== undefined && !onlyDefault(manifest.skills, "skills")) {
+    const listed = listedPaths(gate, manifest.skills, id);
+    // The client scans `skills/` anyway and refuses a listed file (2.1.337): neither is read again.
+    pending.skills = [...new Set(listed.paths.filter((p) => !p.endsWith(".md") && p !== "skills"))];
+    pending.rest ||= listed.cut;
+  }
+  const some =
+    pending.commands.length +
+    pending.agents.length +
+    pending.hooks.length +
+    pending.mcpServers.length +
+    pending.skills.length;
   return { files, agentFiles, replaced, pending: some > 0 ? pending : null, partial: some > 0 || pending.rest };
 }

@@ -14,11 +14,13 @@ import { mcpJson } from "./mcp";
 import { fileName, LISTS, markdownFiles, notReadme, type PluginFolder, under, unique } from "./plugin-folders";
 import { pluginNotes, unionNotes } from "./plugin-risk";
 import type { ManifestReading } from "./reading";
+import { listedSkills, treeEntries } from "./skill-places";
 
 /** Listed folders and files one query reads at most, shared evenly among its repositories. */
 export const LISTED_PER_QUERY = 500;
 
-type Kind = "commands" | "agents" | "hooks" | "mcpServers";
+type Kind = "commands" | "agents" | "hooks" | "mcpServers" | "skills";
+const KINDS = ["commands", "agents", "hooks", "mcpServers", "skills"] as const;
 
 /** One listed path to read: its plugin folder, its kind and its path from the repository's root. */
 export interface ListedAsk {
@@ -32,7 +34,8 @@ export function listedAsks(folders: readonly PluginFolder[]): ListedAsk[] {
   return folders.flatMap((folder) => {
     const p = folder.pending;
     if (!p) return [];
-    return (["commands", "agents", "hooks", "mcpServers"] as const).flatMap((kind) =>
+    // The root plugin's figure is the repository's (context-files.ts): its listed skills are not asked, and it stays partial.
+    return KINDS.filter((kind) => kind !== "skills" || folder.folder !== "").flatMap((kind) =>
       p[kind].map((path) => ({ folder, kind, path: under(folder.folder, path) })),
     );
   });
@@ -43,11 +46,26 @@ export function listedSelection(asks: readonly ListedAsk[]): string {
   return asks
     .map((a, k) => {
       const at = JSON.stringify(`HEAD:${a.path}`);
+      if (a.kind === "skills") return `p${k}: object(expression: ${at}) { ... on Tree { ${TWO_LEVELS} } }`;
       return a.kind === "commands" || a.kind === "agents"
         ? `p${k}: object(expression: ${at}) { ... on Tree { entries { name type oid } } }`
         : `p${k}: object(expression: ${at}) { ... on Blob { byteSize isTruncated text } }`;
     })
     .join("\n  ");
+}
+
+/** A listed skills folder's entries and theirs: SKILL.md in it, or in its subfolders. */
+const TWO_LEVELS = "entries { name type object { ... on Tree { entries { name type } } } }";
+
+const holdsSkill = (tree: unknown) => treeEntries(tree).some((e) => e.name === "SKILL.md" && e.type === "blob");
+
+/**
+ * The skills a listed folder's listing holds, as the client reads them (2.1.337): the folder
+ * itself when it holds SKILL.md, else each subfolder that does.
+ */
+function skillsOf(path: string, listing: unknown): Array<{ path: string; direct: boolean }> {
+  if (holdsSkill(listing)) return [{ path, direct: true }];
+  return listedSkills(listing, path).map((s) => ({ path: s.path, direct: false }));
 }
 
 const FILE = { hooks: "plugin.json hooks file", mcpServers: "plugin.json mcpServers file" } as const;
@@ -74,13 +92,17 @@ export function finishListed(
     if (!pending || !parts || !f.read) continue;
     const wanted = listedAsks([f]);
     const mine = asked.flatMap((a, k) => (a.folder === f ? [{ a, answer: node?.[`p${k}`] }] : []));
-    let complete = node !== null && mine.length === wanted.length && !pending.rest;
-    const found: Record<Kind, string[]> = { commands: [], agents: [], hooks: [], mcpServers: [] };
+    const rootSkills = f.folder === "" && pending.skills.length > 0;
+    let complete = node !== null && mine.length === wanted.length && !pending.rest && !rootSkills;
+    const found: Record<Kind, string[]> = { commands: [], agents: [], hooks: [], mcpServers: [], skills: [] };
     const own: NonNullable<PluginParts["risk"]> = [];
     for (const { a, answer } of mine) {
       if (answer === undefined) complete = false;
       else if (answer === null) continue;
-      else if (a.kind === "commands" || a.kind === "agents") {
+      else if (a.kind === "skills") {
+        const known = f.read.listedSkills;
+        known.push(...skillsOf(a.path, answer).filter((s) => !known.some((t) => t.path === s.path)));
+      } else if (a.kind === "commands" || a.kind === "agents") {
         const files = markdownFiles(answer).map((n) => `${a.path}/${n}`);
         f.read[a.kind].push(...files);
         found[a.kind].push(...files.filter(notReadme).map(fileName));

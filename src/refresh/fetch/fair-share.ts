@@ -45,3 +45,21 @@ export function packRounds<T>(
   if (current.length > 0) groups.push(current);
   return groups;
 }
+
+/**
+ * The rounds of a follow-up that reads one kind of thing, at most `cap` a query: `todo` packed by
+ * packRounds, and each item's reads cut (`cut`) to its round's fair share of the cap.
+ */
+export function fairRounds<T>(
+  todo: readonly T[],
+  reads: (item: T) => number,
+  cap: number,
+  cut: (item: T, share: number) => void,
+): T[][] {
+  const rounds = packRounds(todo, (t) => [reads(t)], [cap]);
+  for (const round of rounds) {
+    const share = fairShare(round.map(reads), cap);
+    for (const t of round) cut(t, share);
+  }
+  return rounds;
+}

@@ -15,7 +15,7 @@ import {
   pluginFilesSelection,
 } from "../manifests/plugin-context";
 import type { ManifestReading } from "../manifests/reader";
-import { fairShare, packRounds } from "./fair-share";
+import { fairRounds } from "./fair-share";
 import { askMissing, type KnownFields } from "./known-fields";
 
 type Json = Record<string, unknown>;
@@ -45,12 +45,15 @@ export async function readPluginFiles(
       ? [{ read, reading: read.reading, id: read.outcome.facts.full_name, paths: pathsOf(read.reading) }]
       : [],
   );
-  for (const round of packRounds(todo, (t) => [t.paths.length], [PLUGIN_FILES_PER_QUERY])) {
-    const share = fairShare(
-      round.map((t) => t.paths.length),
-      PLUGIN_FILES_PER_QUERY,
-    );
-    for (const t of round) t.paths = t.paths.slice(0, share);
+  const rounds = fairRounds(
+    todo,
+    (t) => t.paths.length,
+    PLUGIN_FILES_PER_QUERY,
+    (t, share) => {
+      t.paths = t.paths.slice(0, share);
+    },
+  );
+  for (const round of rounds) {
     const asks = round.map((t) => ({ id: t.id, selection: pluginFilesSelection(t.paths), known: t.read.known }));
     const { answers, asked } = await askMissing(gh, "PluginFiles", asks, commit);
     if (asked) gh.usage.pluginFileQueries++;

@@ -14,7 +14,7 @@ import {
   listedSelection,
 } from "../manifests/plugin-listed";
 import type { ManifestReader } from "../manifests/reader";
-import { fairShare, packRounds } from "./fair-share";
+import { fairRounds } from "./fair-share";
 import { askMissing } from "./known-fields";
 import type { FollowedRead } from "./plugin-files-query";
 
@@ -31,12 +31,15 @@ export async function readListedPaths(
     const asks: ListedAsk[] = listedAsks(reading.pluginFolders);
     return asks.length > 0 ? [{ reading, id: read.outcome.facts.full_name, asks, known: read.known }] : [];
   });
-  for (const round of packRounds(todo, (t) => [t.asks.length], [LISTED_PER_QUERY])) {
-    const share = fairShare(
-      round.map((t) => t.asks.length),
-      LISTED_PER_QUERY,
-    );
-    for (const t of round) t.asks = t.asks.slice(0, share);
+  const rounds = fairRounds(
+    todo,
+    (t) => t.asks.length,
+    LISTED_PER_QUERY,
+    (t, share) => {
+      t.asks = t.asks.slice(0, share);
+    },
+  );
+  for (const round of rounds) {
     const { answers, asked } = await askMissing(
       gh,
       "PluginListed",

@@ -91,10 +91,10 @@ function wanted(reading: ManifestReading, f: PluginFolder): Wanted[] {
 function listedName(gate: Gate, w: Wanted, blob: unknown, id: string): string | null {
   if (!isObject(blob) || typeof blob.text !== "string") return null;
   const file = w.path.length <= 100 ? w.path : "*/SKILL.md";
-  if (blob.isTruncated === true || (typeof blob.byteSize === "number" && blob.byteSize > MAX_MANIFEST_BYTES))
-    return gate.refuse(file, "too large", id);
+  const text = gate.text(blob, file, MAX_MANIFEST_BYTES, id);
+  if (text === null) return null;
   const folder = w.path.slice(0, -"/SKILL.md".length);
-  return frontMatter(gate, blob.text, file, id, base(folder))?.name ?? null;
+  return frontMatter(gate, text, file, id, base(folder))?.name ?? null;
 }
 
 /** The files a reading's plugin folders still need read: the second follow-up's paths, in order. */
